@@ -1,0 +1,178 @@
+"""A small schema language for the rules YAML: every problem is collected with its key path.
+
+Why not a JSON-schema library: the rules tables need a handful of shapes, the messages must
+be written for a MUSH admin ("expected a whole number from 2 to 10, got 'six'"), and the
+engine must stay free of heavy dependencies. Each spec's ``check`` returns the cleaned value
+and appends ``(path, message)`` pairs to ``problems``; it never raises on bad data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+Problems = list[tuple[str, str]]
+
+
+def _join(path: str, key: object) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else str(key)
+
+
+def _show(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+class Spec:
+    doc = "a value"
+
+    def check(self, value: Any, path: str, problems: Problems) -> Any:  # pragma: no cover
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Int(Spec):
+    lo: int | None = None
+    hi: int | None = None
+
+    @property
+    def doc(self) -> str:
+        if self.lo is not None and self.hi is not None:
+            return f"a whole number from {self.lo} to {self.hi}"
+        if self.lo is not None:
+            return f"a whole number of at least {self.lo}"
+        return "a whole number"
+
+    def check(self, value, path, problems):
+        if isinstance(value, bool) or not isinstance(value, int):
+            problems.append((path, f"expected {self.doc}, got {_show(value)}"))
+            return None
+        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
+            problems.append((path, f"expected {self.doc}, got {value}"))
+            return None
+        return value
+
+
+@dataclass(frozen=True)
+class Bool(Spec):
+    doc = "true or false"
+
+    def check(self, value, path, problems):
+        if not isinstance(value, bool):
+            problems.append((path, f"expected true or false, got {_show(value)}"))
+            return None
+        return value
+
+
+@dataclass(frozen=True)
+class Str(Spec):
+    choices: tuple[str, ...] = ()
+
+    @property
+    def doc(self) -> str:
+        return "one of " + ", ".join(self.choices) if self.choices else "text"
+
+    def check(self, value, path, problems):
+        if not isinstance(value, str) or not value.strip():
+            problems.append((path, f"expected {self.doc}, got {_show(value)}"))
+            return None
+        if self.choices and value not in self.choices:
+            problems.append((path, f"expected {self.doc}, got {_show(value)}"))
+            return None
+        return value
+
+
+@dataclass(frozen=True)
+class Optional(Spec):
+    """``null`` allowed (a seed's "?" kept as an explicit, documented default)."""
+
+    inner: Spec
+
+    @property
+    def doc(self) -> str:
+        return f"{self.inner.doc} or null"
+
+    def check(self, value, path, problems):
+        return None if value is None else self.inner.check(value, path, problems)
+
+
+@dataclass(frozen=True)
+class ListOf(Spec):
+    item: Spec
+    min_len: int = 0
+    max_len: int | None = None
+
+    @property
+    def doc(self) -> str:
+        return f"a list of {self.item.doc}"
+
+    def check(self, value, path, problems):
+        if not isinstance(value, list):
+            problems.append((path, f"expected {self.doc}, got {_show(value)}"))
+            return None
+        if len(value) < self.min_len or (self.max_len is not None and len(value) > self.max_len):
+            size = f"{self.min_len}" if self.max_len == self.min_len else f"at least {self.min_len}"
+            problems.append((path, f"expected {size} items, got {len(value)}"))
+            return None
+        return tuple(self.item.check(v, _join(path, i), problems) for i, v in enumerate(value))
+
+
+@dataclass(frozen=True)
+class MapOf(Spec):
+    """A mapping whose keys are names (text or numbers) and whose values share one shape."""
+
+    value: Spec
+    key: Spec = field(default_factory=Str)
+
+    @property
+    def doc(self) -> str:
+        return f"a mapping of names to {self.value.doc}"
+
+    def check(self, value, path, problems):
+        if not isinstance(value, dict):
+            problems.append((path, f"expected {self.doc}, got {_show(value)}"))
+            return None
+        out = {}
+        for k, v in value.items():
+            k2 = self.key.check(k, _join(path, k), problems)
+            out[k2 if k2 is not None else k] = self.value.check(v, _join(path, k), problems)
+        return out
+
+
+@dataclass(frozen=True)
+class Struct(Spec):
+    """A mapping with known keys; an unknown key is an error (it is usually a typo)."""
+
+    required: dict[str, Spec] = field(default_factory=dict)
+    optional: dict[str, Spec] = field(default_factory=dict)
+    doc = "a mapping"
+
+    def check(self, value, path, problems):
+        if not isinstance(value, dict):
+            problems.append((path, f"expected a mapping, got {_show(value)}"))
+            return None
+        out = {}
+        for key in self.required:
+            if key not in value:
+                problems.append((_join(path, key), "missing (required)"))
+        known = {**self.required, **self.optional}
+        for key, v in value.items():
+            spec = known.get(key)
+            if spec is None:
+                hint = ", ".join(sorted(known)) or "none"
+                problems.append((_join(path, key), f"unknown key (allowed: {hint})"))
+                continue
+            out[key] = spec.check(v, _join(path, key), problems)
+        return out
+
+
+@dataclass(frozen=True)
+class Any_(Spec):
+    """Free text tables such as notes; kept as they are."""
+
+    doc = "anything"
+
+    def check(self, value, path, problems):
+        return value
