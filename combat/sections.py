@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from . import dice, health, traits
 from .errors import RuleIssue
+from . import scheduler as _scheduler  # noqa: E402 (initiative and turn tables)
+from . import damage as _damage, healing as _healing  # noqa: E402 (damage/heal tables)
+from . import maneuvers as _maneuvers  # noqa: E402 (attack, maneuver, weapon, armor tables)
 
 SECTIONS = {
     "dice": dice.SCHEMA,
@@ -14,12 +17,32 @@ SECTIONS = {
     "pools": traits.POOLS_SCHEMA,
     "splats": traits.SPLATS_SCHEMA,
     "health": health.SCHEMA,
+    "damage": _damage.DAMAGE_SCHEMA,
+    "soak": _damage.SOAK_SCHEMA,
+    "shifters": _damage.SHIFTERS_SCHEMA,
+    "healing": _healing.HEALING_SCHEMA,
+    "generations": _healing.GENERATIONS_SCHEMA,
+    "initiative": _scheduler.INITIATIVE_SCHEMA,
+    "turns": _scheduler.TURNS_SCHEMA,
+    "attacks": _maneuvers.ATTACKS_SCHEMA,
+    "defenses": _maneuvers.DEFENSES_SCHEMA,
+    "maneuvers": _maneuvers.MANEUVERS_SCHEMA,
+    "ranged": _maneuvers.RANGED_SCHEMA,
+    "targeting": _maneuvers.TARGETING_SCHEMA,
+    "complications": _maneuvers.COMPLICATIONS_SCHEMA,
+    "movement": _maneuvers.MOVEMENT_SCHEMA,
+    "time_powers": _maneuvers.TIME_POWERS_SCHEMA,
+    "fera_notes": _maneuvers.FERA_SCHEMA,
+    "weapons": _maneuvers.WEAPONS_SCHEMA,
+    "armor": _maneuvers.ARMOR_SCHEMA,
 }
 
 
 def cross_check(ruleset) -> list[RuleIssue]:
     """Problems no single section shows: names one table uses that another must define."""
     problems = list(ruleset.traits.problems())
+    problems += _damage.check(ruleset) + _healing.check(ruleset)
+    problems += _maneuvers.tables(ruleset).problems()
     d = ruleset.dice
     if d.min_difficulty > d.max_difficulty:
         problems.append(("dice.min_difficulty", "is above max_difficulty"))

@@ -1,0 +1,310 @@
+"""The state of one combat: a frozen value stored as plain JSON data in one Attribute.
+
+Why one value: a combat must survive ``evennia reload`` and a restart, and every command
+must see one consistent snapshot. The scheduler (``combat/scheduler.py``) turns a state and
+an intent into a new state and events; this module only holds the shapes and their storage.
+
+Sheets stay out: a combatant is a stable key (the character's dbref or an NPC id) plus what
+only the combat knows (initiative, declarations, what was done this turn, conditions).
+Declared actions are plain dicts the attack layer defines (``{"kind": "punch", "target":
+"#12", ...}``); the scheduler reads only a few keys of them (see ``scheduler.declare``).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Mapping
+
+from .errors import InputError
+
+VERSION = 1
+MODES = ("classic", "simple")  # TURN-01/TURN-03 vs TURN-05
+PHASES = ("initiative", "declare", "act", "extra", "ended")
+
+
+def _pairs(value: Mapping | Iterable | None) -> tuple[tuple[str, int], ...]:
+    """A small name -> count table kept as sorted pairs, so the value stays hashable-ish
+    and its JSON form is stable."""
+    items = value.items() if isinstance(value, Mapping) else (value or ())
+    return tuple(sorted((str(k), int(v)) for k, v in items if int(v)))
+
+
+def plain(value: Any, path: str = "action") -> Any:
+    """A deep copy of JSON-safe data, or InputError naming the first value that is not.
+
+    Declared actions are stored in the combat's Attribute, so anything the attack layer puts
+    in them must survive JSON (and a reload) unchanged.
+    """
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [plain(v, f"{path}[{i}]") for i, v in enumerate(value)]
+    if isinstance(value, Mapping):
+        out = {}
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise InputError(f"{path}: keys must be text, got {k!r}")
+            out[k] = plain(v, f"{path}.{k}")
+        return out
+    raise InputError(f"{path}: {type(value).__name__} cannot be stored in a combat")
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """A named condition active from ``from_turn`` to ``until_turn`` inclusive (None: until
+    removed). Its effects on the turn come from the ruleset's ``turns.conditions`` table, so
+    changing the YAML changes running combats too."""
+
+    name: str
+    from_turn: int
+    until_turn: int | None = None
+
+    def active(self, turn: int) -> bool:
+        return self.from_turn <= turn and (self.until_turn is None or turn <= self.until_turn)
+
+    def expired(self, turn: int) -> bool:
+        return self.until_turn is not None and self.until_turn < turn
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "from": self.from_turn, "until": self.until_turn}
+
+    @classmethod
+    def from_dict(cls, d: Mapping) -> "Condition":
+        until = d.get("until")
+        return cls(str(d["name"]), int(d.get("from", 0)), None if until is None else int(until))
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    mode: str = "classic"  # TURN-05: chosen at combat start
+    reroll_initiative: bool = False  # INIT-04
+    timeout: int | None = None  # seconds before an idle player is a "slacker" (later issue)
+    flags: tuple[str, ...] = ()  # scene/combat flags such as "winter" (INIT-05)
+
+    def to_dict(self) -> dict:
+        return {
+            "mode": self.mode,
+            "reroll_initiative": self.reroll_initiative,
+            "timeout": self.timeout,
+            "flags": list(self.flags),
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping | None) -> "Options":
+        d = d or {}
+        mode = str(d.get("mode") or "classic")
+        if mode not in MODES:
+            raise InputError(f"Combat mode must be one of {', '.join(MODES)}, not '{mode}'.")
+        timeout = d.get("timeout")
+        return cls(
+            mode,
+            bool(d.get("reroll_initiative", False)),
+            None if timeout is None else int(timeout),
+            tuple(sorted({str(f).lower() for f in d.get("flags") or ()})),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Combatant:
+    key: str
+    name: str
+    is_npc: bool = False
+    controller: str | None = None  # who may type for it (an NPC's runner); None: itself
+    joined_turn: int = 1  # takes part in turns from this one on
+    # INIT-01: the rating (Dex + Wits), the die faces, the modifiers applied, the total.
+    rating: int | None = None
+    init_faces: tuple[int, ...] = ()
+    init_mods: tuple[tuple[str, int], ...] = ()
+    init_total: int | None = None
+    # This turn's declaration: normal actions first, supernatural extras last (MAN-06).
+    declared: bool = False
+    actions: tuple[dict, ...] = ()
+    main: int = 0  # how many of ``actions`` belong to the main phase (TURN-06/07)
+    reactive: tuple[int, ...] = ()  # indices that wait for an attack (defenses, TURN-09)
+    desperate: bool = False  # DEF-04
+    used: tuple[int, ...] = ()  # indices performed or forfeited this turn
+    defenses: int = 0  # desperate defenses taken this turn
+    delayed: bool = False  # TURN-04
+    aborted_to: dict | None = None  # TURN-08/10: the action that replaced index 0
+    abort_failed: bool = False  # TURN-08: the roll failed; only a WP point changes it now
+    abort_difficulty: int = 0  # revised: +1 on a changed action that is not defensive
+    # MAN-06..08: extra actions granted this turn / next turn, by source.
+    extra_actions: tuple[tuple[str, int], ...] = ()
+    next_extra: tuple[tuple[str, int], ...] = ()
+    activations: tuple[tuple[str, int], ...] = ()  # source -> last turn it was activated
+    rage_spent: int = 0
+    action_cap: int | None = None  # MAN-08: lowest of Dex/Wits when Rage was spent
+    conditions: tuple[Condition, ...] = ()
+    lost: bool = False  # loses all actions this turn (COMP-02), from the conditions
+
+    @property
+    def extras(self) -> dict[str, int]:
+        return dict(self.extra_actions)
+
+    def to_dict(self) -> dict:
+        """Plain data; values still at their defaults are left out (100 combatants stay a
+        small Attribute), and ``from_dict`` fills them back in."""
+        full = self._full_dict()
+        return {k: v for k, v in full.items() if k in ("key", "name") or v != _DEFAULTS.get(k)}
+
+    def _full_dict(self) -> dict:
+        return {
+            "key": self.key,
+            "name": self.name,
+            "is_npc": self.is_npc,
+            "controller": self.controller,
+            "joined_turn": self.joined_turn,
+            "rating": self.rating,
+            "init_faces": list(self.init_faces),
+            "init_mods": [[r, v] for r, v in self.init_mods],
+            "init_total": self.init_total,
+            "declared": self.declared,
+            "actions": copy.deepcopy(list(self.actions)),
+            "main": self.main,
+            "reactive": list(self.reactive),
+            "desperate": self.desperate,
+            "used": list(self.used),
+            "defenses": self.defenses,
+            "delayed": self.delayed,
+            "aborted_to": copy.deepcopy(self.aborted_to),
+            "abort_failed": self.abort_failed,
+            "abort_difficulty": self.abort_difficulty,
+            "extra_actions": dict(self.extra_actions),
+            "next_extra": dict(self.next_extra),
+            "activations": dict(self.activations),
+            "rage_spent": self.rage_spent,
+            "action_cap": self.action_cap,
+            "conditions": [c.to_dict() for c in self.conditions],
+            "lost": self.lost,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping) -> "Combatant":
+        def opt_int(v):
+            return None if v is None else int(v)
+
+        return cls(
+            key=str(d["key"]),
+            name=str(d.get("name") or d["key"]),
+            is_npc=bool(d.get("is_npc", False)),
+            controller=d.get("controller"),
+            joined_turn=int(d.get("joined_turn", 1)),
+            rating=opt_int(d.get("rating")),
+            init_faces=tuple(int(f) for f in d.get("init_faces") or ()),
+            init_mods=tuple((str(r), int(v)) for r, v in d.get("init_mods") or ()),
+            init_total=opt_int(d.get("init_total")),
+            declared=bool(d.get("declared", False)),
+            actions=tuple(plain(a) for a in d.get("actions") or ()),
+            main=int(d.get("main", 0)),
+            reactive=tuple(int(i) for i in d.get("reactive") or ()),
+            desperate=bool(d.get("desperate", False)),
+            used=tuple(int(i) for i in d.get("used") or ()),
+            defenses=int(d.get("defenses", 0)),
+            delayed=bool(d.get("delayed", False)),
+            aborted_to=plain(d["aborted_to"]) if d.get("aborted_to") is not None else None,
+            abort_failed=bool(d.get("abort_failed", False)),
+            abort_difficulty=int(d.get("abort_difficulty", 0)),
+            extra_actions=_pairs(d.get("extra_actions")),
+            next_extra=_pairs(d.get("next_extra")),
+            activations=_pairs(d.get("activations")),
+            rage_spent=int(d.get("rage_spent", 0)),
+            action_cap=opt_int(d.get("action_cap")),
+            conditions=tuple(Condition.from_dict(c) for c in d.get("conditions") or ()),
+            lost=bool(d.get("lost", False)),
+        )
+
+
+_DEFAULTS = Combatant("", "")._full_dict()
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One place in the order: everyone in it shares initiative and rating and acts
+    simultaneously (INIT-06)."""
+
+    initiative: int
+    rating: int
+    keys: tuple[str, ...]
+
+    def to_dict(self) -> dict:
+        return {"initiative": self.initiative, "rating": self.rating, "keys": list(self.keys)}
+
+    @classmethod
+    def from_dict(cls, d: Mapping) -> "Slot":
+        return cls(int(d["initiative"]), int(d["rating"]), tuple(str(k) for k in d["keys"]))
+
+
+@dataclass(frozen=True, slots=True)
+class CombatState:
+    id: str
+    ruleset: str
+    options: Options = field(default_factory=Options)
+    turn: int = 1
+    phase: str = "initiative"
+    combatants: tuple[Combatant, ...] = ()
+    order: tuple[Slot, ...] = ()  # this phase's slots in visiting order
+    cursor: int = 0  # index into ``order``: the slot the phase waits for
+    seq: int = 0  # bumped by every operation: log order, stale-write checks
+    deadline: float | None = None  # when the current prompt times out (set by the caller)
+
+    # ------------------------------------------------------------ lookups
+
+    def index(self) -> dict[str, int]:
+        """key -> position; built once per operation so lookups stay O(1)."""
+        return {c.key: i for i, c in enumerate(self.combatants)}
+
+    def get(self, key: str) -> Combatant | None:
+        for c in self.combatants:
+            if c.key == key:
+                return c
+        return None
+
+    def find(self, key: str) -> Combatant:
+        c = self.get(key)
+        if c is None:
+            names = ", ".join(c.name for c in self.combatants) or "nobody yet"
+            raise InputError(f"'{key}' is not in this combat. In it: {names}.")
+        return c
+
+    def with_combatants(self, changed: Mapping[str, Combatant]) -> "CombatState":
+        """Replace the combatants named in ``changed`` in one pass (O(n), not O(n) each)."""
+        if not changed:
+            return self
+        return replace(self, combatants=tuple(changed.get(c.key, c) for c in self.combatants))
+
+    # ------------------------------------------------------------ storage
+
+    def to_dict(self) -> dict:
+        return {
+            "v": VERSION,
+            "id": self.id,
+            "ruleset": self.ruleset,
+            "options": self.options.to_dict(),
+            "turn": self.turn,
+            "phase": self.phase,
+            "combatants": [c.to_dict() for c in self.combatants],
+            "order": [s.to_dict() for s in self.order],
+            "cursor": self.cursor,
+            "seq": self.seq,
+            "deadline": self.deadline,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping) -> "CombatState":
+        phase = str(d.get("phase") or "initiative")
+        if phase not in PHASES:
+            raise InputError(f"Stored combat has an unknown phase '{phase}'.")
+        deadline = d.get("deadline")
+        return cls(
+            id=str(d["id"]),
+            ruleset=str(d.get("ruleset") or "numetal"),
+            options=Options.from_dict(d.get("options")),
+            turn=int(d.get("turn", 1)),
+            phase=phase,
+            combatants=tuple(Combatant.from_dict(c) for c in d.get("combatants") or ()),
+            order=tuple(Slot.from_dict(s) for s in d.get("order") or ()),
+            cursor=int(d.get("cursor", 0)),
+            seq=int(d.get("seq", 0)),
+            deadline=None if deadline is None else float(deadline),
+        )
