@@ -114,7 +114,9 @@ def count(
     net = max(0, hits - ones)
     bonus = 1 if willpower and rules.willpower_success else 0
     botch = can_botch and hits == 0 and ones > 0 and bonus == 0
-    return Roll(faces, difficulty, specialty, bool(bonus), can_botch, hits, ones, net + bonus, botch)
+    return Roll(
+        faces, difficulty, specialty, bool(bonus), can_botch, hits, ones, net + bonus, botch
+    )
 
 
 def check_pool(pool: int, rules: DiceRules = DiceRules()) -> None:
@@ -138,5 +140,6 @@ def roll(
     """Roll ``pool`` dice and count them. A pool of zero or less rolls no dice (no successes)."""
     check_pool(pool, rules)
     faces = roll_faces(pool, rng, rules.sides)
-    return count(faces, difficulty, rules, specialty=specialty, willpower=willpower,
-                 can_botch=can_botch)
+    return count(
+        faces, difficulty, rules, specialty=specialty, willpower=willpower, can_botch=can_botch
+    )

@@ -16,16 +16,21 @@ DAMAGE_TYPES = ("bashing", "lethal", "aggravated")  # DMG-18
 SYMBOL = {"bashing": "/", "lethal": "X", "aggravated": "*"}
 
 SCHEMA = Struct(
-    required={"levels": ListOf(Struct(
-        required={"name": Str(), "penalty": Optional(Int(-10, 0))},
-        optional={
-            "move": Str(),  # HLT-07: movement limit at this level
-            "move_yards": Optional(Int(0, 100)),
-            "heal_bashing": Str(),  # HLT-09: natural healing time of one level
-            "heal_lethal": Str(),
-            "medical_care": Bool(),
-        },
-    ), min_len=1)},
+    required={
+        "levels": ListOf(
+            Struct(
+                required={"name": Str(), "penalty": Optional(Int(-10, 0))},
+                optional={
+                    "move": Str(),  # HLT-07: movement limit at this level
+                    "move_yards": Optional(Int(0, 100)),
+                    "heal_bashing": Str(),  # HLT-09: natural healing time of one level
+                    "heal_lethal": Str(),
+                    "medical_care": Bool(),
+                },
+            ),
+            min_len=1,
+        )
+    },
     optional={"source": Str(), "notes": Str()},
 )
 
@@ -69,7 +74,9 @@ class HealthTrack:
 
     @classmethod
     def from_section(cls, section: dict, marks: dict | None = None) -> "HealthTrack":
-        levels = tuple(Level(lv["name"], lv["penalty"], lv.get("move", "")) for lv in section["levels"])
+        levels = tuple(
+            Level(lv["name"], lv["penalty"], lv.get("move", "")) for lv in section["levels"]
+        )
         marks = marks or {}
         track = cls(levels, *(max(0, int(marks.get(t, 0) or 0)) for t in DAMAGE_TYPES))
         return track.clipped()
@@ -118,8 +125,12 @@ class HealthTrack:
 
     def boxes(self) -> list[str]:
         """One symbol per box, worst first: '*' aggravated, 'X' lethal, '/' bashing, ' ' free."""
-        return (["*"] * self.aggravated + ["X"] * self.lethal + ["/"] * self.bashing
-                + [" "] * (self.capacity - self.damage))
+        return (
+            ["*"] * self.aggravated
+            + ["X"] * self.lethal
+            + ["/"] * self.bashing
+            + [" "] * (self.capacity - self.damage)
+        )
 
     def apply(self, kind: str, levels: int) -> Applied:
         if kind not in DAMAGE_TYPES:
@@ -139,8 +150,9 @@ class HealthTrack:
             lesser = [t for t in DAMAGE_TYPES[: DAMAGE_TYPES.index(hit)] if getattr(track, t)]
             if lesser:
                 src = lesser[0]
-                track = replace(track, **{src: getattr(track, src) - 1,
-                                          hit: getattr(track, hit) + 1})
+                track = replace(
+                    track, **{src: getattr(track, src) - 1, hit: getattr(track, hit) + 1}
+                )
         return Applied(track, marked, converted, over["lethal"], over["aggravated"])
 
     def heal(self, kind: str, levels: int) -> "HealthTrack":

@@ -51,8 +51,11 @@ class PoolSpec:
         return self.base_difficulty + sum(m.difficulty for m in self.modifiers)
 
     def plus(self, *mods: Modifier) -> "PoolSpec":
-        return PoolSpec(self.terms, self.modifiers + tuple(m for m in mods if m.dice or m.difficulty),
-                        self.base_difficulty)
+        return PoolSpec(
+            self.terms,
+            self.modifiers + tuple(m for m in mods if m.dice or m.difficulty),
+            self.base_difficulty,
+        )
 
     def describe_terms(self) -> str:
         out = []

@@ -69,8 +69,9 @@ def parse(text: str) -> Expression:
     return Expression(tuple(terms), difficulty)
 
 
-def evaluate(expr: Expression, sheet, ruleset, *, action: bool = True,
-             ignore_wounds: bool = False) -> PoolSpec:
+def evaluate(
+    expr: Expression, sheet, ruleset, *, action: bool = True, ignore_wounds: bool = False
+) -> PoolSpec:
     """Resolve trait names on ``sheet`` and attach the modifiers the rules add."""
     catalog = ruleset.traits
     rules = ruleset.dice
@@ -79,16 +80,19 @@ def evaluate(expr: Expression, sheet, ruleset, *, action: bool = True,
         if token.isdigit():
             value = int(token)
             if value > rules.max_pool:
-                raise InputError(f"{value} dice is more than this game allows "
-                                 f"({rules.max_pool}). {USAGE}")
+                raise InputError(
+                    f"{value} dice is more than this game allows ({rules.max_pool}). {USAGE}"
+                )
             out.append((str(value), sign * value))
         else:
             name = catalog.resolve(token)
             out.append((name, sign * sheet.rating(catalog, name)))
     difficulty = rules.base_difficulty if expr.difficulty is None else expr.difficulty
     if not rules.min_difficulty <= difficulty <= rules.max_difficulty:
-        raise InputError(f"Difficulty goes from {rules.min_difficulty} to "
-                         f"{rules.max_difficulty}; {difficulty} is outside that. {USAGE}")
+        raise InputError(
+            f"Difficulty goes from {rules.min_difficulty} to "
+            f"{rules.max_difficulty}; {difficulty} is outside that. {USAGE}"
+        )
     mods: list[Modifier] = []
     if action and not ignore_wounds:
         # HLT-06: wounds cost dice on action pools, never on reflexes or damage.
@@ -97,6 +101,7 @@ def evaluate(expr: Expression, sheet, ruleset, *, action: bool = True,
             mods.append(Modifier(f"wounds ({track.level_name})", dice=track.penalty))
     spec = PoolSpec(tuple(out), (), difficulty).plus(*mods)
     if spec.base > rules.max_pool:
-        raise InputError(f"A pool of {spec.base} dice is more than this game allows "
-                         f"({rules.max_pool}).")
+        raise InputError(
+            f"A pool of {spec.base} dice is more than this game allows ({rules.max_pool})."
+        )
     return spec

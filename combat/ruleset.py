@@ -188,8 +188,12 @@ def _read_folder(folder: Path, root: Path) -> _Folder:
         for key, value in doc.value.items():
             if key in owner:
                 issues.append(
-                    RuleIssue(label, str(key), f"section already defined in {owner[key]}",
-                              doc.lines.get((key,)))
+                    RuleIssue(
+                        label,
+                        str(key),
+                        f"section already defined in {owner[key]}",
+                        doc.lines.get((key,)),
+                    )
                 )
                 continue
             owner[key] = label
@@ -241,20 +245,34 @@ def load_library(root: str | Path) -> Library:
             where = folder.origin.get(("ruleset", "extends"), (main, None))
             if parent in chain + (name,):
                 cycle = " -> ".join(chain + (name, parent))
-                refused[name] = (RuleIssue(where[0], "ruleset.extends",
-                                           f"extends forms a cycle: {cycle}", where[1]),)
+                refused[name] = (
+                    RuleIssue(
+                        where[0], "ruleset.extends", f"extends forms a cycle: {cycle}", where[1]
+                    ),
+                )
                 return None
             if parent not in folders:
                 known = ", ".join(sorted(folders)) or "none"
-                refused[name] = (RuleIssue(where[0], "ruleset.extends",
-                                           f"unknown parent ruleset '{parent}' (known: {known})",
-                                           where[1]),)
+                refused[name] = (
+                    RuleIssue(
+                        where[0],
+                        "ruleset.extends",
+                        f"unknown parent ruleset '{parent}' (known: {known})",
+                        where[1],
+                    ),
+                )
                 return None
             base = resolve(parent, chain + (name,))
             if base is None:
                 if name not in refused:
-                    refused[name] = (RuleIssue(where[0], "ruleset.extends",
-                                               f"parent ruleset '{parent}' has errors", where[1]),)
+                    refused[name] = (
+                        RuleIssue(
+                            where[0],
+                            "ruleset.extends",
+                            f"parent ruleset '{parent}' has errors",
+                            where[1],
+                        ),
+                    )
                 return None
             origin = dict(base[1])
             data = _merge(base[0], folder.data, origin, folder.origin, ())

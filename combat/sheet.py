@@ -52,7 +52,8 @@ class Sheet:
         data = dict(data or {})
         pools = {
             k: Pool(int(v.get("current", 0)), int(v.get("permanent", 0)))
-            for k, v in (data.get("pools") or {}).items() if isinstance(v, Mapping)
+            for k, v in (data.get("pools") or {}).items()
+            if isinstance(v, Mapping)
         }
         return cls(
             splat=str(data.get("splat") or "mortal"),
@@ -60,11 +61,14 @@ class Sheet:
             breed=str(data.get("breed") or ""),
             form=str(data.get("form") or ""),
             generation=int(data.get("generation") or 13),
-            traits=MappingProxyType({str(k): int(v) for k, v in (data.get("traits") or {}).items()}),
+            traits=MappingProxyType(
+                {str(k): int(v) for k, v in (data.get("traits") or {}).items()}
+            ),
             specialties=MappingProxyType(dict(data.get("specialties") or {})),
             pools=MappingProxyType(pools),
-            health=MappingProxyType({t: int((data.get("health") or {}).get(t, 0))
-                                     for t in DAMAGE_TYPES}),
+            health=MappingProxyType(
+                {t: int((data.get("health") or {}).get(t, 0)) for t in DAMAGE_TYPES}
+            ),
             weapons=tuple(data.get("weapons") or ()),
             armor=str(data.get("armor") or ""),
             approved=bool(data.get("approved", False)),
@@ -73,12 +77,16 @@ class Sheet:
     def to_dict(self) -> dict:
         return {
             "version": VERSION,
-            "splat": self.splat, "race": self.race, "breed": self.breed, "form": self.form,
+            "splat": self.splat,
+            "race": self.race,
+            "breed": self.breed,
+            "form": self.form,
             "generation": self.generation,
             "traits": dict(self.traits),
             "specialties": dict(self.specialties),
-            "pools": {k: {"current": p.current, "permanent": p.permanent}
-                      for k, p in self.pools.items()},
+            "pools": {
+                k: {"current": p.current, "permanent": p.permanent} for k, p in self.pools.items()
+            },
             "health": dict(self.health),
             "weapons": list(self.weapons),
             "armor": self.armor,
@@ -150,8 +158,10 @@ class Sheet:
             if not d.lo <= n <= d.hi:
                 raise InputError(f"{canon} goes from {d.lo} to {d.hi}; {n} is outside that.")
         if cur > perm and d.has_permanent:
-            raise InputError(f"Current {canon} ({cur}) cannot be above permanent ({perm}). "
-                             f"Type {canon}=<current>/<permanent>, e.g. {canon}=3/5.")
+            raise InputError(
+                f"Current {canon} ({cur}) cannot be above permanent ({perm}). "
+                f"Type {canon}=<current>/<permanent>, e.g. {canon}=3/5."
+            )
         pools = dict(self.pools)
         pools[canon] = Pool(cur, perm)
         shown = f"{cur}/{perm}" if d.has_permanent else str(cur)
@@ -173,8 +183,10 @@ class Sheet:
         if key == "form":
             forms = (spec.get("forms") or {}).get(self.race, ())
             if not forms:
-                raise InputError(f"A {self.race or self.splat} has no forms to choose. "
-                                 f"Set a race first: +sheet/set race=Garou")
+                raise InputError(
+                    f"A {self.race or self.splat} has no forms to choose. "
+                    f"Set a race first: +sheet/set race=Garou"
+                )
             return self._choose(key, value, forms)
         options = spec.get("races" if key == "race" else "breeds") or ()
         if not options:

@@ -14,10 +14,18 @@ from .schema import Int, ListOf, MapOf, Optional, Str, Struct
 KINDS = ("attribute", "ability", "power", "merit", "background", "virtue", "other")
 
 TRAITS_SCHEMA = Struct(
-    required={"categories": MapOf(Struct(
-        required={"kind": Str(KINDS), "names": ListOf(Str(), min_len=1)},
-        optional={"range": ListOf(Int(0, 100), 2, 2), "default": Int(0, 100), "label": Str()},
-    ))},
+    required={
+        "categories": MapOf(
+            Struct(
+                required={"kind": Str(KINDS), "names": ListOf(Str(), min_len=1)},
+                optional={
+                    "range": ListOf(Int(0, 100), 2, 2),
+                    "default": Int(0, 100),
+                    "label": Str(),
+                },
+            )
+        )
+    },
     optional={
         # DICE-06: a secondary ability names the primary abilities it relates to.
         "secondary_of": MapOf(ListOf(Str(), min_len=1)),
@@ -26,24 +34,33 @@ TRAITS_SCHEMA = Struct(
     },
 )
 
-POOLS_SCHEMA = MapOf(Struct(
-    optional={"range": ListOf(Int(0, 1000), 2, 2), "default": Int(0, 1000), "label": Str(),
-              "permanent": Str(choices=("yes", "no")), "aliases": ListOf(Str())},
-))
+POOLS_SCHEMA = MapOf(
+    Struct(
+        optional={
+            "range": ListOf(Int(0, 1000), 2, 2),
+            "default": Int(0, 1000),
+            "label": Str(),
+            "permanent": Str(choices=("yes", "no")),
+            "aliases": ListOf(Str()),
+        },
+    )
+)
 
-SPLATS_SCHEMA = MapOf(Struct(
-    required={"pools": ListOf(Str())},
-    optional={
-        "label": Str(),
-        "family": Str(),  # soak/health rows look splats up by family (vampire, shifter, ...)
-        "supernatural": Optional(Str(choices=("yes", "no"))),
-        "races": ListOf(Str()),
-        "breeds": ListOf(Str()),
-        "forms": MapOf(ListOf(Str())),  # race -> its forms, breed form first
-        "uses_generation": Str(choices=("yes", "no")),
-        "source": Str(),
-    },
-))
+SPLATS_SCHEMA = MapOf(
+    Struct(
+        required={"pools": ListOf(Str())},
+        optional={
+            "label": Str(),
+            "family": Str(),  # soak/health rows look splats up by family (vampire, shifter, ...)
+            "supernatural": Optional(Str(choices=("yes", "no"))),
+            "races": ListOf(Str()),
+            "breeds": ListOf(Str()),
+            "forms": MapOf(ListOf(Str())),  # race -> its forms, breed form first
+            "uses_generation": Str(choices=("yes", "no")),
+            "source": Str(),
+        },
+    )
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,8 +110,9 @@ class TraitCatalog:
         pools = {}
         for name, spec in (ruleset.section("pools") or {}).items():
             lo, hi = spec.get("range", (0, 10))
-            pools[name] = PoolDef(name, lo, hi, spec.get("default", lo),
-                                  spec.get("permanent", "yes") == "yes")
+            pools[name] = PoolDef(
+                name, lo, hi, spec.get("default", lo), spec.get("permanent", "yes") == "yes"
+            )
         lookup = {_key(n): n for n in (*traits, *pools)}
         for alias, target in (section.get("aliases") or {}).items():
             lookup[_key(alias)] = target
@@ -102,9 +120,12 @@ class TraitCatalog:
             for alias in spec.get("aliases", ()):
                 lookup[_key(alias)] = name
         return cls(
-            MappingProxyType(traits), MappingProxyType(categories), MappingProxyType(labels),
+            MappingProxyType(traits),
+            MappingProxyType(categories),
+            MappingProxyType(labels),
             MappingProxyType({k: tuple(v) for k, v in (section.get("secondary_of") or {}).items()}),
-            MappingProxyType(pools), MappingProxyType(dict(ruleset.section("splats") or {})),
+            MappingProxyType(pools),
+            MappingProxyType(dict(ruleset.section("splats") or {})),
             MappingProxyType(lookup),
         )
 

@@ -34,8 +34,14 @@ def test_syntax_errors(text):
         parse(text)
 
 
-@pytest.mark.parametrize("text, words", [("9999", "more than"), ("banana vs 6", "not a trait"),
-                                         ("5 vs 14", "Difficulty goes from 2 to 10")])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("9999", "more than"),
+        ("banana vs 6", "not a trait"),
+        ("5 vs 14", "Difficulty goes from 2 to 10"),
+    ],
+)
 def test_value_errors(numetal, sheet, text, words):
     with pytest.raises(InputError, match=words):
         evaluate(parse(text), sheet, numetal)

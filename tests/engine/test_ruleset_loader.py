@@ -39,8 +39,10 @@ def test_syntax_error_names_file_and_line(rules_copy):
 
 
 def test_wrong_types_are_all_reported_with_key_paths(rules_copy):
-    write(rules_copy / "numetal" / "dice.yaml",
-          "dice:\n  base_difficulty: six\n  ones_cancel: maybe\n  bogus: 1\n")
+    write(
+        rules_copy / "numetal" / "dice.yaml",
+        "dice:\n  base_difficulty: six\n  ones_cancel: maybe\n  bogus: 1\n",
+    )
     with pytest.raises(RulesError) as err:
         load_ruleset(rules_copy, "numetal")
     paths = {i.path: i for i in err.value.issues}
@@ -51,8 +53,10 @@ def test_wrong_types_are_all_reported_with_key_paths(rules_copy):
 
 
 def test_child_states_only_differences(rules_copy):
-    write(rules_copy / "house" / "ruleset.yaml",
-          "ruleset:\n  extends: numetal\ndice:\n  base_difficulty: 7\n")
+    write(
+        rules_copy / "house" / "ruleset.yaml",
+        "ruleset:\n  extends: numetal\ndice:\n  base_difficulty: 7\n",
+    )
     lib = load_library(rules_copy)
     house = lib.rulesets["house"]
     assert house.parent == "numetal"
@@ -72,8 +76,10 @@ def test_unknown_parent_and_cycles_are_refused_others_keep_working(rules_copy):
 
 
 def test_child_error_points_at_child_file(rules_copy):
-    write(rules_copy / "house" / "ruleset.yaml",
-          "ruleset:\n  extends: numetal\ndice:\n  max_difficulty: eleventy\n")
+    write(
+        rules_copy / "house" / "ruleset.yaml",
+        "ruleset:\n  extends: numetal\ndice:\n  max_difficulty: eleventy\n",
+    )
     lib = load_library(rules_copy)
     (issue,) = lib.refused["house"]
     assert issue.file.endswith("house/ruleset.yaml") and issue.line == 4
@@ -81,8 +87,10 @@ def test_child_error_points_at_child_file(rules_copy):
 
 def test_cross_table_reference_checked(rules_copy):
     text = (rules_copy / "numetal" / "splats.yaml").read_text()
-    write(rules_copy / "numetal" / "splats.yaml",
-          text.replace("pools: [Willpower, Blood]", "pools: [Willpower, Bloood]", 1))
+    write(
+        rules_copy / "numetal" / "splats.yaml",
+        text.replace("pools: [Willpower, Blood]", "pools: [Willpower, Bloood]", 1),
+    )
     lib = load_library(rules_copy)
     assert any("Bloood" in i.message for i in lib.refused["numetal"])
 

@@ -67,8 +67,7 @@ def test_spend_refuses_without_change(numetal):
 def test_seven_levels_and_penalties(numetal):
     track = HealthTrack.from_section(numetal.section("health"))
     names = [lv.name for lv in track.levels]
-    assert names == ["Bruised", "Hurt", "Injured", "Wounded", "Mauled", "Crippled",
-                     "Incapacitated"]
+    assert names == ["Bruised", "Hurt", "Injured", "Wounded", "Mauled", "Crippled", "Incapacitated"]
     penalties = []
     for _ in range(6):
         track = track.apply("lethal", 1).track
@@ -92,6 +91,7 @@ def test_bashing_past_incapacitated_becomes_lethal(numetal):
 
 @pytest.mark.rule("DMG-18")
 def test_marks_shown_worst_first(numetal):
-    track = HealthTrack.from_section(numetal.section("health"),
-                                     {"bashing": 1, "lethal": 1, "aggravated": 1})
+    track = HealthTrack.from_section(
+        numetal.section("health"), {"bashing": 1, "lethal": 1, "aggravated": 1}
+    )
     assert track.boxes()[:3] == ["*", "X", "/"]

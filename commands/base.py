@@ -1,0 +1,114 @@
+"""What every World of Darkness command shares: switch dispatch, permission checks, and the
+promise that a player never sees a traceback.
+
+Each command follows the FS3 shape: ``parse`` (MuxCommand), then a ``do_<switch>`` method
+that checks and returns an error or does the work. Engine errors (``WodError``) become the
+message that explains what to type instead; anything unexpected is logged for staff and the
+player is told nothing was changed.
+"""
+
+from __future__ import annotations
+
+import random
+
+from evennia.commands.default.muxcommand import MuxCommand
+from evennia.utils import logger
+
+from combat.errors import WodError
+
+
+class WodCommand(MuxCommand):
+    """Dispatches ``+cmd/switch`` to ``do_switch`` (bare command: ``do_default``)."""
+
+    #: the switches this command takes; a unique prefix is accepted (/app -> /approve).
+    #: Not MuxCommand's switch_options: that one ignores unknown switches and goes on.
+    wod_switches: tuple[str, ...] = ()
+    locks = "cmd:all()"
+    help_category = "World of Darkness"
+    #: Dice come from here; tests replace it with exact faces (randomness injected).
+    rng: random.Random = random.SystemRandom()
+    #: switch -> method name, for aliases such as /pending -> slackers
+    switch_aliases: dict[str, str] = {}
+
+    def expand_switch(self, typed: str) -> str | None:
+        typed = typed.lower()
+        typed = self.switch_aliases.get(typed, typed)
+        names = (*self.wod_switches, *self.switch_aliases)
+        if typed in names:
+            return self.switch_aliases.get(typed, typed)
+        hits = {self.switch_aliases.get(n, n) for n in names if n.startswith(typed)}
+        return hits.pop() if len(hits) == 1 else None
+
+    def bad_switch(self, typed: str) -> None:
+        allowed = ", ".join(f"/{s}" for s in self.wod_switches) or "none"
+        self.msg(
+            f"|r{self.key}: unknown switch /{typed}.|n Switches: {allowed}. "
+            f"See |whelp {self.key}|n."
+        )
+
+    def func(self):
+        if len(self.switches) > 1:
+            self.msg(f"|r{self.key}: use one switch at a time.|n See |whelp {self.key}|n.")
+            return
+        switch = self.expand_switch(self.switches[0]) if self.switches else "default"
+        handler = getattr(self, f"do_{switch}", None) if switch else None
+        if handler is None:
+            self.bad_switch(self.switches[0])
+            return
+        try:
+            handler()
+        except WodError as err:
+            self.msg(f"|r{err}|n")
+        except Exception:
+            logger.log_trace(f"{self.key} failed on {self.raw_string!r}")
+            self.msg(
+                "|rSomething went wrong on our side; nothing was changed. "
+                "Staff can see the details in the server log.|n"
+            )
+
+    # ---------------------------------------------------------------- helpers
+
+    def usage(self) -> str:
+        """The Usage lines of the docstring: the reply to a bare or malformed command."""
+        doc = (self.__doc__ or "").splitlines()
+        lines, on = [], False
+        for line in doc:
+            if line.strip().lower().startswith("usage"):
+                on = True
+                continue
+            if on and not line.strip():
+                break
+            if on:
+                lines.append(line.strip())
+        return "Usage: " + " | ".join(lines) if lines else f"See help {self.key}."
+
+    def is_staff(self) -> bool:
+        return self.caller.locks.check_lockstring(self.caller, "perm(Builder)")
+
+    def is_admin(self) -> bool:
+        return self.caller.locks.check_lockstring(self.caller, "perm(Admin)")
+
+    def find_character(self, name: str):
+        """A character by name, anywhere (staff commands), with a clear message if not."""
+        from evennia.utils.search import search_object
+
+        from combat.errors import InputError
+
+        name = name.strip()
+        if not name:
+            raise InputError("Name a character.")
+        if name.lower() in ("me", "self"):
+            return self.caller
+        hits = [o for o in search_object(name, exact=True) if hasattr(o, "sheet")]
+        if not hits:
+            hits = [
+                o
+                for o in self.caller.search(name, global_search=True, quiet=True) or []
+                if hasattr(o, "sheet")
+            ]
+        if not hits:
+            raise InputError(f"No character called '{name}'.")
+        if len(hits) > 1:
+            where = ", ".join(f"{h.key}(#{h.id})" for h in hits[:5])
+            raise InputError(f"'{name}' matches several characters: {where}. Use #dbref.")
+        return hits[0]

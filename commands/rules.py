@@ -1,0 +1,102 @@
+"""+rules: which rules are in force, and (admins) check or reload the YAML."""
+
+from __future__ import annotations
+
+from combat.errors import IllegalAction
+from world import rulebook
+
+from .base import WodCommand
+from .render import header, rule
+
+
+class CmdRules(WodCommand):
+    """
+    Show the rules in force; admins check and reload the rules files.
+
+    Usage:
+      +rules
+      +rules/list
+      +rules/check
+      +rules/reload
+
+    Switches:
+      list    - every installed ruleset with its parent
+      check   - admin: validate the files, change nothing, report every error
+      reload  - admin: apply the files if all of them are valid; otherwise keep
+                the running rules and report every error
+
+    Examples:
+      +rules
+      +rules/check
+    """
+
+    key = "+rules"
+    aliases = ["rules"]
+    wod_switches = ("list", "check", "reload")
+
+    def do_default(self):
+        ruleset = rulebook.get()
+        lines = [
+            header("Rules"),
+            f" Default ruleset: |w{ruleset.name}|n"
+            + (f" (extends {ruleset.parent})" if ruleset.parent else ""),
+            f" {ruleset.description}",
+            f" Rules folder: {rulebook.rules_dir()}",
+            " Files: " + ", ".join(ruleset.files),
+        ]
+        d = ruleset.dice
+        lines.append(
+            f" Dice: d{d.sides}, base difficulty {d.base_difficulty}, difficulty "
+            f"{d.min_difficulty}-{d.max_difficulty}, ones cancel: "
+            f"{'yes' if d.ones_cancel else 'no'}, specialty 10s double: "
+            f"{'yes' if d.specialty_doubles_tens else 'no'}"
+        )
+        lines.append(" See +rules/list for every ruleset.")
+        self.msg("\n".join(lines))
+
+    def do_list(self):
+        lib = rulebook.library()
+        lines = [header("Rulesets")]
+        for name, rs in sorted(lib.rulesets.items()):
+            mark = " |g(default)|n" if name == rulebook.default_name() else ""
+            parent = f"extends {rs.parent}" if rs.parent else "root"
+            lines.append(f" |w{name:<12}|n {parent:<18} {rs.description[:44]}{mark}")
+        for name, issues in sorted(lib.refused.items()):
+            lines.append(f" |r{name:<12} refused: {len(issues)} error(s)|n (+rules/check)")
+        self.msg("\n".join(lines))
+
+    def _report(self, lib, title: str) -> list[str]:
+        lines = [header(title)]
+        lines.append(f" Valid: {', '.join(sorted(lib.rulesets)) or 'none'}")
+        if lib.refused:
+            lines.append(rule("Errors"))
+            lines += [f" |r{issue}|n" for issue in lib.issues]
+        return lines
+
+    def _admin(self):
+        if not self.is_admin():
+            raise IllegalAction("Only admins check and reload the rules files.")
+
+    def do_check(self):
+        self._admin()
+        lib = rulebook.check()
+        lines = self._report(lib, "Rules check")
+        lines.append(
+            " All rules files are valid."
+            if not lib.refused
+            else f" {len(lib.issues)} error(s); nothing was changed."
+        )
+        self.msg("\n".join(lines))
+
+    def do_reload(self):
+        self._admin()
+        lib, applied = rulebook.reload()
+        lines = self._report(lib, "Rules reload")
+        lines.append(
+            " Reloaded: new combats and rolls use these files; running combats keep "
+            "the rules they started with."
+            if applied
+            else " |rNot reloaded|n: the running rules stay. Fix the errors above and "
+            "+rules/reload again."
+        )
+        self.msg("\n".join(lines))

@@ -1,0 +1,92 @@
+r"""
+Evennia settings for the World of Darkness combat game.
+
+Only settings that differ from Evennia's defaults live here; see
+https://www.evennia.com/docs/latest/Setup/Settings-Default.html
+
+Environment overrides (used by the e2e tests to run a second, throw-away
+server next to a developer's one; all optional):
+
+    WOD_TELNET_PORT      telnet port                  (default 4000)
+    WOD_WEB_PORT         public web/webclient port    (default 4001)
+    WOD_WEBSOCKET_PORT   webclient websocket port     (default 4002)
+    WOD_WEB_PROXY_PORT   internal web server port     (default 4005)
+    WOD_AMP_PORT         portal<->server AMP port     (default 4006)
+    WOD_INTERFACE        interface to listen on       (default 0.0.0.0)
+    WOD_WEB_ENABLED      "0" turns off website/webclient
+    WOD_DB_PATH          SQLite database file         (default server/evennia.db3)
+    WOD_SECRET_KEY       Django SECRET_KEY (else server/conf/secret_settings.py,
+                         which bin/play generates on first run and git ignores)
+    WOD_E2E              "1": throw-away test server (no login/creation throttles,
+                         no rate limits, fast password hashing). Never in production.
+"""
+
+import os
+
+# Use the defaults from Evennia unless explicitly overridden
+from evennia.settings_default import *  # noqa: F401,F403
+
+######################################################################
+# Evennia base server config
+######################################################################
+
+SERVERNAME = "World of Darkness Combat"
+
+
+def _env_int(name, default):
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else default
+
+
+_INTERFACE = os.environ.get("WOD_INTERFACE", "").strip()
+if _INTERFACE:
+    TELNET_INTERFACES = [_INTERFACE]
+    WEBSERVER_INTERFACES = [_INTERFACE]
+    WEBSOCKET_CLIENT_INTERFACE = _INTERFACE
+
+TELNET_PORTS = [_env_int("WOD_TELNET_PORT", 4000)]
+WEBSERVER_PORTS = [(_env_int("WOD_WEB_PORT", 4001), _env_int("WOD_WEB_PROXY_PORT", 4005))]
+WEBSOCKET_CLIENT_PORT = _env_int("WOD_WEBSOCKET_PORT", 4002)
+AMP_PORT = _env_int("WOD_AMP_PORT", 4006)
+
+if os.environ.get("WOD_WEB_ENABLED", "1").strip() == "0":
+    WEBSERVER_ENABLED = False
+    WEBCLIENT_ENABLED = False
+    WEBSOCKET_CLIENT_ENABLED = False
+
+if os.environ.get("WOD_DB_PATH"):
+    DATABASES["default"]["NAME"] = os.path.abspath(os.environ["WOD_DB_PATH"])  # noqa: F405
+
+if os.environ.get("WOD_E2E", "").strip() == "1":
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    CREATION_THROTTLE_LIMIT = None
+    CREATION_THROTTLE_TIMEOUT = None
+    LOGIN_THROTTLE_LIMIT = None
+    LOGIN_THROTTLE_TIMEOUT = None
+    MAX_CONNECTION_RATE = 100000
+    MAX_COMMAND_RATE = 100000
+
+######################################################################
+# Combat system
+######################################################################
+
+# Where per-fight combat logs are written.
+COMBAT_LOG_DIR = os.path.join(GAME_DIR, "server", "logs", "combat")  # noqa: F405
+# Ruleset used when a fight does not name one.
+COMBAT_DEFAULT_RULESET = "numetal"
+# Directory holding the rule sets (one sub-directory per ruleset).
+COMBAT_RULES_DIR = os.path.join(GAME_DIR, "rules")  # noqa: F405
+
+######################################################################
+# Secrets: env var first, then the git-ignored secret_settings.py.
+######################################################################
+
+if os.environ.get("WOD_SECRET_KEY"):
+    SECRET_KEY = os.environ["WOD_SECRET_KEY"]
+else:
+    try:
+        from server.conf.secret_settings import *  # noqa: F401,F403
+    except ImportError:
+        # No secret file (fresh clone, tests): Evennia's built-in key is used.
+        # bin/play creates server/conf/secret_settings.py before the first start.
+        pass

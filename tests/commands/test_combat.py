@@ -1,0 +1,341 @@
+"""+combat through Evennia's real command handler, with exact dice (FixedDice).
+
+char1 is staff (Developer) and organizes; char2 is a plain player; "Thug" is an NPC the
+organizer creates. Rule IDs: ../shared/rules-catalog.md.
+"""
+
+import json
+from unittest import mock
+
+import pytest
+from evennia.utils.test_resources import EvenniaCommandTest
+
+from combat.sheet import Sheet
+from commands.base import WodCommand
+from tests.fixed_dice import FixedDice
+from tests.helpers import capture_msgs, run_command
+from typeclasses.combat import combat_in
+from world import combatlog, rulebook
+
+
+def make_sheet(**traits):
+    cat = rulebook.get().traits
+    sheet = Sheet().with_pools_for(cat)
+    for name, value in traits.items():
+        sheet, _ = sheet.set(cat, name, str(value))
+    return sheet
+
+
+class CombatTest(EvenniaCommandTest):
+    def setUp(self):
+        super().setUp()
+        # char1: Dex 3 + Wits 3 = rating 6; Str 3, Brawl 2, Stamina 2.
+        self.char1.sheet.save(make_sheet(strength=3, dexterity=3, wits=3, brawl=2, stamina=2))
+        # char2: Dex 2 + Wits 2 = rating 4; Dodge 1, Stamina 2.
+        self.char2.sheet.save(make_sheet(strength=2, dexterity=2, wits=2, dodge=1, stamina=2))
+
+    def tearDown(self):
+        script = combat_in(self.room1)
+        if script:
+            combatlog.forget(script.combat_id)
+        super().tearDown()
+
+    def cmd(self, line, caller=None):
+        caller = caller or self.char1
+        return run_command(caller, line, session=self.session if caller == self.char1 else None)
+
+    def player(self, line):
+        return self.cmd(line, caller=self.char2)
+
+    def dice(self, *faces):
+        return mock.patch.object(WodCommand, "rng", FixedDice(*faces))
+
+    def state(self):
+        return combat_in(self.room1).get_state()
+
+    def setup_fight(self):
+        """Start, join, an NPC, initiative for all three, into the declaration phase.
+
+        INIT-01: Char 6 + [5] = 11, Char2 4 + [3] = 7; INIT-02: Thug 4 + [1] = 5."""
+        self.assertIn("starts a fight", self.cmd("+combat/start").text)
+        self.player("+combat/join")
+        self.assertIn("Thug joins", self.cmd("+combat/npc Thug=str=3,dex=2,wits=2,brawl=2,"
+                                             "stamina=2").text)
+        with self.dice(5):
+            self.assertIn("rating 6 + [5] = 11", self.cmd("+combat/init").text)
+        with self.dice(3):
+            self.player("+combat/init")
+        with self.dice(1):
+            self.cmd("+combat/init Thug=4")
+        st = self.state()
+        self.assertEqual({c.name: c.init_total for c in st.combatants},
+                         {"Char": 11, "Char2": 7, "Thug": 5})
+        self.cmd("+combat/next")
+        self.assertEqual(self.state().phase, "declare")
+
+
+class TestFullFight(CombatTest):
+    @pytest.mark.rule("INIT-01", "INIT-02", "TURN-01", "TURN-03", "ATK-01", "DMG-01", "DMG-02",
+                      "DMG-03", "DEF-02")
+    def test_small_fight_end_to_end(self):
+        self.setup_fight()
+        # TURN-01: declarations go low to high: Thug (5) first, so Char2 (7) must wait.
+        self.assertIn("Not Char2's turn to declare", self.player("+combat/dodge").text)
+        with capture_msgs(self.char2) as seen:
+            self.cmd("+combat/declare Thug=attack Char2")
+        self.assertIn("Your turn to declare", "\n".join(seen[self.char2]))
+        self.player("+combat/dodge")
+        self.cmd("+combat/declare attack Thug")
+        self.assertEqual(self.state().phase, "act")
+        # TURN-03: acting goes high to low: Thug may not act before Char (11).
+        self.assertIn("Not Thug's turn", self.cmd("+combat/act Thug").text)
+
+        # ATK-01: Dex 3 + Brawl 2 = 5 dice vs 6: [8 7 6 2 1] = 3 hits - one 1 = 2 successes.
+        # DMG-02: Strength 3 + 1 extra success = 4 dice: [9 6 3 2] = 2; soak Stamina 2: [7 3]
+        # = 1; 1 bashing applied: Thug is Bruised.
+        with self.dice(8, 7, 6, 2, 1, 9, 6, 3, 2, 7, 3):
+            run = self.cmd("+combat/act")
+        text = run.text
+        self.assertIn("[8 7 6 2 1] => 2 successes", text)
+        self.assertIn("Strength 3, extra successes +1 dice = 4 vs 6: [9 6 3 2] => 2", text)
+        self.assertIn("Thug soak: Stamina 2 = 2 vs 6: [7 3] => 1 success", text)
+        self.assertIn("Thug takes 1 bashing (2 rolled, 1 soaked): Healthy -> Bruised", text)
+        thug = next(o for o in self.room1.contents if o.key == "Thug")
+        self.assertEqual(thug.sheet.get().health["bashing"], 1)
+
+        # Char2 declared only a dodge (reactive), so Thug is next. DMG-03 / DEF-02: Thug's
+        # Dex 2 + Brawl 2 [6 6 2 2] = 2; Char2's dodge Dex 2 + Dodge 1 [8 4 3] = 1 cancels
+        # one: 1 net success; damage Strength 3 [9 2 2] = 1; soak [2 2] = 0.
+        with self.dice(6, 6, 2, 2, 8, 4, 3, 9, 2, 2, 2, 2):
+            text = self.cmd("+combat/act Thug").text
+        self.assertIn("Char2 dodge: Dexterity 2 + Dodge 1 = 3 vs 6: [8 4 3] => 1 success", text)
+        self.assertIn("Hit with 1 net success", text)
+        self.assertIn("Char2 takes 1 bashing", text)
+        self.assertEqual(self.char2.sheet.get().health["bashing"], 1)
+
+        # The log: every event with increasing seq, the rolls and the damage.
+        recs = combatlog.read(combat_in(self.room1).combat_id)
+        seqs = [r["seq"] for r in recs]
+        self.assertEqual(seqs, sorted(seqs))
+        self.assertEqual(len(set(seqs)), len(seqs))
+        kinds = [r["event"] for r in recs]
+        for kind in ("start", "join", "initiative", "declare", "act", "roll", "damage"):
+            self.assertIn(kind, kinds)
+        init = next(r for r in recs if r["event"] == "initiative" and r["total"] == 11)
+        self.assertEqual((init["rating"], init["faces"]), (6, [5]))
+        atk = next(r for r in recs if r["event"] == "roll" and r["purpose"] == "attack")
+        self.assertEqual(atk["faces"], [8, 7, 6, 2, 1])
+        self.assertEqual((atk["pool"], atk["difficulty"], atk["successes"]), (5, 6, 2))
+        self.assertEqual(atk["traits"], [["Dexterity", 3], ["Brawl", 2]])
+        dmg = next(r for r in recs if r["event"] == "damage")
+        self.assertEqual((dmg["rolled"], dmg["soaked"], dmg["applied"]), (2, 1, 1))
+        self.assertEqual((dmg["health_before"], dmg["health_after"]), ("Healthy", "Bruised"))
+        for r in recs:
+            for field in ("ts", "combat", "ruleset", "turn", "phase"):
+                self.assertIn(field, r)
+
+        # The turn rolls on: nobody has actions left, so turn 2 starts.
+        self.assertIn("+combat/start [<ruleset>][=simple|reroll]", self.cmd("help +combat").text)
+        self.assertIn("damage", self.cmd("+combat/log 30").text)
+        status = self.cmd("+combat").text
+        for words in ("turn 2", "Thug", "Bruised", "Char2", "11"):
+            self.assertIn(words, status)
+        self.cmd("+combat/end")
+        self.assertIsNone(combat_in(self.room1))
+
+
+class TestRefusals(CombatTest):
+    @pytest.mark.rule("TURN-01", "TURN-03")
+    def test_refusals_change_nothing(self):
+        self.setup_fight()
+        script = combat_in(self.room1)
+        before = script.attributes.get("state")
+        cases = {
+            "+combat/declare attack Nobody": "not in this fight",  # not a combatant
+            "+combat/declare Thug=attack Char": "only the organizer or staff run",
+            "+combat/declare Char=attack Thug": "only act for your own character",
+            "+combat/act Thug": "only the organizer or staff run",
+            "+combat/next": "Only the organizer or staff",
+            "+combat/end": "Only the organizer or staff",
+            "+combat/npc Rat=str=1": "Only the organizer or staff",
+            "+combat/damage Char=2 lethal": "Only the organizer or staff",
+            "+combat/kick Char": "Only the organizer or staff",
+            "+combat/dodge": "Not Char2's turn to declare",  # TURN-01
+            "+combat/act": "Nobody acts until everyone has declared",  # TURN-03
+            "+combat/declare": "Usage",
+            "+combat/declare fly away": "not an action",
+            "+combat/bogus": "unknown switch",
+            "+combat/init Thug=banana": "only the organizer or staff run",
+        }
+        for line, words in cases.items():
+            self.assertIn(words.lower(), self.player(line).text.lower(), line)
+        self.assertEqual(script.attributes.get("state"), before)
+        # staff: malformed input gets the usage and changes nothing
+        for line in ("+combat/init Thug=banana", "+combat/damage Char2=two lethal",
+                     "+combat/npc Rat", "+combat/log many", "+combat/start"):
+            text = self.cmd(line).text
+            self.assertTrue("Usage" in text or "already running" in text, (line, text))
+        self.assertEqual(script.attributes.get("state"), before)
+
+    def test_malformed_input_never_breaks(self):
+        self.setup_fight()
+        script = combat_in(self.room1)
+        before = script.attributes.get("state")
+        for line in ("+combat/declare attack", "+combat/declare attack Thug with banana",
+                     "+combat/declare attack Thug as flying_kick", "+combat/declare Thug=",
+                     "+combat/declare Thug=dodge against", "+combat/declare ;",
+                     "+combat/declare Thug=pass; dodge", "+combat/init Thug=99",
+                     "+combat/npc Rat=str=99", "+combat/npc =str=3", "+combat/npc Rat=str",
+                     "+combat/mod Char2=", "+combat/mod Char2=!dazed", "+combat/heal Char2=1 fire",
+                     "+combat/damage Nobody=1 lethal", "+combat/kick Nobody", "+combat/act",
+                     "+combat/delay", "+combat/abort", "+combat/attack", "+combat/attack Thug=",
+                     "+combat/log 0", "+combat/dodge now", "+combat extra", "+combat/next Nobody"):
+            text = self.cmd(line).text
+            self.assertNotIn("went wrong", text, line)
+            self.assertNotIn("Traceback", text, line)
+            self.assertTrue(text.strip(), line)
+        self.assertEqual(script.attributes.get("state"), before)
+        self.assertFalse([o for o in self.room1.contents if o.key == "Rat"])
+
+    def test_start_bad_ruleset_or_option(self):
+        self.assertIn("Usage", self.cmd("+combat/start numetal=fast").text)
+        self.assertNotIn("went wrong", self.cmd("+combat/start nosuchrules").text)
+        self.assertIsNone(combat_in(self.room1))
+
+    def test_no_fight_here(self):
+        self.assertIn("no fight in this room", self.player("+combat/join").text)
+        self.assertIn("no fight in this room", self.player("+combat").text)
+
+
+class TestStaffTools(CombatTest):
+    @pytest.mark.rule("COMP-02", "HLT-02")
+    def test_mod_damage_heal_kick(self):
+        self.setup_fight()
+        self.assertIn("Char2 takes 2 lethal", self.cmd("+combat/damage Char2=2 lethal").text)
+        self.assertEqual(self.char2.sheet.get().health["lethal"], 2)
+        self.assertIn("Char2 heals 1 lethal", self.cmd("+combat/heal Char2=1 lethal").text)
+        self.assertEqual(self.char2.sheet.get().health["lethal"], 1)
+        self.cmd("+combat/mod Char2=dazed")
+        self.assertEqual([c.name for c in self.state().get(f"#{self.char2.id}").conditions],
+                         ["dazed"])
+        self.cmd("+combat/mod Char2=!dazed")
+        self.assertEqual(self.state().get(f"#{self.char2.id}").conditions, ())
+        self.cmd("+combat/kick Char2")
+        self.assertIsNone(self.state().get(f"#{self.char2.id}"))
+        recs = combatlog.read(combat_in(self.room1).combat_id)
+        kinds = [r["event"] for r in recs]
+        self.assertIn("heal", kinds)
+        cond = [r for r in recs if r["event"] == "condition" and r.get("added")]
+        self.assertEqual(cond[-1]["added"], ["dazed"])
+
+
+class TestReload(CombatTest):
+    @pytest.mark.rule("TURN-01", "TURN-03")
+    def test_state_survives_reload(self):
+        self.setup_fight()
+        self.cmd("+combat/declare Thug=attack Char2")
+        script = combat_in(self.room1)
+        before = script.get_state()
+        # what a reload does: memory is gone, the Script is read back from the database
+        script.forget_cache()
+        from evennia.scripts.models import ScriptDB
+
+        fresh = ScriptDB.objects.get(id=script.id)
+        from combat.state import CombatState
+
+        self.assertEqual(CombatState.from_dict(json.loads(fresh.attributes.get("state"))),
+                         before)
+        self.assertEqual(fresh.get_state(), before)
+        last = combatlog.read(script.combat_id)[-1]["seq"]
+        self.player("+combat/dodge")
+        self.assertEqual(self.state().get(f"#{self.char2.id}").actions, ({"kind": "dodge"},))
+        self.assertGreater(combatlog.read(script.combat_id)[-1]["seq"], last)
+
+
+class TestQueryCount(CombatTest):
+    def test_act_and_declare_query_counts(self):
+        self.setup_fight()
+        look = self.cmd("look")
+        self.cmd("+combat/declare Thug=attack Char2")
+        self.player("+combat/dodge")
+        declare = self.cmd("+combat/declare attack Thug")
+        with self.dice(8, 7, 6, 2, 1, 9, 6, 3, 2, 7, 3):
+            act = self.cmd("+combat/act")
+        self.assertIn("Thug takes 1 bashing", act.text)
+        print(f"\nQUERIES look={look.query_count} declare={declare.query_count} "
+              f"act={act.query_count}")
+        # Measured: look 0, declare 6, act 9 (one SELECT of the room's script, one UPDATE of
+        # the state Attribute, one UPDATE per changed sheet; the rest are SAVEPOINTs).
+        self.assertLessEqual(declare.query_count, look.query_count + 8, declare.sql)
+        self.assertLessEqual(act.query_count, look.query_count + 12, act.sql)
+
+        def writes(run):
+            return [q for q in run.queries
+                    if q["sql"].lstrip().upper().startswith(("UPDATE", "INSERT", "DELETE"))]
+
+        self.assertEqual(len(writes(declare)), 1, declare.sql)  # the state
+        self.assertEqual(len(writes(act)), 2, act.sql)  # the state and Thug's sheet
+
+
+class TestAbortAndDelay(CombatTest):
+    @pytest.mark.rule("TURN-08", "DEF-02", "DMG-03")
+    def test_abort_to_dodge_answers_the_next_attack(self):
+        self.setup_fight()
+        self.cmd("+combat/declare Thug=attack Char2")
+        self.player("+combat/declare attack Thug")
+        self.cmd("+combat/declare attack Thug")
+        with self.dice(2, 2, 2, 2, 2):  # Char misses: 0 successes, no 1s
+            self.assertIn("Miss", self.cmd("+combat/act").text)
+        # TURN-08: Willpower 5 reflex roll vs 6: [7 2 2 2 2] = 1 success: Char2 now dodges.
+        with self.dice(7, 2, 2, 2, 2):
+            text = self.player("+combat/abort dodge").text
+        self.assertIn("aborts to dodge: succeeds", text)
+        self.assertIn("[7 2 2 2 2]", text)
+        # DMG-03: Thug [6 6 2 2] = 2; Char2's dodge [8 8 3] = 2 cancels both: a miss.
+        with self.dice(6, 6, 2, 2, 8, 8, 3):
+            text = self.cmd("+combat/act Thug").text
+        self.assertIn("Char2 dodge: Dexterity 2 + Dodge 1 = 3 vs 6: [8 8 3] => 2", text)
+        self.assertIn("Miss", text)
+        recs = combatlog.read(combat_in(self.room1).combat_id)
+        self.assertIn("abort", [r.get("purpose") for r in recs if r["event"] == "roll"])
+
+    def test_abort_bad_input_and_wp_spend(self):
+        self.setup_fight()
+        self.assertIn("Usage", self.player("+combat/abort fly").text)
+        self.cmd("+combat/declare Thug=attack Char2")
+        self.player("+combat/declare attack Thug")
+        self.cmd("+combat/declare attack Thug")
+        with self.dice(2, 2, 2, 2, 2):
+            self.cmd("+combat/act")
+        self.player("+combat/abort parry/wp")
+        self.assertEqual(self.char2.sheet.get().pools["Willpower"].current, 4)
+
+    @pytest.mark.rule("TURN-04")
+    def test_delay_then_act_later(self):
+        self.setup_fight()
+        self.cmd("+combat/declare Thug=other growls")
+        self.player("+combat/declare other runs")
+        self.cmd("+combat/declare other waits")
+        self.assertIn("Char delays", self.cmd("+combat/delay").text)
+        self.assertIn("Char2 acts: runs", self.player("+combat/act").text)
+        self.assertIn("Char acts: waits", self.cmd("+combat/act").text)
+        self.assertIn("Thug acts: growls", self.cmd("+combat/act Thug").text)
+
+
+class TestSimpleMode(CombatTest):
+    @pytest.mark.rule("TURN-05", "INIT-04")
+    def test_simple_mode_declare_and_act_high_to_low(self):
+        self.assertIn("simple mode", self.cmd("+combat/start numetal=simple,reroll").text)
+        self.assertTrue(self.state().options.reroll_initiative)
+        self.player("+combat/join")
+        with self.dice(5):
+            self.cmd("+combat/init")
+        with self.dice(3):
+            self.player("+combat/init")
+        self.cmd("+combat/next")
+        # TURN-05: the highest (Char, 11) declares and acts first; Char2 waits.
+        self.assertIn("Not Char2's turn", self.player("+combat/declare other waits").text)
+        self.cmd("+combat/declare other shouts")
+        self.assertIn("Char acts: shouts", self.cmd("+combat/act").text)
+        self.player("+combat/declare other runs")
+        self.assertIn("Char2 acts: runs", self.player("+combat/act").text)

@@ -1,0 +1,65 @@
+"""Fixtures for end-to-end tests against a real Evennia server.
+
+Every test under tests/e2e/ is marked `e2e` automatically (deselect them with
+`bin/test -m "not e2e"`). Use the session-wide server through the `game_server`
+fixture (no import needed inside tests/e2e/):
+
+    def test_something(game_server):
+        with game_server.connect() as client:
+            client.create_and_login("alice", "pw-alice-1")
+            client.send("look")
+            client.read_until("Limbo")
+
+Put e2e tests in tests/e2e/ (the fixtures live in this conftest). The client and
+server classes are importable for type hints or custom setups:
+`from tests.e2e.harness import GameServer, TelnetClient`.
+"""
+
+import os
+import shutil
+import tempfile
+
+import pytest
+
+from tests.e2e.harness import GameServer
+
+_E2E_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if str(item.path).startswith(_E2E_DIR + os.sep):
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(scope="session")
+def game_server():
+    """A real Evennia server (portal + server) on free localhost ports with its own
+    temporary game dir and database; stopped and removed at the end of the session.
+
+    Attributes: host, telnet_port, web_port, admin_user, admin_password, gamedir, env;
+    methods: connect() -> TelnetClient, log_tail(), gamectl(*args).
+    """
+    # A short path: the tree holds the server's sockets/pids/logs for this session.
+    workdir = tempfile.mkdtemp(prefix="wod-e2e-")
+    server = None
+    try:
+        server = GameServer.start(workdir)
+        yield server
+    finally:
+        if server is not None:
+            server.stop()
+        if os.environ.get("WOD_E2E_KEEP"):
+            print(f"\n[e2e] kept test server dir: {workdir}")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.fixture
+def telnet(game_server):
+    """A fresh telnet connection to the session's server (closed after the test)."""
+    client = game_server.connect()
+    try:
+        yield client
+    finally:
+        client.close()

@@ -1,0 +1,36 @@
+"""Smoke test: a player can create an account, log in and look around over telnet."""
+
+import uuid
+
+
+def test_create_connect_look(telnet):
+    name = "smoke" + uuid.uuid4().hex[:6]
+    password = "pw-" + uuid.uuid4().hex[:10]
+
+    screen = telnet.read_until("create <username> <password>", timeout=15)
+    assert "connect <username> <password>" in screen
+
+    telnet.send(f"create {name} {password}")
+    telnet.read_until("Is this what you intended?", timeout=15)
+    telnet.send("Y")
+    telnet.expect(rf"account '{name}' was created", timeout=15)
+
+    telnet.send(f"connect {name} {password}")
+    telnet.read_until(f"You become {name}", timeout=15)
+
+    telnet.send("look")
+    telnet.read_until("Limbo", timeout=10)
+
+
+def test_admin_account_and_helpers(game_server):
+    with game_server.connect() as client:
+        client.read_until("connect", timeout=15)
+        client.login(game_server.admin_user, game_server.admin_password, timeout=15)
+        client.send("look")
+        client.read_until("Limbo", timeout=10)
+
+    with game_server.connect() as client:
+        name = "helper" + uuid.uuid4().hex[:6]
+        client.create_and_login(name, "pw-" + uuid.uuid4().hex[:10], timeout=15)
+        reply = client.command("look", until="Limbo", timeout=10)
+        assert "Limbo" in reply
