@@ -282,6 +282,8 @@ def substitution_difficulty(ruleset, stated: str, used: str) -> int:
     if used == stated:
         return 0
     sub = tables(ruleset).attacks.get("substitution") or {}
+    if not sub.get("derived", True):  # v20: no DICE-06 house rule
+        raise IllegalAction(f"This ruleset has no ability substitution: roll {stated}.")
     secondary_of = ruleset.traits.secondary_of
     if stated in secondary_of.get(used, ()):
         return sub.get("secondary_for_primary", -1)
@@ -297,8 +299,11 @@ def _roll_terms(ruleset, sheet, row: dict, attribute: str, wanted: str | None, w
     catalog = ruleset.traits
     stated = row["ability"]
     options = [(stated, 0, "")]
+    derived = (tables(ruleset).attacks.get("substitution") or {}).get("derived", True)
     for alt in row.get("alternatives", ()):
         used = alt["ability"]
+        if "difficulty" not in alt and not derived:
+            continue  # v20: only substitutions a rule states explicitly (no DICE-06)
         if "difficulty" in alt:
             options.append((used, alt["difficulty"], f"{used} for {stated}"))
         else:
@@ -400,9 +405,10 @@ def _waived(ruleset, sheet, waiver: dict | None) -> bool:
     """A house-rule waiver: a specialty in a trait, a specialty naming something, or a rating."""
     if not waiver:
         return False
-    if "specialty_of" in waiver and sheet.has_specialty(waiver["specialty_of"]):
+    # null switches that way off (a child ruleset cannot delete a key its parent set).
+    if waiver.get("specialty_of") and sheet.has_specialty(waiver["specialty_of"]):
         return True
-    if "specialty_named" in waiver:
+    if waiver.get("specialty_named"):
         word = waiver["specialty_named"].lower()
         if any(word in str(text).lower() for text in sheet.specialties.values()):
             return True
@@ -482,6 +488,10 @@ def _natural(ruleset, sheet, ctx: Context, maneuver: Maneuver, intent: Attack):
     bite = man.get("bite") or {}
     costs: tuple = ()
     damage = maneuver.damage
+    if bite.get("everyone_needs_grapple") and not ctx.grapple:
+        # everyman: "A bite must be done after a successful clinch or grab maneuver."
+        raise IllegalAction("A bite comes only after a successful clinch or hold: clinch "
+                            "first (+combat/attack <target>=clinch).")
     if family == "vampire":
         locked = ctx.grapple in ("clinch", "hold") or ctx.tackled_last_turn
         if bite.get("vampire_needs_grapple", True) and not locked:
@@ -512,7 +522,12 @@ def _natural(ruleset, sheet, ctx: Context, maneuver: Maneuver, intent: Attack):
         raise IllegalAction("Only a vampire can drain blood with a bite.")
     if intent.sever and not (sheet.race and sheet.race == bite.get("redcap_race")):
         raise IllegalAction("Only a Redcap can try to sever a limb with a bite.")
-    return damage, maneuver.type, costs, "bite"
+    dtype = maneuver.type
+    agg = bite.get("aggravated_families")
+    if agg is not None and family not in agg:
+        # everyman: "From werewolves and vampires this damage is aggravated": others not.
+        dtype = bite.get("other_type", "lethal")
+    return damage, dtype, costs, "bite"
 
 
 def _damage_pool(ruleset, sheet, damage: Damage, weapon: Weapon | None, label: str) -> PoolSpec:
@@ -970,14 +985,20 @@ def _plan(ruleset, attacker, target, intent: Attack, ctx: Context) -> _Plan:
 
 def _defense(ruleset, defender, attacker, defense: Defense, plan: _Plan, ctx: Context,
              can_soak, intent: Attack):
-    def run(ruleset, defender, attacker, defense, _fingerprint, ctx, can_soak, _intent):
+    def run(ruleset, defender, attacker, defense, _fingerprint, ctx, _soak_key, _intent):
         _check_magic_defense(ruleset, _intent, defense)
         return _defense_plan(ruleset, defender, attacker, defense, plan, ctx, can_soak)
 
+    # ``can_soak`` is a fresh lambda on every +combat/act, so keying on it missed every time
+    # and churned the cache. Only a block against lethal or aggravated damage asks it (DMG-16):
+    # elsewhere it is left out of the key; there the plan is computed and not stored.
+    if defense.kind == "block" and plan.damage_type in ("lethal", "aggravated") \
+            and can_soak is not None:
+        return run(ruleset, defender, attacker, defense, None, ctx, None, intent)
     fingerprint = (plan.kind, plan.range, plan.damage_type, plan.auto_hit, plan.maneuver.name,
                    plan.barehanded)
     return _cached("defense", run, ruleset, defender, attacker, defense, fingerprint, ctx,
-                   can_soak, intent)
+                   None, intent)
 
 
 # ================================================================ public API: attack
@@ -1021,9 +1042,12 @@ def _defense_plan(ruleset, defender, attacker, defense: Defense, plan: _Plan, ct
     if kind == "block" and plan.damage_type in ("lethal", "aggravated"):  # DMG-16
         rule = d.get("block_lethal_requires", "soak")
         ok = rule == "nothing"
-        if rule == "soak_fortitude_armor_or_weapon":
+        if rule in ("soak_fortitude_armor_or_weapon", "fortitude_armor_or_weapon"):
             ok = (_rating(ruleset, defender, "Fortitude") > 0 or bool(defender.armor)
                   or bool(defense.weapon or side.weapon))
+            if not ok and rule == "fortitude_armor_or_weapon":  # everyman #13, strictly
+                raise IllegalAction(f"You can't block {plan.damage_type} damage without "
+                                    f"Fortitude, armor or a weapon. Dodge instead.")
         if not ok:
             if can_soak is None:
                 raise InputError("Blocking a lethal or aggravated attack needs the defender's "

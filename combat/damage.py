@@ -103,7 +103,7 @@ PAST_INCAPACITATED = frozenset({UNCONSCIOUS, TORPOR, RAGE_ACTIVE, REVERTED, DYIN
 
 OUTCOMES = ("dead", "torpor", "unconscious", "rage_or_revert", "reverted", "dying")
 ROLL_KINDS = ("action", "reflex", "soak", "damage", "arete", "initiative")
-COMPUTED_CONDITIONS = ("has_vitae", "shifter_stamina")
+COMPUTED_CONDITIONS = ("has_vitae", "shifter_stamina", "always")
 
 # ---------------------------------------------------------------- schemas
 
@@ -131,6 +131,16 @@ DAMAGE_SCHEMA = Struct(
             Struct(optional={t: Optional(Str(choices=OUTCOMES)) for t in DAMAGE_TYPES})
         ),
         "rage_to_stay_active": Int(0, 10),
+        # DMG-14 (revised): "unsoaked damage decreases target's health (Corpus for
+        # Wraiths/Risen)": splat or family -> the pool that loses the levels too.
+        "health_pool": MapOf(Str()),
+        # DMG-13 (revised): how an "unsoakable" effect is read (see unsoakable_applies).
+        "unsoakable": Struct(
+            optional={
+                "enemy_hit_by_success": Str(choices=("as_written", "ignore")),
+                "soak_anything_wins": Bool(),
+            }
+        ),
         "dazed": Struct(
             optional={
                 "trait": Str(),
@@ -423,8 +433,39 @@ def _soak_family(ruleset, family: str) -> str:
     return family if family in sec["families"] else sec.get("default_family", "mortal")
 
 
+# Answers that depend only on a ruleset's read-only tables and plain values (a source name, a
+# sheet's splat/race/breed/form), kept per ruleset: every hit asked them again (bench/engine.py).
+# Keyed by the ruleset's id; the entry holds the ruleset so the id cannot be reused.
+_MEMO: dict[int, tuple[object, dict]] = {}
+
+
+def _memo(ruleset) -> dict:
+    hit = _MEMO.get(id(ruleset))
+    if hit is None or hit[0] is not ruleset or len(hit[1]) > 4096:
+        if len(_MEMO) > 64:
+            _MEMO.clear()
+        hit = _MEMO[id(ruleset)] = (ruleset, {})
+    return hit[1]
+
+
 def source_tags(ruleset, source: str, materials: Iterable[str] = ()) -> tuple[str, ...]:
     """Canonical source names, the weapon kind first; unknown names are an InputError."""
+    materials = tuple(materials)
+    memo = _memo(ruleset)
+    key = ("tags", source, materials)
+    try:
+        return memo[key]
+    except (KeyError, TypeError):
+        pass
+    tags = _source_tags(ruleset, source, materials)
+    try:
+        memo[key] = tags
+    except TypeError:  # an unhashable name: just computed
+        pass
+    return tags
+
+
+def _source_tags(ruleset, source, materials: tuple) -> tuple[str, ...]:
     sec = require_section(ruleset, "damage")
     known = sec.get("sources") or ()
     aliases = sec.get("source_aliases") or {}
@@ -520,6 +561,19 @@ class _Plan:
 
 
 def _plan(ruleset, sheet: Sheet, damage_type: str, tags: tuple[str, ...], head_shot: bool) -> _Plan:
+    """Memoized per ruleset on the sheet's splat, race, breed and form: ``_make_plan`` must
+    read nothing else from the sheet (ratings and pools belong in ``_soak``)."""
+    key = ("plan", sheet.splat, sheet.race, sheet.breed, sheet.form, damage_type, tuple(tags),
+           bool(head_shot))
+    memo = _memo(ruleset)
+    plan = memo.get(key)
+    if plan is None:
+        plan = memo[key] = _make_plan(ruleset, sheet, damage_type, tags, head_shot)
+    return plan
+
+
+def _make_plan(ruleset, sheet: Sheet, damage_type: str, tags: tuple[str, ...],
+               head_shot: bool) -> _Plan:
     dsec = require_section(ruleset, "damage")
     family = family_of(sheet, ruleset)
     dtype = damage_type
@@ -549,6 +603,8 @@ def _holds(condition: str, sheet: Sheet, plan: _Plan, flags: frozenset[str]) -> 
         return bool(blood and blood.current > 0)
     if condition == "shifter_stamina":  # DMG-09
         return plan.shifter.stamina if plan.shifter else True
+    if condition == "always":  # a child ruleset lifting a parent's term_if (merge keeps keys)
+        return True
     return condition in flags
 
 
@@ -668,6 +724,22 @@ def can_soak(ruleset, sheet: Sheet, damage_type: str, **kwargs) -> bool:
     return pool is not None and pool.dice > 0
 
 
+def unsoakable_applies(ruleset, *, enemy_hit_by_success: bool,
+                       victim_soaks_anything: bool = False) -> bool:
+    """DMG-13: whether damage a power calls "unsoakable" really skips the soak roll.
+
+    revised: against an enemy hit by your successful action the word is ignored (the enemy
+    soaks by damage type as usual); against you or an ally, from a failed or mixed-blessing
+    action, it applies as written; someone explicitly able to soak any damage still soaks.
+    Default (``as_written``): the word always applies. Pass the result as ``unsoakable``."""
+    sec = require_section(ruleset, "damage").get("unsoakable") or {}
+    if victim_soaks_anything and sec.get("soak_anything_wins", False):
+        return False
+    if enemy_hit_by_success and sec.get("enemy_hit_by_success", "as_written") == "ignore":
+        return False
+    return True
+
+
 # ---------------------------------------------------------------- COMP-02 dazed
 
 
@@ -739,6 +811,22 @@ def wound_modifier(
         raise InputError(
             f"'{kind_of_roll}' is not a kind of roll: use one of {', '.join(ROLL_KINDS)}."
         )
+    # Every attack asks this for both sides: memoized per ruleset on what it reads (the
+    # splat and the three mark counts); the incapacitated refusal is raised afresh each time.
+    h = sheet.health
+    key = ("wounds", sheet.splat, kind_of_roll, bool(ignore_wounds), h.get("bashing", 0),
+           h.get("lethal", 0), h.get("aggravated", 0))
+    memo = _memo(ruleset)
+    try:
+        return memo[key]
+    except KeyError:
+        pass
+    mod = _wound_modifier(sheet, ruleset, kind_of_roll, ignore_wounds)
+    memo[key] = mod
+    return mod
+
+
+def _wound_modifier(sheet: Sheet, ruleset, kind_of_roll: str, ignore_wounds: bool):
     sec = require_section(ruleset, "damage").get("wounds") or {}
     applies = kind_of_roll in sec.get("applies_to", ("action",))
     exempt = kind_of_roll in sec.get("exempt_unless_incapacitated", ())
@@ -934,6 +1022,16 @@ def resolve_damage(
         new = candidate if SEVERITY[candidate] > SEVERITY[condition] else condition
     elif result.track.incapacitated and SEVERITY[condition] < SEVERITY[INCAPACITATED]:
         new = INCAPACITATED  # HLT-02: health 0
+
+    # DMG-14 (revised): a wraith's or Risen's Corpus pool falls with its health.
+    hp = dsec.get("health_pool") or {}
+    hp_name = hp.get(target.splat, hp.get(plan.family))
+    if hp_name and applied > 0 and sheet.pools.get(hp_name) is not None:
+        p = sheet.pools[hp_name]
+        lost = min(applied, p.current)
+        sheet = replace(sheet, pools=MappingProxyType(
+            {**sheet.pools, hp_name: Pool(p.current - lost, p.permanent)}))
+        notes.append(f"{hp_name} -{lost} (DMG-14)")
 
     daze_limit = daze_threshold(ruleset, target)  # COMP-02, on the successes after soak
 

@@ -84,9 +84,23 @@ class Roll:
         }
 
 
+_RANDINT = random.Random.randint
+
+
 def roll_faces(count: int, rng: random.Random, sides: int = 10) -> tuple[int, ...]:
-    """``count`` dice; the only place the engine touches randomness."""
-    return tuple(rng.randint(1, sides) for _ in range(max(0, count)))
+    """``count`` dice; the only place the engine touches randomness.
+
+    A face is ``int(rng.random() * sides) + 1``: uniform like ``randint`` and about five
+    times cheaper (design card: 50,000 attacks a second; see bench/engine.py). A generator
+    whose ``randint`` is its own (``tests/fixed_dice.py`` FixedDice deals queued faces that
+    way) is asked through ``randint``, so exact-face tests keep their faces.
+    """
+    if count <= 0:
+        return ()
+    if getattr(rng.randint, "__func__", None) is not _RANDINT:
+        return tuple([rng.randint(1, sides) for _ in range(count)])
+    r = rng.random
+    return tuple([int(r() * sides) + 1 for _ in range(count)])
 
 
 def count(
@@ -107,10 +121,19 @@ def count(
     say cannot botch (DMG-01 damage, DMG-04 soak): a botch there is just a failure.
     """
     faces = tuple(faces)
-    difficulty = rules.clamp(difficulty)
-    double = specialty and rules.specialty_doubles_tens
-    hits = sum((2 if double and f == rules.sides else 1) for f in faces if f >= difficulty)
-    ones = sum(1 for f in faces if f == 1) if rules.ones_cancel else 0
+    lo, hi = rules.min_difficulty, rules.max_difficulty  # DICE-05, as rules.clamp
+    difficulty = hi if difficulty > hi else difficulty
+    difficulty = lo if difficulty < lo else difficulty
+    # One plain loop instead of two generator sums: this runs four times per attack.
+    ten = rules.sides if specialty and rules.specialty_doubles_tens else 0
+    hits = ones = 0
+    for f in faces:
+        if f >= difficulty:
+            hits += 2 if f == ten else 1
+        if f == 1:
+            ones += 1
+    if not rules.ones_cancel:
+        ones = 0
     net = max(0, hits - ones)
     bonus = 1 if willpower and rules.willpower_success else 0
     botch = can_botch and hits == 0 and ones > 0 and bonus == 0

@@ -50,6 +50,24 @@ class Level:
     move: str = ""
 
 
+# Levels built from a health section, by the section's identity: a ruleset's tables are
+# read-only once loaded, and every attack asks for the target's track (bench/engine.py).
+# The entry holds the section (so its id cannot be reused) and the levels list it read.
+_LEVELS: dict[int, tuple[dict, list, int, tuple[Level, ...]]] = {}
+
+
+def _levels_of(section: dict) -> tuple[Level, ...]:
+    raw = section["levels"]
+    hit = _LEVELS.get(id(section))
+    if hit is not None and hit[0] is section and hit[1] is raw and hit[2] == len(raw):
+        return hit[3]
+    levels = tuple(Level(lv["name"], lv["penalty"], lv.get("move", "")) for lv in raw)
+    if len(_LEVELS) >= 64:
+        _LEVELS.clear()
+    _LEVELS[id(section)] = (section, raw, len(raw), levels)
+    return levels
+
+
 @dataclass(frozen=True, slots=True)
 class Applied:
     """What one application of damage did: the new track and what went past Incapacitated."""
@@ -74,9 +92,7 @@ class HealthTrack:
 
     @classmethod
     def from_section(cls, section: dict, marks: dict | None = None) -> "HealthTrack":
-        levels = tuple(
-            Level(lv["name"], lv["penalty"], lv.get("move", "")) for lv in section["levels"]
-        )
+        levels = _levels_of(section)
         marks = marks or {}
         track = cls(levels, *(max(0, int(marks.get(t, 0) or 0)) for t in DAMAGE_TYPES))
         return track.clipped()
@@ -87,6 +103,8 @@ class HealthTrack:
         agg = min(self.aggravated, room)
         leth = min(self.lethal, room - agg)
         bash = min(self.bashing, room - agg - leth)
+        if bash == self.bashing and leth == self.lethal and agg == self.aggravated:
+            return self  # frozen: the same value, without a copy
         return replace(self, bashing=bash, lethal=leth, aggravated=agg)
 
     def marks(self) -> dict[str, int]:
@@ -135,12 +153,20 @@ class HealthTrack:
     def apply(self, kind: str, levels: int) -> Applied:
         if kind not in DAMAGE_TYPES:
             raise InputError(f"'{kind}' is not a damage type. Use bashing, lethal or aggravated.")
-        track, marked, converted, over = self, 0, 0, {"lethal": 0, "aggravated": 0}
-        for _ in range(max(0, levels)):
-            if not track.incapacitated:
-                track = replace(track, **{kind: getattr(track, kind) + 1})
-                marked += 1
-                continue
+        track, converted, over = self, 0, {"lethal": 0, "aggravated": 0}
+        n = max(0, levels)
+        # Free boxes fill one mark each (HLT-02); done in one step rather than box by box.
+        marked = min(n, max(0, self.capacity - self.damage))
+        if marked:
+            b, le, ag = self.bashing, self.lethal, self.aggravated
+            if kind == "bashing":
+                b += marked
+            elif kind == "lethal":
+                le += marked
+            else:
+                ag += marked
+            track = type(self)(self.levels, b, le, ag)
+        for _ in range(n - marked):
             hit = kind
             if hit == "bashing":
                 hit = "lethal"  # HLT-03: more bashing on a full track is lethal

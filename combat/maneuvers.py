@@ -61,7 +61,9 @@ ROLL = Struct(
     },
 )
 
-WAIVER = Struct(optional={"specialty_of": Str(), "specialty_named": Str(), "trait": Str(),
+# null switches that way off (a child ruleset cannot delete a key its parent set)
+WAIVER = Struct(optional={"specialty_of": Optional(Str()), "specialty_named": Optional(Str()),
+                          "trait": Str(),
                           "at_least": Int(0, 10)})
 
 ATTACKS_SCHEMA = Struct(
@@ -71,7 +73,8 @@ ATTACKS_SCHEMA = Struct(
         "default_maneuver": MapOf(Str()),
         # DICE-06: difficulty change of a related secondary for a primary, and the reverse
         "substitution": Struct(optional={"secondary_for_primary": _DIFF,
-                                         "primary_for_secondary": _DIFF}),
+                                         "primary_for_secondary": _DIFF,
+                                         "derived": Bool()}),  # false: no DICE-06 (v20)
         "close_reach_yards": Int(0, 1000),
         "throwing": Struct(optional={
             "melee_with_throwing_weapon": _DIFF, "throwing_melee_weapon": _DIFF,
@@ -96,7 +99,8 @@ DEFENSES_SCHEMA = Struct(
     required={"kinds": MapOf(ROLL)},
     optional={
         "source": Str(),
-        "block_lethal_requires": Str(("soak", "soak_fortitude_armor_or_weapon", "nothing")),
+        "block_lethal_requires": Str(("soak", "soak_fortitude_armor_or_weapon",
+                                        "fortitude_armor_or_weapon", "nothing")),
         "dodge_vs_firearms_requires_cover_or_prone": Bool(),
         "dodge_cannot_botch_races": ListOf(Str()),
         "dodge_ranged_kinds": ListOf(Str(ATTACK_KINDS)),
@@ -188,6 +192,9 @@ MANEUVERS_SCHEMA = Struct(
             "varna_damage": MapOf(Struct(required={"race": Str(), "damage": DamageExpr()},
                                          optional={"form": Str()})),
             "vampire_drain_max": Int(0, 20),
+            "everyone_needs_grapple": Bool(),  # everyman CLOSE-01
+            "aggravated_families": Optional(ListOf(Str())),  # everyman: [vampire, shifter]
+            "other_type": _TYPE,  # the bite's type for the other families
             "sever": Struct(optional={"difficulty": _DIFF, "successes": Int(1, 20),
                                       "successes_if_grappled": Int(1, 20),
                                       "damage": Int(0, 20)}),

@@ -37,18 +37,30 @@ class PoolSpec:
     modifiers: tuple[Modifier, ...]
     base_difficulty: int
 
+    # Plain loops, not generator sums: these are read several times per attack (bench/).
     @property
     def base(self) -> int:
-        return sum(v for _, v in self.terms)
+        n = 0
+        for _, v in self.terms:
+            n += v
+        return n
 
     @property
     def dice(self) -> int:
-        return max(0, self.base + sum(m.dice for m in self.modifiers))
+        n = 0
+        for _, v in self.terms:
+            n += v
+        for m in self.modifiers:
+            n += m.dice
+        return n if n > 0 else 0
 
     @property
     def difficulty(self) -> int:
         """Before the ruleset's bounds are applied (DICE-05 clamps at roll time)."""
-        return self.base_difficulty + sum(m.difficulty for m in self.modifiers)
+        n = self.base_difficulty
+        for m in self.modifiers:
+            n += m.difficulty
+        return n
 
     def plus(self, *mods: Modifier) -> "PoolSpec":
         return PoolSpec(

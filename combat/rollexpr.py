@@ -37,7 +37,8 @@ def parse(text: str) -> Expression:
         diff_text = parts[1].strip()
         if not diff_text:
             raise InputError(f"Give a difficulty after 'vs'. {USAGE}")
-        if not diff_text.isdigit():
+        # isdecimal, not isdigit: '²' and '①' are "digits" that int() refuses.
+        if not diff_text.isdecimal():
             raise InputError(f"The difficulty must be a number, not '{diff_text}'. {USAGE}")
         difficulty = int(diff_text)
     elif re.search(r"\bvs\b", text, re.I):
@@ -77,7 +78,7 @@ def evaluate(
     rules = ruleset.dice
     out: list[tuple[str, int]] = []
     for sign, token in expr.terms:
-        if token.isdigit():
+        if token.isdecimal():
             value = int(token)
             if value > rules.max_pool:
                 raise InputError(

@@ -208,7 +208,8 @@ def _issue(origin: dict, path: str, message: str, default_file: str) -> RuleIssu
     for chunk in path.replace("[", ".[").split("."):
         if not chunk:
             continue
-        parts.append(int(chunk[1:-1]) if chunk.startswith("[") else chunk)
+        index = chunk[1:-1]
+        parts.append(int(index) if chunk.startswith("[") and index.isdigit() else chunk)
     for n in range(len(parts), 0, -1):
         hit = origin.get(tuple(parts[:n]))
         if hit:

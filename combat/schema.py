@@ -15,7 +15,7 @@ Problems = list[tuple[str, str]]
 
 
 def _join(path: str, key: object) -> str:
-    if isinstance(key, int):
+    if isinstance(key, int) and not isinstance(key, bool):
         return f"{path}[{key}]"
     return f"{path}.{key}" if path else str(key)
 
@@ -76,7 +76,9 @@ class Str(Spec):
 
     def check(self, value, path, problems):
         if not isinstance(value, str) or not value.strip():
-            problems.append((path, f"expected {self.doc}, got {_show(value)}"))
+            hint = " (YAML reads yes/no/on/off as true/false: put it in quotes)"
+            hint = hint if isinstance(value, bool) else ""
+            problems.append((path, f"expected {self.doc}, got {_show(value)}{hint}"))
             return None
         if self.choices and value not in self.choices:
             problems.append((path, f"expected {self.doc}, got {_show(value)}"))

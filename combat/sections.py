@@ -10,6 +10,9 @@ from .errors import RuleIssue
 from . import scheduler as _scheduler  # noqa: E402 (initiative and turn tables)
 from . import damage as _damage, healing as _healing  # noqa: E402 (damage/heal tables)
 from . import maneuvers as _maneuvers  # noqa: E402 (attack, maneuver, weapon, armor tables)
+from . import spotlight as _spotlight  # noqa: E402 (the spotlight engine's tables, SPOT-xx)
+from . import powers as _powers  # noqa: E402 (power limits, wound movement)
+from . import field_healing as _field_healing, kiss as _kiss  # noqa: E402 (HEAL-08/09, CLOSE-14)
 
 SECTIONS = {
     "dice": dice.SCHEMA,
@@ -35,6 +38,11 @@ SECTIONS = {
     "fera_notes": _maneuvers.FERA_SCHEMA,
     "weapons": _maneuvers.WEAPONS_SCHEMA,
     "armor": _maneuvers.ARMOR_SCHEMA,
+    **_spotlight.SECTIONS,  # spotlight, spotlight_ranges, spotlight_harm
+    "powers": _powers.POWERS_SCHEMA,
+    "wound_movement": _powers.WOUND_MOVEMENT_SCHEMA,
+    "field_healing": _field_healing.FIELD_HEALING_SCHEMA,
+    "kiss": _kiss.KISS_SCHEMA,
 }
 
 
@@ -43,6 +51,8 @@ def cross_check(ruleset) -> list[RuleIssue]:
     problems = list(ruleset.traits.problems())
     problems += _damage.check(ruleset) + _healing.check(ruleset)
     problems += _maneuvers.tables(ruleset).problems()
+    problems += _spotlight.check(ruleset)
+    problems += _powers.check(ruleset)
     d = ruleset.dice
     if d.min_difficulty > d.max_difficulty:
         problems.append(("dice.min_difficulty", "is above max_difficulty"))

@@ -4,6 +4,7 @@ changing it. Every change returns a new Sheet or raises InputError; nothing is h
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Mapping
@@ -14,6 +15,22 @@ from .traits import TraitCatalog
 
 VERSION = 1
 IDENTITY = ("splat", "race", "breed", "form", "generation")
+
+
+# Terminal escapes (CSI "ESC [ ... m", OSC "ESC ] ... BEL", 8-bit CSI, "ESC c"), then any
+# control character left (C0, DEL, C1) and the bidi overrides that reorder what others see.
+_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x9b[0-?]*[ -/]*[@-~]?|\x1b.?"
+)
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """``text`` without terminal escapes and control characters (tabs and newlines become
+    spaces). Stored text reaches every client that shows it: a raw ESC from one player
+    must not clear another player's screen."""
+    text = _ESCAPES.sub("", str(text))
+    return _CONTROLS.sub("", text.replace("\t", " ").replace("\n", " "))
 
 
 def _int(text: str, what: str) -> int:
@@ -207,7 +224,9 @@ class Sheet:
         if canon in catalog.pools:
             raise InputError(f"{canon} is a pool; specialties go on attributes and abilities.")
         specs = dict(self.specialties)
-        text = text.strip()
+        typed, text = text.strip(), printable(text).strip()
+        if typed and not text:
+            raise InputError("Type the specialty in plain text, e.g. +sheet/spec brawl=Kicks")
         if text:
             specs[canon] = text[:40]
             msg = f"{canon} specialty set to '{text[:40]}'"
@@ -217,7 +236,12 @@ class Sheet:
         return replace(self, specialties=MappingProxyType(specs)), msg
 
     def with_health(self, track: HealthTrack) -> "Sheet":
-        return replace(self, health=MappingProxyType(track.marks()))
+        # ``replace`` re-runs __init__ over every field; a Sheet has no __post_init__, so a
+        # copy of the fields with the new marks is the same value, cheaper on every hit.
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        object.__setattr__(new, "health", MappingProxyType(track.marks()))
+        return new
 
     def spend(self, pool: str, n: int) -> "Sheet":
         """Spend ``n`` points of a pool or refuse with the reason (nothing changes)."""

@@ -137,6 +137,14 @@ class Combatant:
     action_cap: int | None = None  # MAN-08: lowest of Dex/Wits when Rage was spent
     conditions: tuple[Condition, ...] = ()
     lost: bool = False  # loses all actions this turn (COMP-02), from the conditions
+    # Kept for the command layer across turns (plain JSON): the worst health outcome so far
+    # (HLT-02..05: incapacitated, torpor, dead ...), and ``gear``: weapon readiness by weapon
+    # (ATK-07/08, RNG-06 WeaponState dicts), weapons knocked away (CLOSE-04), the grapple
+    # partner (CLOSE-03/05), aiming (RNG-01); ``spending``: this turn's power spending
+    # (PWR-01..04, a TurnSpending dict with its turn).
+    outcome: str = ""
+    gear: dict | None = None
+    spending: dict | None = None
 
     @property
     def extras(self) -> dict[str, int]:
@@ -177,6 +185,9 @@ class Combatant:
             "action_cap": self.action_cap,
             "conditions": [c.to_dict() for c in self.conditions],
             "lost": self.lost,
+            "outcome": self.outcome,
+            "gear": copy.deepcopy(self.gear),
+            "spending": copy.deepcopy(self.spending),
         }
 
     @classmethod
@@ -212,6 +223,9 @@ class Combatant:
             action_cap=opt_int(d.get("action_cap")),
             conditions=tuple(Condition.from_dict(c) for c in d.get("conditions") or ()),
             lost=bool(d.get("lost", False)),
+            outcome=str(d.get("outcome") or ""),
+            gear=plain(d["gear"], "gear") if d.get("gear") else None,
+            spending=plain(d["spending"], "spending") if d.get("spending") else None,
         )
 
 

@@ -15,6 +15,7 @@ from evennia.commands.default.muxcommand import MuxCommand
 from evennia.utils import logger
 
 from combat.errors import WodError
+from combat.sheet import printable
 
 
 class WodCommand(MuxCommand):
@@ -45,6 +46,13 @@ class WodCommand(MuxCommand):
             f"|r{self.key}: unknown switch /{typed}.|n Switches: {allowed}. "
             f"See |whelp {self.key}|n."
         )
+
+    def parse(self):
+        # Terminal escapes and control characters are never part of what a player meant
+        # (a client's stray ESC, a pasted NUL); drop them before switches and args are read,
+        # so no command can store or echo them to others.
+        self.args = printable(self.args or "")
+        super().parse()
 
     def func(self):
         if len(self.switches) > 1:

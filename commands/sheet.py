@@ -20,6 +20,9 @@ class CmdSheet(WodCommand):
       +sheet/spec <ability>=<specialty>
       +sheet/approve <name>
       +sheet/unapprove <name>
+      +sheet/equip [<name>/]<weapon>
+      +sheet/unequip [<name>/]<weapon>
+      +sheet/armor [<name>/]<armor||none>
 
     Switches:
       set       - set a trait, pool or identity field on your own sheet while it is
@@ -27,6 +30,11 @@ class CmdSheet(WodCommand):
       spec      - set a specialty (empty text clears it): +sheet/spec brawl=Kicks
       approve   - staff: lock a sheet against its owner's edits
       unapprove - staff: unlock it again
+      equip     - carry a weapon from the ruleset's weapons table (+combat attacks
+                  "with" it; the first one carried is the one in hand)
+      unequip   - stop carrying it
+      armor     - wear armor from the armor table, or none
+                  Gear changes in play, so it is allowed on an approved sheet.
 
     Traits are the attributes, abilities, powers and merits of the active ruleset
     (+rules shows which). Pools take <current>/<permanent> or one number for both.
@@ -40,11 +48,16 @@ class CmdSheet(WodCommand):
       +sheet/set race=Garou
       +sheet/set Bob/strength=4
       +sheet/approve Bob
+      +sheet/equip knife
+      +sheet/equip Pistol, heavy
+      +sheet/armor kevlar vest
+      +sheet/armor none
+      +sheet/equip Bob/club
     """
 
     key = "+sheet"
     aliases = ["sheet"]
-    wod_switches = ("set", "spec", "approve", "unapprove")
+    wod_switches = ("set", "spec", "approve", "unapprove", "equip", "unequip", "armor")
 
     def do_default(self):
         target = self.find_character(self.args) if self.args.strip() else self.caller
@@ -113,3 +126,67 @@ class CmdSheet(WodCommand):
 
     def do_unapprove(self):
         self._approval(False)
+
+    # ---------------------------------------------------------------- gear
+
+    def _gear_target(self, verb: str):
+        text = self.args.strip()
+        if not text:
+            what = "armor|none" if verb == "armor" else "weapon"
+            raise InputError(f"Usage: +sheet/{verb} [<name>/]<{what}>")
+        if "/" in text:
+            name, _, item = text.partition("/")
+            target = self.find_character(name)
+        else:
+            target, item = self.caller, text
+        if target != self.caller and not self.is_staff():
+            raise IllegalAction("You can only change your own gear; staff change others'.")
+        if not item.strip():
+            raise InputError(f"Usage: +sheet/{verb} [<name>/]<item>")
+        return target, target.sheet.get(), item.strip()
+
+    def _whose(self, target) -> str:
+        return "You" if target == self.caller else target.key
+
+    def do_equip(self):
+        from combat.maneuvers import tables
+
+        target, sheet, item = self._gear_target("equip")
+        weapon = tables(rulebook.get()).weapon(item).name
+        if weapon.lower() in (w.lower() for w in sheet.weapons):
+            raise IllegalAction(f"{self._whose(target)} already carry the {weapon}.")
+        from dataclasses import replace
+
+        target.sheet.save(replace(sheet, weapons=sheet.weapons + (weapon,)))
+        self.msg(f"{self._whose(target)} now carry: {', '.join(sheet.weapons + (weapon,))}.")
+
+    def do_unequip(self):
+        from combat.maneuvers import tables
+
+        target, sheet, item = self._gear_target("unequip")
+        low = item.lower()
+        keep = [w for w in sheet.weapons if w.lower() != low]
+        if len(keep) == len(sheet.weapons):
+            try:
+                name = tables(rulebook.get()).weapon(item).name
+            except InputError:
+                name = item
+            keep = [w for w in sheet.weapons if w.lower() != name.lower()]
+            if len(keep) == len(sheet.weapons):
+                have = ", ".join(sheet.weapons) or "nothing"
+                raise InputError(f"{self._whose(target)} carry no {item} (carried: {have}).")
+        from dataclasses import replace
+
+        target.sheet.save(replace(sheet, weapons=tuple(keep)))
+        self.msg(f"{self._whose(target)} now carry: {', '.join(keep) or 'no weapons'}.")
+
+    def do_armor(self):
+        from combat.maneuvers import tables
+
+        target, sheet, item = self._gear_target("armor")
+        name = "" if item.lower() in ("none", "off", "-") else tables(rulebook.get()).armor(
+            item).name
+        from dataclasses import replace
+
+        target.sheet.save(replace(sheet, armor=name))
+        self.msg(f"{self._whose(target)} now wear: {name or 'no armor'}.")

@@ -48,43 +48,77 @@ See the `spawn` command and `evennia.prototypes.spawner.spawn` for more info.
 
 """
 
-## example of module-based prototypes using
-## the variable name as `prototype_key` and
-## simple Attributes
+# ---------------------------------------------------------------- ready NPCs for +combat/npc
+#
+# ``+combat/npc <name>=<template>`` copies one of these sheets (``combat.sheet.Sheet.from_dict``
+# form) onto a new NPC. They are plain data, not spawnable prototypes: the combat creates the
+# NPC object itself. Values: V20 "Storyteller characters" stat blocks, rounded to typical
+# numbers; edit freely (a sheet a staffer wants to tweak is +sheet/set <npc>/<trait>=<value>).
 
-# from random import randint
-#
-# GOBLIN = {
-# "key": "goblin grunt",
-# "health": lambda: randint(20,30),
-# "resists": ["cold", "poison"],
-# "attacks": ["fists"],
-# "weaknesses": ["fire", "light"],
-# "tags": = [("greenskin", "monster"), ("humanoid", "monster")]
-# }
-#
-# GOBLIN_WIZARD = {
-# "prototype_parent": "GOBLIN",
-# "key": "goblin wizard",
-# "spells": ["fire ball", "lighting bolt"]
-# }
-#
-# GOBLIN_ARCHER = {
-# "prototype_parent": "GOBLIN",
-# "key": "goblin archer",
-# "attacks": ["short bow"]
-# }
-#
-# This is an example of a prototype without a prototype
-# (nor key) of its own, so it should normally only be
-# used as a mix-in, as in the example of the goblin
-# archwizard below.
-# ARCHWIZARD_MIXIN = {
-# "attacks": ["archwizard staff"],
-# "spells": ["greater fire ball", "greater lighting"]
-# }
-#
-# GOBLIN_ARCHWIZARD = {
-# "key": "goblin archwizard",
-# "prototype_parent" : ("GOBLIN_WIZARD", "ARCHWIZARD_MIXIN")
-# }
+NPC_TEMPLATES: dict[str, dict] = {
+    "thug": {
+        "desc": "street thug with a knife (mortal)",
+        "sheet": {
+            "splat": "mortal",
+            "traits": {"Strength": 3, "Dexterity": 2, "Stamina": 3, "Perception": 2, "Wits": 2,
+                       "Brawl": 2, "Melee": 2, "Athletics": 1, "Dodge": 1, "Alertness": 1},
+            "pools": {"Willpower": {"current": 3, "permanent": 3}},
+            "weapons": ["Knife"],
+        },
+    },
+    "gunman": {
+        "desc": "gang gunman with a heavy pistol (mortal)",
+        "sheet": {
+            "splat": "mortal",
+            "traits": {"Strength": 2, "Dexterity": 3, "Stamina": 2, "Perception": 3, "Wits": 2,
+                       "Brawl": 1, "Firearms": 3, "Athletics": 1, "Dodge": 2, "Alertness": 2},
+            "pools": {"Willpower": {"current": 4, "permanent": 4}},
+            "weapons": ["Pistol, heavy"],
+            "armor": "Armor T-shirt",
+        },
+    },
+    "ghoul": {
+        "desc": "ghoul bodyguard with a club (Potence 1, Fortitude 1)",
+        "sheet": {
+            "splat": "ghoul",
+            "traits": {"Strength": 3, "Dexterity": 3, "Stamina": 3, "Perception": 2, "Wits": 3,
+                       "Brawl": 3, "Melee": 2, "Athletics": 2, "Dodge": 2, "Alertness": 2,
+                       "Potence": 1, "Fortitude": 1},
+            "pools": {"Willpower": {"current": 5, "permanent": 5},
+                      "Blood": {"current": 3, "permanent": 3}},
+            "weapons": ["Club"],
+        },
+    },
+    "vampire": {
+        "desc": "neonate vampire, 12th generation (Celerity 1, Potence 1)",
+        "sheet": {
+            "splat": "vampire",
+            "generation": 12,
+            "traits": {"Strength": 3, "Dexterity": 3, "Stamina": 3, "Perception": 2, "Wits": 3,
+                       "Brawl": 3, "Melee": 2, "Athletics": 2, "Dodge": 2, "Alertness": 2,
+                       "Celerity": 1, "Potence": 1},
+            "pools": {"Willpower": {"current": 5, "permanent": 5},
+                      "Blood": {"current": 10, "permanent": 11}},
+            "weapons": ["Knife"],
+        },
+    },
+    "garou": {
+        "desc": "Garou warrior in Crinos (claws and bite, Rage 5)",
+        "sheet": {
+            "splat": "shifter",
+            "race": "Garou",
+            "breed": "homid",
+            "form": "Crinos",
+            "traits": {"Strength": 7, "Dexterity": 4, "Stamina": 6, "Perception": 3, "Wits": 3,
+                       "Brawl": 3, "Athletics": 2, "Dodge": 2, "Alertness": 2},
+            "pools": {"Willpower": {"current": 5, "permanent": 5},
+                      "Rage": {"current": 5, "permanent": 5},
+                      "Gnosis": {"current": 3, "permanent": 3}},
+        },
+    },
+}
+# Other spellings players type for the same templates.
+NPC_TEMPLATE_ALIASES: dict[str, str] = {
+    "street thug": "thug", "street_thug": "thug", "garou in crinos": "garou",
+    "crinos": "garou", "werewolf": "garou", "vampire neonate": "vampire", "neonate": "vampire",
+}

@@ -99,3 +99,12 @@ def test_section_defined_twice_in_one_folder(rules_copy):
     write(rules_copy / "numetal" / "zz_extra.yaml", "dice:\n  sides: 10\n")
     lib = load_library(rules_copy)
     assert any("already defined" in i.message for i in lib.refused["numetal"])
+
+
+def test_yaml_boolean_key_is_reported_not_crashing(rules_copy):
+    """`off:` as a key is a boolean in YAML 1.1; the loader must name it, not crash."""
+    write(rules_copy / "house" / "ruleset.yaml",
+          "ruleset:\n  extends: numetal\ntraits:\n  aliases:\n    off: Dexterity\n")
+    lib = load_library(rules_copy)
+    (issue,) = lib.refused["house"]
+    assert "quotes" in issue.message and issue.path == "traits.aliases.False"
