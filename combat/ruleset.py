@@ -39,6 +39,11 @@ META = Struct(
 )
 
 
+#: Tables every ruleset must have, its own or inherited through ``extends:``: the sheet, the
+#: dice and the health track are read by +sheet and +roll whatever the combat engine.
+REQUIRED_SECTIONS = ("dice", "traits", "pools", "splats", "health")
+
+
 def _sections():
     # Imported late: section modules import this one's helpers indirectly.
     from .sections import SECTIONS
@@ -291,8 +296,18 @@ def load_library(root: str | Path) -> Library:
         schema = Struct(optional={"ruleset": META, **sections})
         clean = schema.check(data, "", problems)
         main = folder.files[0] if folder.files else name
-        if problems:
-            refused[name] = tuple(_issue(origin, p, m, main) for p, m in problems)
+        found = [_issue(origin, p, m, main) for p, m in problems]
+        # A missing table would otherwise surface as a confusing cross-table error (or a
+        # crash at first use); name it, and where it should go.
+        where = str(Path(main).parent) + "/" if folder.files else name
+        found += [
+            RuleIssue(where, sec, f"the '{sec}:' table is missing; add it in a file here "
+                      f"(e.g. {sec}.yaml) or extend a ruleset that has it")
+            for sec in REQUIRED_SECTIONS
+            if sec not in data
+        ]
+        if found:
+            refused[name] = tuple(found)
             continue
         meta = clean.get("ruleset") or {}
         ruleset = Ruleset(

@@ -72,6 +72,7 @@ def scene(rs, *, elder_actions=2, ambush=None):
 # ---------------------------------------------------------------- SPOT-01..03 initiative
 
 
+@pytest.mark.rule("SPOT-01")
 def test_spot01_pcs_roll_2d6_plus_higher_of_wits_or_blood_potency(rs):
     f = scene(rs)
     a, b = f.of("initiative")
@@ -93,6 +94,7 @@ def test_spot01_pcs_roll_2d6_plus_higher_of_wits_or_blood_potency(rs):
         S.roll_initiative(f.state, "a", rs, ratings={"Wits": 1}, faces=[1, 1])
 
 
+@pytest.mark.rule("SPOT-01")
 def test_spot01_ratings_from_a_sheet_and_yaml_dice_changeable(rs, tmp_path):
     cat = rs.traits
     sheet, _ = Sheet().set(cat, "splat", "vampire")
@@ -115,6 +117,7 @@ def test_spot01_ratings_from_a_sheet_and_yaml_dice_changeable(rs, tmp_path):
     assert ev["total"] == 11 and ev["sides"] == 10
 
 
+@pytest.mark.rule("SPOT-02")
 def test_spot02_order_highest_first_visible_to_all(rs):
     f = scene(rs)
     f(S.join, "c", "Carol")
@@ -124,6 +127,7 @@ def test_spot02_order_highest_first_visible_to_all(rs):
     assert [(s["keys"], s["total"]) for s in view] == [(["a"], 12), (["c"], 9), (["b"], 6)]
 
 
+@pytest.mark.rule("SPOT-03")
 def test_spot03_tie_acts_simultaneously_until_swapped(rs):
     f = Fight(rs)
     f(S.join, "a", "Alice")
@@ -149,6 +153,7 @@ def test_spot03_tie_acts_simultaneously_until_swapped(rs):
         S.swap(f.state, "b", "a", rs)
 
 
+@pytest.mark.rule("SPOT-03")
 def test_spot03_swap_refused_unless_tied(rs):
     f = scene(rs)
     with pytest.raises(IllegalAction, match="SPOT-03"):
@@ -160,6 +165,7 @@ def test_spot03_swap_refused_unless_tied(rs):
 # ---------------------------------------------------------------- SPOT-04..06, 08, 09
 
 
+@pytest.mark.rule("SPOT-04")
 def test_spot04_pc_then_storyteller_picks_an_opponent(rs):
     f = scene(rs)
     f(S.advance)
@@ -181,6 +187,7 @@ def test_spot04_pc_then_storyteller_picks_an_opponent(rs):
     assert [e["who"] for e in f.of("spotlight")] == [["a"], ["e"], ["b"]]
 
 
+@pytest.mark.rule("SPOT-04")
 def test_spot04_storyteller_may_pass_the_pick(rs):
     f = scene(rs)
     f(S.advance)
@@ -190,6 +197,7 @@ def test_spot04_storyteller_may_pass_the_pick(rs):
     assert f.last("pass")["pick"] is True
 
 
+@pytest.mark.rule("SPOT-05")
 def test_spot05_an_opponent_acts_several_times_a_round(rs):
     f = scene(rs, elder_actions=2)
     f(S.advance)
@@ -207,6 +215,7 @@ def test_spot05_an_opponent_acts_several_times_a_round(rs):
         S.next_opponent(f.state, "e", rs)
 
 
+@pytest.mark.rule("SPOT-06")
 def test_spot06_remaining_opponent_turns_after_the_pcs_then_a_new_round(rs):
     f = scene(rs, elder_actions=2)
     f(S.advance)
@@ -228,6 +237,7 @@ def test_spot06_remaining_opponent_turns_after_the_pcs_then_a_new_round(rs):
     assert [c.turns for c in f.state.combatants if not c.is_pc] == [0, 0]
 
 
+@pytest.mark.rule("SPOT-06")
 def test_spot06_storyteller_ends_the_round_with_turns_left(rs):
     f = scene(rs)
     f(S.advance)
@@ -240,6 +250,7 @@ def test_spot06_storyteller_ends_the_round_with_turns_left(rs):
     assert f.state.round == 2 and f.state.holder == ("a",)
 
 
+@pytest.mark.rule("SPOT-09")
 def test_spot09_environment_event_between_turns(rs):
     f = scene(rs)
     f(S.advance)
@@ -257,6 +268,7 @@ def test_spot09_environment_event_between_turns(rs):
         S.event(f.state, "   ", rs)
 
 
+@pytest.mark.rule("SPOT-08")
 def test_spot08_ambushed_pcs_opponents_act_first_that_round(rs):
     f = scene(rs, ambush="opponents")
     f(S.advance)
@@ -278,6 +290,7 @@ def test_spot08_ambushed_pcs_opponents_act_first_that_round(rs):
     assert S.prompts(f.state) == [("g", "pick"), ("e", "pick")]
 
 
+@pytest.mark.rule("SPOT-08")
 def test_spot08_ambushing_pcs_all_act_before_any_opponent(rs):
     f = scene(rs, ambush="pcs")
     f(S.advance)
@@ -299,6 +312,7 @@ def test_spot08_ambushing_pcs_all_act_before_any_opponent(rs):
 # ---------------------------------------------------------------- SPOT-07, SPOT-10
 
 
+@pytest.mark.rule("SPOT-07")
 def test_spot07_one_move_one_action_one_free_action(rs):
     f = scene(rs)
     f(S.advance)
@@ -316,6 +330,7 @@ def test_spot07_one_move_one_action_one_free_action(rs):
         S.free(f.state, "a", rs, text="again")
 
 
+@pytest.mark.rule("SPOT-10")
 def test_spot10_ranges_per_pair_one_step_per_move(rs):
     f = scene(rs)
     assert S.range_between(f.state, "a", "g", rs) == "Close"  # YAML default
@@ -340,6 +355,7 @@ def test_spot10_ranges_per_pair_one_step_per_move(rs):
         S.move(f.state, "b", "e", "nearby", rs)
 
 
+@pytest.mark.rule("SPOT-10")
 def test_spot10_range_tags_checked_bite_needs_intimate(rs):
     f = scene(rs)
     f(S.set_range, "a", "g", "Hand")
@@ -357,6 +373,7 @@ def test_spot10_range_tags_checked_bite_needs_intimate(rs):
     assert S.range_tag(rs, "bite") == ("Intimate", "Intimate")
 
 
+@pytest.mark.rule("SPOT-10")
 def test_spot10_bite_at_intimate_allowed(rs):
     f = scene(rs)
     f(S.set_range, "a", "g", "Hand")
@@ -366,6 +383,7 @@ def test_spot10_bite_at_intimate_allowed(rs):
     assert (f.last("act")["range"], f.last("act")["tag"]) == ("Intimate", "bite")
 
 
+@pytest.mark.rule("SPOT-10")
 def test_spot10_broken_range_table_is_refused(tmp_path):
     root = tmp_path / "rules"
     shutil.copytree(RULES / "numetal", root / "numetal")
@@ -385,6 +403,7 @@ def test_spot10_broken_range_table_is_refused(tmp_path):
 # ---------------------------------------------------------------- SPOT-11..14 harm
 
 
+@pytest.mark.rule("SPOT-11")
 def test_spot11_superficial_reduced_by_armor_aggravated_bypasses(rs):
     f = scene(rs)
     f(S.harm, "a", 3, "superficial", armor=2)
@@ -400,6 +419,7 @@ def test_spot11_superficial_reduced_by_armor_aggravated_bypasses(rs):
         S.harm(f.state, "a", 1, "lethal", rs)
 
 
+@pytest.mark.rule("SPOT-12")
 def test_spot12_staked_vampire_incapacitated_at_once(rs):
     f = scene(rs)
     f(S.advance)
@@ -423,6 +443,7 @@ def test_spot12_staked_vampire_incapacitated_at_once(rs):
         S.next_opponent(S.done(st, "a", rs).state, "e", rs)
 
 
+@pytest.mark.rule("SPOT-13")
 def test_spot13_hp_and_final_death_threshold_by_blood_potency(rs):
     rules = S.spot_rules(rs)
     table = {bp: S.hp_row(rules, bp) for bp in range(0, 8)}
@@ -440,6 +461,7 @@ def test_spot13_hp_and_final_death_threshold_by_blood_potency(rs):
     assert (f.state.get("e").hp_max, f.state.get("e").final_death_at) == (15, 8)
 
 
+@pytest.mark.rule("SPOT-13")
 def test_spot13_zero_hp_torpor_below_half_aggravated(rs):
     f = scene(rs)  # Alice: 9 HP, Final Death at 5 Aggravated
     f(S.harm, "a", 4, "aggravated")
@@ -451,6 +473,7 @@ def test_spot13_zero_hp_torpor_below_half_aggravated(rs):
     assert f.state.holder == ("b",)  # Alice in torpor is skipped
 
 
+@pytest.mark.rule("SPOT-13")
 def test_spot13_zero_hp_final_death_at_half_or_more_aggravated(rs):
     f = scene(rs)
     f(S.harm, "a", 4, "superficial")
@@ -464,6 +487,7 @@ def test_spot13_zero_hp_final_death_at_half_or_more_aggravated(rs):
         S.feed(f.state, "a", 2, rs)
 
 
+@pytest.mark.rule("SPOT-13")
 def test_spot13_aggravated_on_a_full_track_replaces_superficial(rs):
     f = scene(rs)  # Bob: 6 HP, Final Death at 3
     f(S.harm, "b", 6, "superficial")
@@ -476,6 +500,7 @@ def test_spot13_aggravated_on_a_full_track_replaces_superficial(rs):
     assert ev["outcome"] == "final_death"
 
 
+@pytest.mark.rule("SPOT-13")
 def test_spot13_non_vampire_is_out_at_zero(rs):
     f = scene(rs)
     f(S.harm, "g", 6, "aggravated")
@@ -485,6 +510,7 @@ def test_spot13_non_vampire_is_out_at_zero(rs):
     assert S.prompts(f.state) == [("e", "pick")]
 
 
+@pytest.mark.rule("SPOT-14")
 def test_spot14_feeding_revives_after_one_round_with_hp_equal_to_slaked(rs):
     f = scene(rs)
     f(S.advance)
