@@ -165,7 +165,9 @@ def evennia_cmd() -> list[str]:
 
 
 def run_evennia(gamedir: str, *args: str, check: bool = True, capture: bool = False):
-    """Run the Evennia launcher in `gamedir` (environment inherited)."""
+    """Run the Evennia launcher in `gamedir` (environment inherited). When capturing,
+    stdin is closed (no prompts possible); otherwise it is the caller's terminal, so
+    interactive commands like `bin/play shell` work."""
     # The launcher starts the portal/server via a bare `twistd`: it must be on PATH.
     env = dict(os.environ)
     bindir = os.path.dirname(sys.executable)
@@ -174,7 +176,7 @@ def run_evennia(gamedir: str, *args: str, check: bool = True, capture: bool = Fa
         [*evennia_cmd(), *args],
         cwd=gamedir,
         env=env,
-        stdin=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL if capture else None,
         check=check,
         text=True,
         capture_output=capture,
