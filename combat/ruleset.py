@@ -87,7 +87,8 @@ class Library:
 
     @property
     def issues(self) -> tuple[RuleIssue, ...]:
-        return tuple(i for issues in self.refused.values() for i in issues)
+        # Once each: a broken parent's errors come back in every ruleset extending it.
+        return tuple(dict.fromkeys(i for issues in self.refused.values() for i in issues))
 
     def get(self, name: str) -> Ruleset:
         from .errors import InputError
@@ -301,8 +302,12 @@ def load_library(root: str | Path) -> Library:
         # crash at first use); name it, and where it should go.
         where = str(Path(main).parent) + "/" if folder.files else name
         found += [
-            RuleIssue(where, sec, f"the '{sec}:' table is missing; add it in a file here "
-                      f"(e.g. {sec}.yaml) or extend a ruleset that has it")
+            RuleIssue(
+                where,
+                sec,
+                f"the '{sec}:' table is missing; add it in a file here "
+                f"(e.g. {sec}.yaml) or extend a ruleset that has it",
+            )
             for sec in REQUIRED_SECTIONS
             if sec not in data
         ]

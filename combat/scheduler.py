@@ -121,6 +121,12 @@ TURNS_SCHEMA = Struct(
                 },
             )
         ),
+        # Idle players (read by combat/idle.py): what the game declares for someone who lets
+        # the combat's timeout pass: nothing (pass) or a full (desperate) defense.
+        "idle": Struct(
+            required={"declare": Str(choices=("pass", "full_defense"))},
+            optional={"defense": Str(choices=("dodge", "block", "parry")), "source": Str()},
+        ),
         "source": Str(),
     },
 )
@@ -1618,6 +1624,7 @@ def add_condition(
         "event": "condition",
         "actor": key,
         "condition": name,
+        "added": [name],  # the combat log's condition shape: added / removed
         "from": start,
         "until": until,
         "effects": effects,
@@ -1636,5 +1643,5 @@ def remove_condition(state: CombatState, key: str, name: str, ruleset) -> Step:
         raise IllegalAction(f"{c.name} is not {name} (conditions: {have}).")
     conds = tuple(k for k in c.conditions if k.name != name)
     c2 = replace(c, conditions=conds, lost=_lost(conds, state.turn, rules))
-    ev = {"event": "condition_removed", "actor": key, "condition": name}
+    ev = {"event": "condition", "actor": key, "condition": name, "removed": [name]}
     return _finish(state, _put(state, c2), rules, [ev])

@@ -13,6 +13,7 @@ from . import maneuvers as _maneuvers  # noqa: E402 (attack, maneuver, weapon, a
 from . import spotlight as _spotlight  # noqa: E402 (the spotlight engine's tables, SPOT-xx)
 from . import powers as _powers  # noqa: E402 (power limits, wound movement)
 from . import field_healing as _field_healing, kiss as _kiss  # noqa: E402 (HEAL-08/09, CLOSE-14)
+from . import spotlight_attack as _spot_attack  # noqa: E402 (spotlight attack roll, issue 4)
 
 SECTIONS = {
     "dice": dice.SCHEMA,
@@ -39,6 +40,7 @@ SECTIONS = {
     "weapons": _maneuvers.WEAPONS_SCHEMA,
     "armor": _maneuvers.ARMOR_SCHEMA,
     **_spotlight.SECTIONS,  # spotlight, spotlight_ranges, spotlight_harm
+    **_spot_attack.SECTIONS,  # spotlight_attack (house default: the seed gives no dice)
     "powers": _powers.POWERS_SCHEMA,
     "wound_movement": _powers.WOUND_MOVEMENT_SCHEMA,
     "field_healing": _field_healing.FIELD_HEALING_SCHEMA,
@@ -52,6 +54,7 @@ def cross_check(ruleset) -> list[RuleIssue]:
     problems += _damage.check(ruleset) + _healing.check(ruleset)
     problems += _maneuvers.tables(ruleset).problems()
     problems += _spotlight.check(ruleset)
+    problems += _spot_attack.check(ruleset)
     problems += _powers.check(ruleset)
     d = ruleset.dice
     if d.min_difficulty > d.max_difficulty:

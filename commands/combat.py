@@ -35,6 +35,7 @@ from combat.errors import IllegalAction, InputError
 from combat.maneuvers import movement_yards, tables
 from combat.pools import Modifier
 from combat.sheet import Sheet
+from typeclasses import combat_guard
 from typeclasses.combat import COMBAT_KEY, CombatScript, combat_in
 from world import combatlog, rulebook
 
@@ -136,6 +137,10 @@ class CmdCombat(WodCommand):
       heal      - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>
       kick      - organizer/staff: take <name> out of the fight
       end       - organizer/staff: end the fight
+      timeout   - organizer/staff: <seconds> (or 5m; 0 turns it off) the turn waits for
+                  someone idle before the game passes for them (or, declaring, gives
+                  them a full defense); with nothing after it, shows the setting
+      slackers  - who the turn waits for and for how long (also /pending)
 
     ACTIONS (for /declare; the organizer types <npc>=<action> for an NPC):
       attack <target> [with <weapon>] [as <maneuver>] [at <location>] [from flank||rear]
@@ -193,10 +198,19 @@ class CmdCombat(WodCommand):
     wod_switches = ("start", "join", "leave", "init", "npc", "templates", "next", "declare",
                     "attack", "dodge", "block", "parry", "defend", "pass", "act", "delay",
                     "abort", "celerity", "rage", "spend", "log", "end", "mod", "damage",
-                    "heal", "kick")
-    switch_aliases = {"npcs": "templates", "list": "templates", "desperate": "defend"}
+                    "heal", "kick", "timeout", "slackers")
+    switch_aliases = {"npcs": "templates", "list": "templates", "desperate": "defend",
+                      "pending": "slackers"}
 
     # ================================================================ plumbing
+
+    def func(self):
+        # Issue 4: a spotlight combat (its ruleset's YAML says ``engine: spotlight``) is run
+        # by commands/combat_spotlight.py; everything in this class is the d10 engine's.
+        from .combat_spotlight import spotlight_handler
+
+        handler = spotlight_handler(self)
+        return handler.func() if handler is not None else super().func()
 
     def me(self) -> str:
         return f"#{self.caller.id}"
@@ -317,10 +331,10 @@ class CmdCombat(WodCommand):
         if kind in ("abort", "change"):
             ok = "succeeds" if ev.get("success") else "fails"
             return f"{n} aborts to {ev['to']['kind']}: {ok}."
+        if kind == "condition" and ev.get("removed"):
+            return f"{n} is no longer {', '.join(ev['removed'])}."
         if kind == "condition":
             return f"{n} is {ev['condition']} (turns {ev['from']}..{ev['until'] or 'on'})."
-        if kind == "condition_removed":
-            return f"{n} is no longer {ev['condition']}."
         if kind == "end":
             return "The fight is over."
         return None
@@ -438,6 +452,7 @@ class CmdCombat(WodCommand):
         if combat_in(room):
             raise IllegalAction("A fight is already running here: +combat to see it, "
                                 "+combat/join to join.")
+        combat_guard.refuse_second_combat(self.me(), self.caller.key)  # issue 5
         name = self.lhs.strip() if self.args.strip() else ""
         rs = rulebook.get(name or None)
         opts = {o.strip().lower() for o in (self.rhs or "").split(",") if o.strip()}
@@ -465,6 +480,7 @@ class CmdCombat(WodCommand):
 
     def do_join(self):
         self.load()
+        combat_guard.refuse_second_combat(self.me(), self.caller.key, here=self.script)
         self.run(sch.join(self.state, self.me(), self.caller.key, self.rs))
         self.commit()
 
@@ -1391,6 +1407,16 @@ class CmdCombat(WodCommand):
 
     # ================================================================ log
 
+    def do_timeout(self):  # issue 5: commands/combat_idle.py
+        from .combat_idle import do_timeout
+
+        do_timeout(self)
+
+    def do_slackers(self):
+        from .combat_idle import do_slackers
+
+        do_slackers(self)
+
     def do_log(self):
         self.load()
         arg = self.args.strip()
@@ -1419,14 +1445,13 @@ class CmdCombat(WodCommand):
             raise InputError(self.usage())
         c = self.combatant(self.lhs)
         cond = self.rhs.strip().lower()
+        before = len(self.events)
         if cond.startswith(("!", "-")):
             self.run(sch.remove_condition(self.state, c.key, cond[1:], self.rs))
-            self.events.append({"event": "condition", "actor": c.key, "added": [],
-                                "removed": [cond[1:].strip()], "by": self.me()})
         else:
             self.run(sch.add_condition(self.state, c.key, cond, self.rs))
-            self.events.append({"event": "condition", "actor": c.key, "added": [cond],
-                                "removed": [], "by": self.me()})
+        for ev in self.events[before:]:
+            ev["by"] = self.me()  # who set it, for the log
         self.commit()
 
     def _levels(self):

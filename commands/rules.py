@@ -71,6 +71,13 @@ class CmdRules(WodCommand):
         if lib.refused:
             lines.append(rule("Errors"))
             lines += [f" |r{issue}|n" for issue in lib.issues]
+        default = rulebook.default_name()
+        if default not in lib.rulesets and default not in lib.refused:
+            # Otherwise a reload refused with no error listed at all.
+            lines.append(
+                f" |rThe default ruleset '{default}' has no folder in {lib.root}|n "
+                "(settings.COMBAT_DEFAULT_RULESET)."
+            )
         return lines
 
     def _admin(self):
@@ -83,7 +90,7 @@ class CmdRules(WodCommand):
         lines = self._report(lib, "Rules check")
         lines.append(
             " All rules files are valid."
-            if not lib.refused
+            if not lib.refused and rulebook.default_name() in lib.rulesets
             else f" {len(lib.issues)} error(s); nothing was changed."
         )
         self.msg("\n".join(lines))

@@ -50,6 +50,14 @@ class Character(ObjectParent, DefaultCharacter):
     def sheet(self) -> SheetHandler:
         return SheetHandler(self)
 
+    def at_object_delete(self):
+        """Issue 5: a character deleted mid-fight leaves it cleanly and the room is told
+        (typeclasses/combat_guard.py). Disconnecting is not leaving: the idle rules apply."""
+        from .combat_guard import remove_deleted
+
+        remove_deleted(self)
+        return super().at_object_delete()
+
 
 class NPC(Character):
     """A staff-run character: same sheet, no account; staff may edit and roll for it."""

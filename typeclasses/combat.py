@@ -22,16 +22,21 @@ from evennia.scripts.scripts import DefaultScript
 from combat.state import CombatState
 from world import combatlog, rulebook
 
+from . import combat_guard, combat_timers
+
 COMBAT_KEY = "wod_combat"
 
 
-class CombatScript(DefaultScript):
-    """A running World of Darkness combat (see module doc)."""
+class CombatScript(combat_timers.TimerMixin, DefaultScript):
+    """A running World of Darkness combat (see module doc). Issue 5: it ticks every few
+    seconds to apply the idle timeout (``typeclasses/combat_timers.py``)."""
 
     def at_script_creation(self):
         self.key = COMBAT_KEY
         self.desc = "A World of Darkness combat in this room."
         self.persistent = True
+        self.interval = combat_timers.TICK
+        self.start_delay = True
 
     # ------------------------------------------------------------ reading
 
@@ -53,13 +58,22 @@ class CombatScript(DefaultScript):
         return self.attributes.get("organizer")
 
     def ruleset(self):
-        return rulebook.get(self.ruleset_name)
+        # Issue 4: the rules this combat started with, even after +rules/reload or a
+        # restart (world/rulebook.pinned: a digest, and a snapshot read only when needed).
+        return rulebook.pinned(self.ruleset_name, self.attributes.get("rules_digest"),
+                               lambda: self.attributes.get("rules_snapshot"))
 
     def get_state(self) -> CombatState:
         cached = self.ndb.state
         if cached is not None:
             return cached
-        state = CombatState.from_dict(json.loads(self.attributes.get("state")))
+        data = json.loads(self.attributes.get("state"))
+        if data.get("engine") == "spotlight":  # issue 4: the spotlight engine's own state
+            from combat.spotlight_state import SpotlightState
+
+            state = SpotlightState.from_dict(data)
+        else:
+            state = CombatState.from_dict(data)
         self.ndb.state = state
         return state
 
@@ -67,6 +81,9 @@ class CombatScript(DefaultScript):
 
     def setup(self, state: CombatState, ruleset_name: str, organizer: str) -> None:
         self.attributes.add("ruleset", ruleset_name)
+        digest, text = rulebook.snapshot(rulebook.get(ruleset_name))  # issue 4: pin the rules
+        self.attributes.add("rules_digest", digest)
+        self.attributes.add("rules_snapshot", text)
         self.attributes.add("organizer", organizer)
         self.attributes.add("state", json.dumps(state.to_dict()))
         self.ndb.state = state
@@ -76,17 +93,29 @@ class CombatScript(DefaultScript):
         transaction, then append the events to the log. ``before``: the state the command
         started from (the log's turn and phase). Returns the log records."""
         before = before or state
+        if isinstance(state, CombatState):  # issue 5: the idle deadline, saved with the turn
+            state = combat_timers.stamp(state)
         text = json.dumps(state.to_dict())
-        with transaction.atomic():
-            attr = self.attributes.get("state", return_obj=True)
-            if attr is None:
-                self.attributes.add("state", text)
-            else:
-                attr.value = text  # one UPDATE (AttributeHandler.add writes twice)
-            for char, sheet in sheets:
-                char.sheet.save(sheet)
+        sheets = list(sheets)
+        try:
+            with transaction.atomic():
+                attr = self.attributes.get("state", return_obj=True)
+                if attr is None:
+                    self.attributes.add("state", text)
+                else:
+                    attr.value = text  # one UPDATE (AttributeHandler.add writes twice)
+                for char, sheet in sheets:
+                    char.sheet.save(sheet)
+        except BaseException:
+            # Issue 5: the rows are rolled back; put the cached copies back too.
+            self.ndb.state = None
+            combat_guard.restore_after_rollback([self, *(char for char, _ in sheets)])
+            raise
         self.ndb.state = state
-        return combatlog.write(state.id, self.ruleset_name, before.turn, before.phase, events)
+        records = combatlog.write(state.id, self.ruleset_name, before.turn, before.phase,
+                                  events)
+        combat_timers.organizer_notes(self, records)
+        return records
 
     def forget_cache(self) -> None:
         """Drop in-memory copies (what a reload does)."""
@@ -99,7 +128,13 @@ def combat_in(room) -> CombatScript | None:
     """The combat running in ``room``, if any."""
     if room is None:
         return None
+    # Remembered on the room between commands: the lookup is a query, and every +combat
+    # command needs it. A deleted script has no pk any more, so it is never returned.
+    cached = room.ndb.wod_combat
+    if cached is not None and cached.pk is not None and cached.db_obj_id == room.id:
+        return cached
     for script in room.scripts.get(COMBAT_KEY):
         if isinstance(script, CombatScript):
+            room.ndb.wod_combat = script
             return script
     return None

@@ -27,12 +27,79 @@ def library() -> Library:
     global _library
     if _library is None:
         _library = load_library(rules_dir())
-        if _library.refused:
-            from evennia.utils import logger
-
-            for issue in _library.issues:
-                logger.log_err(f"rules: {issue}")
+        _log(_library)
     return _library
+
+
+def startup_report(lib: Library, default: str) -> list[str]:
+    """What the server log says about the rules it loaded: [] when every ruleset is valid.
+
+    A broken default ruleset is said loudly first (players' +roll and +sheet refuse until
+    it is fixed), then every refused ruleset with each problem by file, line and key path.
+    """
+    lines: list[str] = []
+    if default in lib.refused:
+        files = sorted({i.file for i in lib.refused[default]})
+        lines += [
+            "!" * 78,
+            f"rules: THE DEFAULT RULESET '{default}' IS BROKEN and was not loaded: +roll, "
+            f"+sheet and +combat refuse until it is fixed.",
+            f"rules: fix the {len(lib.refused[default])} error(s) below in "
+            f"{', '.join(files)}, then +rules/reload as an admin (or restart the server).",
+            "!" * 78,
+        ]
+    elif default not in lib.rulesets:
+        known = ", ".join(sorted(lib.rulesets)) or "none"
+        lines += [
+            "!" * 78,
+            f"rules: THE DEFAULT RULESET '{default}' DOES NOT EXIST: no folder {lib.root}/"
+            f"{default}/ with .yaml files. Known rulesets: {known}.",
+            "rules: set COMBAT_DEFAULT_RULESET in server/conf/settings.py to one of them, "
+            "or add the folder; until then +roll, +sheet and +combat refuse.",
+            "!" * 78,
+        ]
+    seen: set = set()
+    for name, issues in sorted(lib.refused.items(), key=lambda kv: (kv[0] != default, kv[0])):
+        new = [i for i in issues if i not in seen]
+        seen.update(issues)
+        head = f"rules: ruleset '{name}' refused with {len(issues)} error(s)" + (
+            "" if name == default else "; the other rulesets are in use"
+        )
+        if not new:  # a child repeating its broken parent's errors
+            lines.append(head + " (the same errors as listed above).")
+            continue
+        lines.append(head + ":")
+        lines += [f"rules:   {issue}" for issue in new]
+    return lines
+
+
+def _log(lib: Library) -> None:
+    from evennia.utils import logger
+
+    for line in startup_report(lib, default_name()):
+        logger.log_err(line)
+
+
+def log_startup() -> None:
+    """Read the rules afresh at server start and log every problem (at_server_start).
+
+    Without this the files were first read at the first +roll, and a broken file showed up
+    only then, in the middle of play. Never raises: a bug in loading is logged, not fatal.
+    """
+    global _library
+    from evennia.utils import logger
+
+    _library = None
+    try:
+        lib = library()
+    except Exception:  # the loader never raises for bad data; this is a bug in it
+        logger.log_trace(f"rules: reading {rules_dir()} failed")
+        return
+    if default_name() in lib.rulesets and not lib.refused:
+        logger.log_info(
+            f"rules: loaded {', '.join(sorted(lib.rulesets))} from {lib.root} "
+            f"(default {default_name()})"
+        )
 
 
 def get(name: str | None = None) -> Ruleset:
@@ -53,3 +120,98 @@ def reload() -> tuple[Library, bool]:
         return fresh, False
     _library = fresh
     return fresh, True
+
+
+# ---------------------------------------------------------------- rules a combat started with
+#
+# Issue 4 (per-scene rules): a running combat keeps the rules it started with when an admin
+# reloads the YAML, and across ``evennia reload`` / a restart. Why a snapshot of the
+# validated data rather than only a content hash: after a restart the old files may be gone
+# (the admin edited them), so the combat's Script stores the YAML text of its ruleset's
+# checked data (~40 KB, once, at +combat/start) plus its sha256 digest. While the running
+# library still holds a ruleset with that digest, the combat simply uses it (no copy); once
+# the files changed, the snapshot is rebuilt once per server process (re-checked through the
+# same schemas, so tuples and defaults come back exactly) and kept in ``_retained``.
+
+_digests: dict[int, tuple[Ruleset, str, str]] = {}  # id(ruleset) -> (ruleset, digest, text)
+_retained: dict[str, Ruleset] = {}  # digest -> a rebuilt ruleset some combat started with
+
+
+def _dump(value) -> str:
+    import yaml
+
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    return yaml.dump(value, Dumper=dumper, sort_keys=True, allow_unicode=True)
+
+
+def snapshot(ruleset: Ruleset) -> tuple[str, str]:
+    """(digest, text) of one loaded ruleset: what a new combat stores (computed once)."""
+    import hashlib
+
+    hit = _digests.get(id(ruleset))
+    if hit is not None and hit[0] is ruleset:
+        return hit[1], hit[2]
+    text = _dump(
+        {
+            "name": ruleset.name,
+            "parent": ruleset.parent,
+            "description": ruleset.description,
+            "files": list(ruleset.files),
+            "data": ruleset.data,
+        }
+    )
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    _digests[id(ruleset)] = (ruleset, digest, text)
+    return digest, text
+
+
+def restore(text: str) -> Ruleset:
+    """A ruleset back from ``snapshot`` text, validated again by the same schemas."""
+    import yaml
+
+    from combat.errors import RulesError
+    from combat.ruleset import META
+    from combat.schema import Struct
+    from combat.sections import SECTIONS
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    raw = yaml.load(text, Loader=loader)
+    problems: list = []
+    data = Struct(optional={"ruleset": META, **SECTIONS}).check(raw["data"], "", problems)
+    if problems:
+        from combat.errors import RuleIssue
+
+        raise RulesError([RuleIssue("snapshot", p, m) for p, m in problems])
+    return Ruleset(
+        name=str(raw["name"]),
+        parent=raw.get("parent"),
+        description=str(raw.get("description") or ""),
+        files=tuple(raw.get("files") or ()),
+        data=data,
+    )
+
+
+def pinned(name: str, digest: str | None, load_text) -> Ruleset:
+    """The ruleset a combat started with. ``digest``: what it stored at the start (None for
+    a combat older than snapshots: the running rules); ``load_text()``: its snapshot text,
+    read only when the running library no longer has those rules."""
+    if not digest:
+        return get(name)
+    current = library().rulesets.get(str(name).strip().lower())
+    if current is not None and snapshot(current)[0] == digest:
+        return current
+    kept = _retained.get(digest)
+    if kept is not None:
+        return kept
+    text = load_text()
+    if not text:
+        return get(name)
+    try:
+        kept = restore(text)
+    except Exception:  # a snapshot a newer schema refuses: fall back, say so in the log
+        from evennia.utils import logger
+
+        logger.log_trace(f"rules: combat snapshot of '{name}' no longer loads; using current")
+        return get(name)
+    _retained[digest] = kept
+    return kept

@@ -30,7 +30,11 @@ def at_server_start():
     This is called every time the server starts up, regardless of
     how it was shut down.
     """
-    pass
+    # Read the rules now, so a broken rules file is named in the server log at start
+    # (file, line, key path; loudly if it is the default ruleset), not at the first +roll.
+    from world import rulebook
+
+    rulebook.log_startup()
 
 
 def at_server_stop():

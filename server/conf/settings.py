@@ -76,6 +76,10 @@ COMBAT_LOG_DIR = os.path.join(GAME_DIR, "server", "logs", "combat")  # noqa: F40
 COMBAT_DEFAULT_RULESET = "numetal"
 # Directory holding the rule sets (one sub-directory per ruleset).
 COMBAT_RULES_DIR = os.path.join(GAME_DIR, "rules")  # noqa: F405
+# Issue 5: seconds the turn waits for an idle player before the ruleset's default (pass,
+# or a full defense when declaring) is applied for them; 0 turns it off. Each fight's
+# organizer changes it with +combat/timeout <seconds>.
+COMBAT_DEFAULT_TIMEOUT = 300
 
 ######################################################################
 # Secrets: env var first, then the git-ignored secret_settings.py.

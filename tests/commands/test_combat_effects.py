@@ -302,8 +302,10 @@ class TestQueryCounts(EffectsTest):
         with self.dice(8, 7, 6, 2, 1, 9, 6, 3, 2, 7, 3):
             act = self.cmd("+combat/act")
         self.assertIn("Thug takes 1 bashing", act.text)
-        print(f"\nNON-SAVEPOINT QUERIES look={len(self.real(look))} "
-              f"declare={len(self.real(declare))} act={len(self.real(act))}")
-        self.assertLessEqual(len(self.real(act)), 4, "\n".join(self.real(act)))
+        # Design card: at most 4 with warm caches. Measured: look 0, declare 1 (the state),
+        # act 2 (the state and the hurt sheet): writes only what changed, no reads.
+        self.assertEqual(len(self.real(look)), 0)
+        self.assertLessEqual(len(self.real(act)), 2, "\n".join(self.real(act)))
+        self.assertLessEqual(len(self.real(declare)), 1, "\n".join(self.real(declare)))
         self.assertLess(len(self.real(declare)), len(self.real(act)),
                         "\n".join(self.real(declare)))

@@ -479,3 +479,37 @@ class TestFuzzRules(FuzzCase):
             switch=st.sampled_from(["/check", "/reload", "/che", "/rel"]),
             args=any_text,
         )
+
+
+class TestInputRegressions(FuzzCase):
+    """One test per bug the fuzzing found (each failed before its fix)."""
+
+    def test_unicode_digit_difficulty_is_a_plain_error(self):
+        """DICE-05: '²' passes str.isdigit() but int() refuses it; was the catch-all reply."""
+        for line in ("+roll dex vs ²", "+roll 3 vs ①", "+roll wits @ ³"):
+            run = self.check(line, staff=False)
+            self.assertIn("The difficulty must be a number", run.text, line)
+
+    def test_control_characters_never_stored_on_a_sheet(self):
+        """A raw ESC in a specialty went to every client that showed the sheet."""
+        run = self.player("+sheet/spec brawl=\x1b[2J\x1b]0;pwned\x07Kicks\x00")
+        self.assertIn("Brawl specialty set to 'Kicks'", run.text)
+        self.assertEqual(self.char2.sheet.get().specialties["Brawl"], "Kicks")
+
+    def test_control_characters_in_a_command_are_dropped(self):
+        """A stray NUL or escape inside a line is ignored, not part of a trait name."""
+        self.assertIn("Strength set to 3", self.player("+sheet/set str\x00ength=\x1b[1m3").text)
+        self.assertEqual(self.char2.sheet.get().traits["Strength"], 3)
+
+    def test_specialty_of_only_escapes_is_refused(self):
+        """Engine level: text that is nothing but escapes is refused, not stored empty."""
+        from combat.errors import InputError
+        from combat.sheet import Sheet, printable
+
+        traits = rulebook.get().traits
+        with self.assertRaises(InputError):
+            Sheet().set_specialty(traits, "brawl", "\x1b[31m\x07")
+        self.assertEqual(printable("a\x1b[31mb\x9b1mc\td\u202e"), "abc d")
+
+    def player(self, line):
+        return run_command(self.char2, line)

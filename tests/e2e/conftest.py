@@ -32,6 +32,18 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.e2e)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """When an e2e test fails, attach the tail of the test server's logs to the report
+    (the temporary game dir, logs included, is deleted at the end of the session)."""
+    report = yield
+    if report.failed and "game_server" in getattr(item, "fixturenames", ()):
+        server = item.funcargs.get("game_server") if hasattr(item, "funcargs") else None
+        if server is not None:
+            report.sections.append(("e2e server logs", server.log_tail(60)))
+    return report
+
+
 @pytest.fixture(scope="session")
 def game_server():
     """A real Evennia server (portal + server) on free localhost ports with its own

@@ -120,6 +120,11 @@ class TelnetClient:
         data = line.encode("utf-8").replace(bytes([IAC]), bytes([IAC, IAC]))
         self.sock.sendall(data + b"\r\n")
 
+    def send_raw(self, data: bytes) -> None:
+        """Send bytes exactly as given (no encoding, no IAC doubling, no line end): for
+        tests of what a broken or hostile client can put on the wire."""
+        self.sock.sendall(data)
+
     # -- input
     def _process(self, data: bytes) -> str:
         """Strip telnet commands from data (answering negotiations); return text."""
@@ -264,7 +269,7 @@ class GameServer:
     clients: list = field(default_factory=list)
 
     @classmethod
-    def start(cls, workdir: str, web: bool = True, timeout: float = 60.0) -> GameServer:
+    def start(cls, workdir: str, web: bool = True, timeout: float = 120.0) -> GameServer:
         gamedir = make_shadow_gamedir(os.path.join(workdir, "game"))
         telnet, web_port, websocket, web_proxy, amp = free_ports(5)
         admin_password = secrets.token_urlsafe(10)
@@ -286,14 +291,17 @@ class GameServer:
         )
         server = cls(gamedir, env, "127.0.0.1", telnet, web_port, "admin", admin_password)
         t0 = time.monotonic()
-        result = server.gamectl("start", check=False, timeout=timeout)
-        if result.returncode != 0:
-            server.stop()
-            raise RuntimeError(
-                f"test server failed to start:\n{result.stdout}\n{result.stderr}\n"
-                + server.log_tail()
-            )
-        server.wait_for_telnet(timeout=timeout)
+        try:
+            result = server.gamectl("start", check=False, timeout=timeout)
+            if result.returncode != 0:
+                raise RuntimeError(
+                    f"test server failed to start:\n{result.stdout}\n{result.stderr}\n"
+                    + server.log_tail()
+                )
+            server.wait_for_telnet(timeout=timeout)
+        except BaseException:
+            server.stop()  # never leave a half-started portal/server behind
+            raise
         server.start_seconds = time.monotonic() - t0
         return server
 
@@ -338,18 +346,40 @@ class GameServer:
                 pass
         return pids
 
+    def _our_processes(self) -> list[int]:
+        """Pids of twistd processes whose command line names this server's game dir
+        (its --pidfile is inside it): found even if a pid file was never written."""
+        marker = os.path.join(self.gamedir, "server") + os.sep
+        pids = []
+        if not os.path.isdir("/proc"):
+            return pids
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                    cmdline = fh.read().decode(errors="replace")
+            except OSError:
+                continue
+            if marker in cmdline and "twistd" in cmdline:
+                pids.append(int(entry))
+        return pids
+
     def stop(self) -> None:
         for client in self.clients:
             client.close()
         self.clients.clear()
-        pids = self._pids()
+        pids = set(self._pids()) | set(self._our_processes())
+        if not pids:
+            return
         try:
-            self.gamectl("stop", check=False, timeout=30)
+            self.gamectl("stop", check=False, timeout=60)
         except subprocess.TimeoutExpired:
             pass
-        # Make sure both processes we started are gone (only these pids, nothing else).
+        # Make sure the processes we started are gone (only these pids, nothing else).
+        pids |= set(self._our_processes())
         deadline = time.monotonic() + 10
-        for pid in pids:
+        for pid in sorted(pids):
             while _alive(pid) and time.monotonic() < deadline:
                 time.sleep(0.1)
             if _alive(pid):

@@ -1,0 +1,146 @@
+"""The cost of one ``+combat/act`` (an attack resolved end to end) at 10 and 100 combatants.
+
+Design card target: the cost per combatant stays flat from 10 to 100 combatants in one
+combat. Each run builds one fight in a throw-away SQLite test database (like the test suite:
+``server.conf.test_settings``), with N NPCs run by a staff organizer, every NPC declaring an
+attack on another, then times every ``+combat/act`` of the action phase through Evennia's
+real command handler (parse, locks, engine, one transaction, the log, room messages).
+
+Run from the repository root with the project's interpreter::
+
+    python bench/combat_commands.py              # 10 and 100 combatants
+    python bench/combat_commands.py --sizes 10 50 100 --turns 2
+
+Columns: combatants, acts timed, median and mean wall milliseconds per act, p90, SQL
+queries per act (median), the state Attribute's size. Wall time on a loaded machine varies;
+compare the rows with each other, not with another day's run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import random
+import statistics
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.chdir(ROOT)
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.conf.test_settings")
+os.environ.setdefault("WOD_TEST_DB_DIR", tempfile.mkdtemp(prefix="wod-bench-"))
+
+
+def setup_django():
+    """What tests/conftest.py does, then a fresh test database."""
+    from unittest import mock
+
+    import django
+
+    django.setup()
+    import evennia
+    from evennia.server.manager import ServerConfigManager
+
+    def no_conf(self, key=None, value=None, delete=False, default=None):
+        return default() if callable(default) else default
+
+    with mock.patch.object(ServerConfigManager, "conf", no_conf):
+        evennia._init()
+    from django.conf import settings
+    from django.db import connection
+
+    settings.TEST_ENVIRONMENT = True
+    connection.creation.create_test_db(verbosity=0, autoclobber=True)
+
+
+def one_size(n: int, turns: int, seed: int) -> dict:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from evennia import create_object
+    from unittest import mock
+
+    from combat import scheduler as sch
+    from typeclasses.combat import combat_in
+
+    room = create_object("typeclasses.rooms.Room", key=f"Bench{n}")
+    boss = create_object("typeclasses.characters.Character", key=f"Boss{n}", location=room)
+    boss.permissions.add("Developer")
+    rng = random.Random(seed)
+    patch = mock.patch("commands.base.WodCommand.rng", rng)
+    patch.start()
+    try:
+        boss.execute_cmd("+combat/start")
+        boss.execute_cmd("+combat/timeout 0")
+        for i in range(n):
+            boss.execute_cmd(f"+combat/npc N{i:03d}=thug")
+        boss.execute_cmd("+combat/leave")
+        script = combat_in(room)
+        names = {c.key: c.name for c in script.get_state().combatants}
+        assert len(names) == n, len(names)
+        times, queries = [], []
+        safety = 0
+        while script.get_state().turn <= turns:
+            safety += 1
+            assert safety < 20 * n * turns + 100, "the fight does not move on"
+            st = script.get_state()
+            waiting = sch.prompts(st)
+            if not waiting:
+                boss.execute_cmd("+combat/next")
+                continue
+            key, what = waiting[0]
+            name = names[key]
+            if what == "initiative":
+                boss.execute_cmd(f"+combat/init {name}=4")
+            elif what == "declare":
+                alive = [c.name for c in st.combatants
+                         if c.key != key and c.outcome in ("", "ok", "none")]
+                target = alive[(list(names).index(key) + 1) % len(alive)]
+                boss.execute_cmd(f"+combat/declare {name}=attack {target}")
+            else:
+                with CaptureQueriesContext(connection) as ctx:
+                    t0 = time.perf_counter()
+                    boss.execute_cmd(f"+combat/act {name}")
+                    times.append(time.perf_counter() - t0)
+                # SAVEPOINT/RELEASE are transaction bookkeeping, not reads or writes.
+                queries.append(sum(1 for q in ctx.captured_queries
+                                   if "SAVEPOINT" not in q["sql"].upper()))
+                if os.environ.get("WOD_BENCH_SQL") and len(queries) == 3:
+                    print("\n".join(q["sql"][:120] for q in ctx.captured_queries))
+        size = len(script.attributes.get("state"))
+        boss.execute_cmd("+combat/end")
+    finally:
+        patch.stop()
+    ms = sorted(t * 1000 for t in times)
+    return {"n": n, "acts": len(ms), "median": statistics.median(ms),
+            "mean": statistics.fmean(ms), "p90": ms[int(len(ms) * 0.9) - 1],
+            "queries": statistics.median(queries), "state_kb": size / 1024}
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[10, 100])
+    ap.add_argument("--turns", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=5)
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    setup_django()
+    print(f"test database ready in {time.perf_counter() - t0:.1f} s")
+    print(f"{'combatants':>10} {'acts':>5} {'median ms':>10} {'mean ms':>8} {'p90 ms':>7} "
+          f"{'queries':>8} {'state KB':>9}")
+    rows = []
+    for n in args.sizes:
+        r = one_size(n, args.turns, args.seed)
+        rows.append(r)
+        print(f"{r['n']:>10} {r['acts']:>5} {r['median']:>10.2f} {r['mean']:>8.2f} "
+              f"{r['p90']:>7.2f} {r['queries']:>8.0f} {r['state_kb']:>9.1f}")
+    if len(rows) > 1:
+        lo, hi = rows[0], rows[-1]
+        print(f"median per act at {hi['n']} vs {lo['n']} combatants: "
+              f"x{hi['median'] / lo['median']:.2f} (flat = about x1)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,96 @@
+"""Idle players: what the game does when the combat's timeout passes (issue 5).
+
+A MUSH scene must not stall because one player walked away. Each prompt (someone's turn to
+roll initiative, declare or act) gets a deadline: a wall-clock time stored in
+``CombatState.deadline`` (so it survives ``evennia reload`` and a restart unchanged). When it
+has passed, ``expire`` applies the ruleset's default for everyone the turn still waits for:
+
+* initiative: they sit this turn out (``scheduler.skip``);
+* declaring: ``turns.idle.declare`` in the ruleset: ``full_defense`` declares a desperate
+  defense for the whole turn (DEF-04), rolled only if someone attacks them, or ``pass``
+  declares nothing;
+* acting: the pending action is forfeited (``scheduler.skip``); declared defenses stay.
+
+Pure: the clock is a number the caller passes in (tests inject it; the Script passes
+``time.time()``), nothing is stored or printed here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from . import scheduler as sch
+from .errors import WodError
+from .state import CombatState
+
+PASS, FULL_DEFENSE = "pass", "full_defense"
+
+
+@dataclass(frozen=True, slots=True)
+class IdleRules:
+    """The ruleset's ``turns.idle`` switch (absent: pass)."""
+
+    declare: str = PASS
+    defense: str = "dodge"
+
+    @classmethod
+    def of(cls, ruleset) -> "IdleRules":
+        turns = ruleset.section("turns") or {}
+        idle = turns.get("idle") or {}
+        return cls(idle.get("declare", PASS), idle.get("defense", "dodge"))
+
+
+def stamp(state: CombatState, timeout: int | None, now: float) -> CombatState:
+    """Give a new prompt its deadline (the scheduler clears it whenever the turn moves on),
+    or clear it when nobody is waited for or the timeout is off (None or 0)."""
+    waiting = state.phase != "ended" and bool(sch.prompts(state))
+    if not timeout or timeout <= 0 or not waiting:
+        return state if state.deadline is None else replace(state, deadline=None)
+    if state.deadline is None:
+        return replace(state, deadline=float(now) + int(timeout))
+    return state
+
+
+def due(state: CombatState, now: float) -> bool:
+    return state.phase != "ended" and state.deadline is not None and now >= state.deadline
+
+
+def remaining(state: CombatState, now: float) -> float | None:
+    """Seconds left before the timeout (0 when due), or None without a deadline."""
+    if state.deadline is None:
+        return None
+    return max(0.0, state.deadline - now)
+
+
+def expire(
+    state: CombatState, ruleset, now: float, gone: frozenset[str] | set[str] = frozenset()
+) -> sch.Step | None:
+    """The defaults for everyone the turn waits for, if the deadline has passed; else None.
+
+    ``gone``: combatants whose character no longer exists (deleted): they are removed instead.
+    Each gets a ``timeout`` event (who, what was awaited, what the game did) before the
+    scheduler's own events.
+    """
+    if not due(state, now):
+        return None
+    rules = IdleRules.of(ruleset)
+    st, events = state, []
+    for key, what in sch.prompts(state):
+        if dict(sch.prompts(st)).get(key) != what:
+            continue  # an earlier default already moved the turn past them
+        if key in gone:
+            step, did = sch.remove(st, key, ruleset), "removed"
+        elif what == "declare" and rules.declare == FULL_DEFENSE:
+            try:
+                step = sch.declare(st, key, [{"kind": rules.defense}], ruleset, desperate=True)
+                did = FULL_DEFENSE
+            except WodError:  # cannot defend (a ruleset without DEF-04 ...): pass instead
+                step, did = sch.skip(st, key, ruleset), PASS
+        else:
+            step, did = sch.skip(st, key, ruleset), PASS
+        events.append({"event": "timeout", "actor": key, "what": what, "default": did,
+                       "deadline": state.deadline})
+        events.extend(step.events)
+        st = step.state
+    # The caller stamps the next prompt's deadline from now.
+    return sch.Step(replace(st, deadline=None), tuple(events))

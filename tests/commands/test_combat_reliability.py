@@ -1,0 +1,439 @@
+"""Issue 5, the combat layer: idle timeouts, all-or-nothing commands, one combat per
+character, deleted characters, who may do what, and many combats at once.
+
+Through Evennia's real command handler with exact dice. Rule IDs from
+../shared/rules-catalog.md: TURN-01/03 (who the turn waits for), DEF-04 (the full defense the
+game declares for an idle player), INIT-01/02, ATK-01, DMG-01.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from unittest import mock
+
+import pytest
+from evennia import create_object
+from evennia.utils.idmapper.models import flush_cache
+
+from combat import scheduler as sch
+from combat.sheet import Sheet
+from typeclasses import combat_timers
+from typeclasses.characters import SheetHandler
+from typeclasses.combat import combat_in
+from world import combatlog
+
+from tests.commands.test_combat import CombatTest, make_sheet
+from tests.helpers import capture_msgs, run_command
+
+
+class LoopDice(random.Random):
+    """Exact, repeating faces for long fights (FixedDice would need hundreds queued)."""
+
+    FACES = (7, 3, 8, 2, 6, 10, 1, 5, 9, 4)
+
+    def __init__(self):
+        super().__init__(0)
+        self.i = 0
+
+    def randint(self, a, b):
+        face = self.FACES[self.i % len(self.FACES)]
+        self.i += 1
+        return face
+
+
+def snapshot(script, *chars):
+    """What must not change on a refused or failed command: the stored state and sheets,
+    read from the database (not the caches)."""
+    from evennia.typeclasses.attributes import Attribute
+
+    def row(attr):  # values_list: the row itself, not the idmapper's cached instance
+        if attr is None:
+            return {}
+        return Attribute.objects.filter(pk=attr.pk).values_list("db_value", flat=True)[0]
+
+    state = row(script.attributes.get("state", return_obj=True))
+    sheets = {c.key: dict(row(c.attributes.get("sheet", category="wod", return_obj=True)))
+              for c in chars}
+    return json.loads(state), sheets
+
+
+# ======================================================================== idle timeout
+
+
+class TestIdleTimeout(CombatTest):
+    @pytest.mark.rule("DEF-04", "TURN-01")
+    def test_timeout_applies_default_tells_room_and_survives_reload(self):
+        self.setup_fight()  # declaration phase: Thug (5) declares first
+        self.assertIn("Only the organizer or staff can set the idle timeout",
+                      self.player("+combat/timeout 5").text)
+        t0 = time.time()
+        self.assertIn("idle timeout to 1m 00s", self.cmd("+combat/timeout 60").text)
+        st = self.state()
+        self.assertEqual(st.options.timeout, 60)
+        self.assertTrue(t0 + 60 <= st.deadline <= time.time() + 60)
+        deadline = st.deadline
+        self.assertIn("1m 00s (set for this fight)", self.player("+combat/timeout").text)
+
+        # Who the turn waits for: the list, under both names.
+        text = self.player("+combat/slackers").text
+        self.assertRegex(text, r"Thug\s+\[NPC\]\s+declare\s+waiting \d+s")
+        self.assertIn("the default applies in", text)
+        self.assertIn("Thug", self.player("+combat/pending").text)
+
+        # A "reload": in-memory caches gone, the Script object reloaded from the database.
+        script = combat_in(self.room1)
+        script.forget_cache()
+        flush_cache()
+        script = combat_in(self.room1)
+        self.assertEqual(script.get_state().deadline, deadline)
+        self.assertFalse(combat_timers.check(script, now=deadline - 0.5))  # not yet
+        self.assertFalse(self.state().get(self.npc_key()).declared)
+
+        with capture_msgs(self.char2) as seen:
+            self.assertTrue(combat_timers.check(script, now=deadline))
+        heard = "\n".join(seen[self.char2])
+        self.assertIn("Time is up for Thug (declare): the game declares a full defense", heard)
+        self.assertIn("Your turn to declare", heard)  # the turn moved on, to Char2
+        thug = self.state().get(self.npc_key())
+        self.assertTrue(thug.declared and thug.desperate)
+        self.assertEqual(thug.actions, ({"kind": "dodge"},))
+        # The next prompt has its own deadline, from the clock of that commit.
+        self.assertGreater(self.state().deadline, deadline - 1)
+        rec = [r for r in combatlog.read(self.state().id) if r["event"] == "timeout"]
+        self.assertEqual(rec[0]["actor"], self.npc_key())
+        self.assertEqual(rec[0]["default"], "full_defense")
+
+        # Off: no deadline, nothing expires.
+        self.cmd("+combat/timeout 0")
+        self.assertIsNone(self.state().deadline)
+        self.assertFalse(combat_timers.check(combat_in(self.room1), now=time.time() + 10**6))
+        self.assertIn("No idle timeout", self.player("+combat/slackers").text)
+
+    def npc_key(self):
+        return next(c.key for c in self.state().combatants if c.name == "Thug")
+
+    @pytest.mark.rule("TURN-01", "TURN-03")
+    def test_organizer_told_when_everyone_declared_and_acted(self):
+        self.setup_fight()
+        self.cmd("+combat/declare Thug=dodge")
+        self.player("+combat/dodge")
+        with capture_msgs(self.char1) as seen:
+            self.cmd("+combat/declare pass")
+        self.assertIn("Everyone has declared (turn 1)", "\n".join(seen[self.char1]))
+
+    def test_bad_timeouts_change_nothing(self):
+        self.setup_fight()
+        before = snapshot(combat_in(self.room1), self.char1)
+        for bad in ("soon", "-5", "5x", "99999999"):
+            text = self.cmd(f"+combat/timeout {bad}").text
+            self.assertTrue("not a time" in text or "At most" in text, (bad, text))
+        self.assertEqual(snapshot(combat_in(self.room1), self.char1), before)
+        self.assertIn("nothing after it", self.player("+combat/slackers now").text)
+
+    def test_disconnected_player_stays_in_and_idles_out(self):
+        """Disconnecting is not leaving: Char2 stays in the fight and the timeout passes
+        for them."""
+        self.setup_fight()
+        self.cmd("+combat/timeout 30")
+        self.cmd("+combat/declare Thug=attack Char2")
+        self.char2.at_post_unpuppet(self.account2)
+        script = combat_in(self.room1)
+        st = script.get_state()
+        self.assertIsNotNone(st.get(f"#{self.char2.id}"))
+        self.assertEqual(sch.pending(st), [f"#{self.char2.id}"])
+        combat_timers.check(script, now=st.deadline + 1)
+        c2 = self.state().get(f"#{self.char2.id}")
+        self.assertTrue(c2.declared and c2.desperate)  # attacked: a full defense
+
+    def test_clock_restarts_on_server_start(self):
+        """A combat created before the clock existed (interval 0) ticks after a restart."""
+        self.cmd("+combat/start")
+        script = combat_in(self.room1)
+        self.assertEqual(script.interval, combat_timers.TICK)
+        script.stop()
+        script.db_interval = 0
+        script.save()
+        script.at_server_start()
+        self.assertEqual(script.interval, combat_timers.TICK)
+        self.assertTrue(script.is_active)
+
+
+# ======================================================================== all or nothing
+
+
+class TestAllOrNothing(CombatTest):
+    def _fight_to_attack(self):
+        """Char attacks Thug (no defense declared): hit, damage on Thug's sheet."""
+        self.setup_fight()
+        self.cmd("+combat/declare Thug=pass")
+        self.player("+combat/declare pass")
+        self.cmd("+combat/declare attack Thug")
+        self.assertEqual(self.state().phase, "act")
+        return next(o for o in self.room1.contents if o.key == "Thug")
+
+    def test_failure_after_first_write_keeps_nothing(self):
+        thug = self._fight_to_attack()
+        script = combat_in(self.room1)
+        before = snapshot(script, self.char1, self.char2, thug)
+        cached_before = script.get_state().to_dict()
+        log_before = len(combatlog.read(script.combat_id))
+        real_save = SheetHandler.save
+
+        def failing_save(handler, sheet):
+            real_save(handler, sheet)  # the write happens ...
+            raise RuntimeError("disk on fire")  # ... and then the command fails
+
+        with self.dice(*([8] * 40)), mock.patch.object(SheetHandler, "save", failing_save):
+            text = self.cmd("+combat/act").text
+        self.assertIn("nothing was changed", text)
+        # The database, the caches the next command reads, and the log: all as before.
+        self.assertEqual(snapshot(script, self.char1, self.char2, thug), before)
+        self.assertEqual(combat_in(self.room1).get_state().to_dict(), cached_before)
+        self.assertEqual(thug.sheet.get(), Sheet.from_dict(before[1]["Thug"]))
+        self.assertEqual(len(combatlog.read(script.combat_id)), log_before)
+        # ... and the same action then works.
+        with self.dice(*([8] * 40)):
+            self.assertIn("Hit with", self.cmd("+combat/act").text)
+        self.assertNotEqual(thug.sheet.get(), Sheet.from_dict(before[1]["Thug"]))
+
+
+# ======================================================================== one combat each
+
+
+class TestOneCombat(CombatTest):
+    def test_second_combat_refused_with_where(self):
+        self.cmd("+combat/start")
+        self.player("+combat/join")
+        self.char2.move_to(self.room2, quiet=True)
+        text = self.player("+combat/start").text
+        self.assertIn(f"already in a fight in Room (#{self.room1.id})", text)
+        self.assertIsNone(combat_in(self.room2))
+        # someone else's fight over there: joining is refused the same way
+        other = create_object("typeclasses.characters.Character", key="Olga",
+                              location=self.room2)
+        run_command(other, "+combat/start")
+        self.assertIn("already in a fight", self.player("+combat/join").text)
+        self.assertIsNone(combat_in(self.room2).get_state().get(f"#{self.char2.id}"))
+        # after leaving the first, the second is open
+        self.char2.move_to(self.room1, quiet=True)
+        self.player("+combat/leave")
+        self.char2.move_to(self.room2, quiet=True)
+        self.assertIn("Char2 joins", self.player("+combat/join").text)
+
+    def test_deleted_combatant_removed_and_room_told(self):
+        self.setup_fight()
+        thug = next(o for o in self.room1.contents if o.key == "Thug")
+        key = f"#{thug.id}"
+        self.assertEqual(sch.pending(self.state()), [key])
+        with capture_msgs(self.char2) as seen:
+            thug.delete()
+        heard = "\n".join(seen[self.char2])
+        self.assertIn("Thug is gone (the character was deleted)", heard)
+        self.assertIn("Your turn to declare", heard)  # the turn moved on to Char2
+        st = self.state()
+        self.assertIsNone(st.get(key))
+        self.assertEqual([e["event"] for e in combatlog.read(st.id)[-3:]][:2],
+                         ["deleted", "leave"])
+        self.assertIn("Char2 (declare)", self.cmd("+combat").text)
+
+    def test_deleted_pending_combatant_removed_by_the_clock(self):
+        """Deleted behind the game's back (no hook ran): the timeout removes them."""
+        self.setup_fight()
+        self.cmd("+combat/timeout 10")
+        thug = next(o for o in self.room1.contents if o.key == "Thug")
+        key = f"#{thug.id}"
+        with mock.patch.object(type(thug), "at_object_delete", lambda self: True):
+            thug.delete()
+        script = combat_in(self.room1)
+        combat_timers.check(script, now=script.get_state().deadline)
+        self.assertIsNone(self.state().get(key))
+
+
+# ======================================================================== permissions
+
+STAFF_SWITCHES = [
+    "+combat/next",
+    "+combat/next Thug",
+    "+combat/mod Thug=prone",
+    "+combat/mod Char2=dazed",
+    "+combat/kick Thug",
+    "+combat/kick Char",
+    "+combat/damage Thug=2 lethal",
+    "+combat/damage Char=3 aggravated",
+    "+combat/heal Char=1 bashing",
+    "+combat/end",
+    "+combat/npc Rat=str=1,dex=3,brawl=1",
+    "+combat/npc Rat=thug",
+    "+combat/init Thug=5",
+    "+combat/declare Thug=attack Char2",
+    "+combat/declare Thug=dodge",
+    "+combat/dodge Thug=",
+    "+combat/act Thug",
+    "+combat/pass Thug",
+    "+combat/delay Thug",
+    "+combat/timeout 5",
+    "+combat/timeout 0",
+]
+
+
+class TestPermissions(CombatTest):
+    def test_staff_switches_refused_to_player_and_other_organizer(self):
+        self.setup_fight()  # char1 (staff) organizes in Room; Thug is pending
+        # Olga organizes her own fight in Room2, then walks into Room.
+        olga = create_object("typeclasses.characters.Character", key="Olga",
+                             location=self.room2)
+        run_command(olga, "+combat/start")
+        self.assertEqual(combat_in(self.room2).organizer, f"#{olga.id}")
+        olga.move_to(self.room1, quiet=True)
+        thug = next(o for o in self.room1.contents if o.key == "Thug")
+        script = combat_in(self.room1)
+        other = combat_in(self.room2)
+        objects = len(self.room1.contents)
+        before = snapshot(script, self.char1, self.char2, thug)
+        other_before = snapshot(other, olga)
+        for who in (self.char2, olga):
+            for line in STAFF_SWITCHES:
+                with self.subTest(who=who.key, line=line):
+                    text = run_command(who, line).text
+                    self.assertRegex(text, r"organizer or staff|only act for your own",
+                                     f"{who.key}: {line} -> {text}")
+                    self.assertEqual(snapshot(script, self.char1, self.char2, thug), before)
+                    self.assertEqual(snapshot(other, olga), other_before)
+                    self.assertEqual(len(self.room1.contents), objects)
+        # a plain player may not act for another player either
+        text = self.player("+combat/declare Char=pass").text
+        self.assertIn("only act for your own character", text)
+        self.assertEqual(snapshot(script, self.char1, self.char2, thug), before)
+        # and the real organizer still can
+        self.assertIn("Thug declares", self.cmd("+combat/declare Thug=dodge").text)
+
+
+# ======================================================================== many at once
+
+
+def drive(script, pcs, runner, targets, turns, dice):
+    """Run ``script``'s combat through the command layer for ``turns`` turns; a generator
+    that yields after every command so several fights can be interleaved.
+
+    PCs attack ``targets[(turn, i)]``; NPCs (run by ``runner``) dodge."""
+    by_key = {f"#{p.id}": p for p in pcs}
+    safety = 0
+    while True:
+        st = script.get_state()
+        if st.turn > turns or st.phase == "ended":
+            return
+        safety += 1
+        assert safety < 2000, "the fight does not move on"
+        waiting = sch.prompts(st)
+        if not waiting:
+            line, who = "+combat/next", runner
+        else:
+            key, what = waiting[0]
+            c = st.get(key)
+            pc = by_key.get(key)
+            if what == "initiative":
+                line, who = ("+combat/init", pc) if pc else (f"+combat/init {c.name}=4", runner)
+            elif what == "declare":
+                if pc:
+                    i = list(by_key).index(key)
+                    line, who = f"+combat/declare attack {targets[(st.turn, i)]}", pc
+                else:
+                    line, who = f"+combat/declare {c.name}=dodge", runner
+            else:
+                line, who = ("+combat/act", pc) if pc else (f"+combat/act {c.name}", runner)
+        with mock.patch("commands.base.WodCommand.rng", dice):
+            run = run_command(who, line)
+        assert "Traceback" not in run.text and "went wrong" not in run.text, (line, run.text)
+        yield line
+
+
+def check_log(combat_id: str, keys: set[str]) -> list[dict]:
+    """seq strictly increasing from 1, every record of this combat, no foreign actor."""
+    recs = combatlog.read(combat_id)
+    assert recs, combat_id
+    assert [r["seq"] for r in recs] == list(range(1, len(recs) + 1))
+    assert {r["combat"] for r in recs} == {combat_id}
+    for r in recs:
+        for field in ("actor", "target"):
+            if field in r:
+                assert r[field] in keys, (combat_id, r)
+        for k in r.get("who") or ():
+            assert k in keys, (combat_id, r)
+    return recs
+
+
+class TestManyAtOnce(CombatTest):
+    def make_pc(self, name, room, **traits):
+        pc = create_object("typeclasses.characters.Character", key=name, location=room)
+        pc.sheet.save(make_sheet(strength=3, dexterity=3, wits=2, brawl=2, stamina=2,
+                                 **traits))
+        return pc
+
+    @pytest.mark.rule("INIT-01", "INIT-02", "TURN-01", "TURN-03", "ATK-01", "DMG-01")
+    def test_interleaved_combats_in_several_rooms(self):
+        fights = []
+        for r in range(3):
+            room = create_object("typeclasses.rooms.Room", key=f"Arena{r}")
+            org = self.make_pc(f"Boss{r}", room)
+            pcs = [self.make_pc(f"Hero{r}x{i}", room) for i in range(2)]
+            run_command(org, "+combat/start")
+            for pc in pcs:
+                run_command(pc, "+combat/join")
+            for n in range(3):
+                run_command(org, f"+combat/npc Mook{r}x{n}=thug")
+            script = combat_in(room)
+            targets = {(t, i): f"Mook{r}x{(t + i) % 3}" for t in (1, 2) for i in range(3)}
+            # the organizer fights too (a PC like the others)
+            fights.append((room, script, [org, *pcs], org, targets))
+        with capture_msgs(*[p for f in fights for p in f[2]]) as heard:
+            gens = [drive(s, pcs, org, tg, 2, LoopDice()) for _, s, pcs, org, tg in fights]
+            while gens:  # one command of each fight in turn
+                for g in list(gens):
+                    try:
+                        next(g)
+                    except StopIteration:
+                        gens.remove(g)
+        for r, (room, script, pcs, org, _) in enumerate(fights):
+            st = script.get_state()
+            self.assertEqual(st.turn, 3)
+            keys = {c.key for c in st.combatants}
+            recs = check_log(st.id, keys)
+            acts = [x for x in recs if x["event"] == "act"]
+            self.assertEqual(len(acts), 2 * 3)  # 3 PCs (organizer included), 2 turns
+            # no cross-talk: nobody hears another room's names
+            for pc in pcs:
+                text = "\n".join(heard[pc])
+                for other in range(3):
+                    if other != r:
+                        self.assertNotIn(f"Mook{other}x", text)
+                        self.assertNotIn(f"Hero{other}x", text)
+
+    @pytest.mark.rule("INIT-01", "INIT-02", "TURN-01", "TURN-03", "ATK-01", "DMG-01")
+    def test_large_battle_staffer_40_npcs_against_8_pcs(self):
+        self.cmd("+combat/start")
+        pcs = [self.make_pc(f"Pc{i}", self.room1) for i in range(8)]
+        for pc in pcs:
+            run_command(pc, "+combat/join")
+        for n in range(40):
+            self.cmd(f"+combat/npc N{n:02d}=thug")
+        self.cmd("+combat/leave")  # the staffer only runs the NPCs
+        script = combat_in(self.room1)
+        self.assertEqual(len(script.get_state().combatants), 48)
+        targets = {(t, i): f"N{(t - 1) * 8 + i:02d}" for t in (1, 2) for i in range(8)}
+        for _ in drive(script, pcs, self.char1, targets, 2, LoopDice()):
+            pass
+        st = script.get_state()
+        self.assertEqual(st.turn, 3)
+        recs = check_log(st.id, {c.key for c in st.combatants} | {f"#{self.char1.id}"})
+        acts = [r for r in recs if r["event"] == "act"]
+        self.assertEqual(len(acts), 16)
+        # every attack was resolved against its declared NPC target, with its dice logged
+        attacks = [r for r in recs if r["event"] == "roll" and r["purpose"] == "attack"]
+        self.assertEqual(len(attacks), 16)
+        self.assertTrue(all(r["faces"] for r in attacks))
+        # exact dice: LoopDice faces in order, so the first attack's faces are known
+        self.assertEqual(attacks[0]["pool"], len(attacks[0]["faces"]))
+        for r in attacks:
+            self.assertTrue(set(r["faces"]) <= set(LoopDice.FACES))
