@@ -396,3 +396,16 @@ def test_rules_switched_off_by_id(variant):
     mage = mk(vr, "mage")
     with pytest.raises(IllegalAction, match="only 1 Arete effect"):  # PWR-03 still on
         P.check_effect(vr, mage, P.check_effect(vr, mage, T0, "arete"), "arete")
+
+
+@pytest.mark.rule("PWR-01")
+@pytest.mark.parametrize("name", ["revised", "everyman"])
+def test_banking_blood_is_numetals_house_rule_only(name):
+    """PWR-01: the "spend over several turns" house rule is seed 000's; revised and
+    everyman keep the book limit of blood per turn by generation but bank nothing."""
+    rs = load_ruleset(Path(__file__).resolve().parents[2] / "rules", name)
+    neo = Sheet().with_pools_for(rs.traits).set(rs.traits, "splat", "vampire")[0]
+    assert dict(P.check_spend(rs, neo, P.TurnSpending(), "Blood", 1,
+                              purpose="Blood Rage").carried) == {}
+    with pytest.raises(IllegalAction, match="at most 1 Blood a turn"):
+        P.check_spend(rs, neo, P.TurnSpending(), "Blood", 2)
