@@ -5,6 +5,8 @@ Nothing here decides a rule; it only lays out what the engine returned.
 
 from __future__ import annotations
 
+import re
+
 from combat.dice import Roll
 from combat.pools import PoolSpec
 from combat.sheet import Sheet
@@ -13,6 +15,8 @@ WIDTH = 78
 
 
 def header(title: str, char: str = "=") -> str:
+    if not title:
+        return f"|b{char * WIDTH}|n"
     title = f" {title} "
     left = (WIDTH - len(title)) // 2
     return f"|b{char * left}|n|w{title}|n|b{char * (WIDTH - left - len(title))}|n"
@@ -27,12 +31,20 @@ def dotted(name: str, value: int | str, width: int = 24) -> str:
     return f"{name} {'.' * max(1, width - len(name) - len(value) - 2)} {value}"
 
 
+_CODE = re.compile(r"\|[a-zA-Z]|\|\[[a-zA-Z]|\|[0-5]{3}")
+
+
+def pad(text: str, width: int) -> str:
+    """ljust by what the player sees: colour codes such as |w take no room on screen."""
+    return text + " " * max(0, width - len(_CODE.sub("", text)))
+
+
 def columns(cols: list[list[str]], width: int = 26) -> list[str]:
     rows = max((len(c) for c in cols), default=0)
     out = []
     for i in range(rows):
         cells = [(c[i] if i < len(c) else "") for c in cols]
-        out.append(" " + "".join(cell.ljust(width) for cell in cells).rstrip())
+        out.append(" " + "".join(pad(cell, width) for cell in cells).rstrip())
     return out
 
 
