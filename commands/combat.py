@@ -10,6 +10,7 @@ nothing.
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import replace
 
 from django.db import transaction
@@ -32,7 +33,7 @@ from combat.attack import (
     stake_holds,
 )
 from combat.errors import IllegalAction, InputError
-from combat.maneuvers import movement_yards, tables
+from combat.maneuvers import COVER, movement_yards, tables
 from combat.pools import Modifier
 from combat.sheet import Sheet
 from typeclasses import combat_guard
@@ -43,6 +44,10 @@ from .base import WodCommand
 from .render import header
 
 DEFENSES = ("dodge", "block", "parry")
+# RNG-03: everyman calls cover Concealment (same values); both words are accepted.
+COVER_WORDS = ("cover", "concealment")
+# MAN-04: "attack Bob moving 3" (an optional "yards"/"yd" after the number).
+MOVING = re.compile(r"(?:^|\s)moving(?:\s+(\S+))?(?:\s+(?:yards?|yds?)\b)?", re.IGNORECASE)
 # HLT-02..05 outcomes that take a combatant out of the turn (they keep their place in
 # +combat and the log; the turn no longer waits for them).
 OUT_OF_ACTION = frozenset({dmg.INCAPACITATED, dmg.UNCONSCIOUS, dmg.TORPOR, dmg.DEAD})
@@ -132,8 +137,10 @@ class CmdCombat(WodCommand):
       next      - organizer/staff: move on (start the turn, next phase); with a
                   name, stop waiting for that combatant
       mod       - organizer/staff: <name>=<condition> (prone, blinded, dazed, grappled,
-                  staked, immobilized ...); <name>=!<condition> removes it
-      damage    - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>
+                  staked, immobilized ...); <name>=!<condition> removes it;
+                  <name>=cover <none||light||good||superior> sets their cover (RNG-03)
+      damage    - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>; past
+                  Incapacitated it does what an attack would (torpor, death ...)
       heal      - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>
       kick      - organizer/staff: take <name> out of the fight
       end       - organizer/staff: end the fight
@@ -144,6 +151,9 @@ class CmdCombat(WodCommand):
 
     ACTIONS (for /declare; the organizer types <npc>=<action> for an NPC):
       attack <target> [with <weapon>] [as <maneuver>] [at <location>] [from flank||rear]
+             [moving <yards>]
+             moving: move while attacking, up to half your run, -1 die a yard
+             (MAN-04; everyman, v20: no penalty);
              maneuvers: strike, kick, bite, claw, clinch, clinch_strike, hold,
              disarm, sweep, tackle, weapon_strike, shoot, burst, throw ...;
              locations: head, arm, leg, hand, heart, eye ...
@@ -153,6 +163,9 @@ class CmdCombat(WodCommand):
       aim <target> [with <weapon>]  - +1 die per turn on your next shot at them
       reload [<weapon>]      - reload a gun or crossbow (nock: nock an arrow)
       move <yards>           - move, as the whole action
+      cover <level>          - you are in none, light, good or superior cover (RNG-03):
+             shots at you +1/+2/+3 difficulty; shooting out of good/superior
+             cover +1/+2. Not an action; it stays until you declare another.
       rise                   - stand up after being knocked down
       escape                 - break out of a clinch or hold (Strength + Brawl, resisted)
       ready <weapon>         - pick up a weapon that was knocked away
@@ -191,6 +204,26 @@ class CmdCombat(WodCommand):
       +combat/act Thug
       +combat/abort dodge/wp
       +combat/damage Bob=2 lethal
+      +combat/declare cover good; attack Thug with pistol
+      +combat/declare attack Thug moving 3
+      +combat/mod Thug=cover superior
+
+    Under the spotlight ruleset (+combat/start spotlight; seed 004), a fight runs
+    differently: PCs act in initiative order, the organizer gives opponents the
+    spotlight, and a turn is one move, one action and one free action:
+      /act [attack||bite <target> [with <weapon>]||<what>] - your action
+      /move <target>=closer||away||<range> - your move (one range step)
+      /free [<what>]  - your free action      /done - end your turn
+      /next <opponent> - organizer: that opponent takes the spotlight (/next alone
+                  moves the fight on)
+      /swap <first>=<second> - tied PCs settle who goes first
+      /ambush pcs||npcs - organizer: one side is ambushed
+      /event <text>  - organizer: something happens between turns
+      /range <a>/<b>=<range> - organizer: place two combatants at a range band
+      /stake <name>, /unstake <name> - organizer: stake (incapacitates a vampire)
+      /feed <name>=<hunger slaked> - blood revives a vampire in torpor
+      /damage <name>=<n> superficial||aggravated - organizer: mark Harm
+    Declaring, /dodge, /parry, /rage and the like are d10 only there.
     """
 
     key = "+combat"
@@ -349,6 +382,8 @@ class CmdCombat(WodCommand):
                     s += f" with {a['weapon']}"
                 if a.get("maneuver") and a["maneuver"] != "attack":
                     s += f" as {a['maneuver']}"
+                if a.get("moving"):
+                    s += f" moving {a['moving']} yd"
             elif k == "other":
                 s = f"other: {a.get('text', '')}"
             else:
@@ -433,6 +468,8 @@ class CmdCombat(WodCommand):
             conds = [k.name for k in c.conditions if k.active(st.turn)]
             conds += [f"{g['kind']} with {self.name(g['with'])}"
                       for g in [(c.gear or {}).get("grapple")] if g]
+            if (c.gear or {}).get("cover"):  # RNG-03
+                conds.append(f"{c.gear['cover']} cover")
             try:
                 hand = self.in_hand(c.key)
                 sheet = self.sheet_of(c.key)
@@ -613,7 +650,28 @@ class CmdCombat(WodCommand):
         before, after = rest[:max(0, idx - 1)], rest[idx + len(key) - 1:]
         return before.strip(), after.strip()
 
+    def parse_moving(self, rest: str, actor_key: str) -> tuple[str, int]:
+        """MAN-04: ``moving <yards>`` anywhere in an attack, checked against half the run
+        distance now, so a refused declaration changes nothing."""
+        m = MOVING.search(rest)
+        if m is None:
+            return rest, 0
+        raw = m.group(1) or ""
+        if not raw.isdigit() or int(raw) < 1:
+            raise InputError("Move while attacking as: attack <target> moving <yards>, "
+                             "e.g. attack Bob moving 3.")
+        yards = int(raw)
+        wa = tables(self.rs).movement.get("while_acting") or {}
+        run = movement_yards(self.rs, self.sheet_of(actor_key), "run")
+        limit = run * wa.get("max_percent_of_run", 50) // 100
+        if yards > limit:
+            raise IllegalAction(f"{self.name(actor_key)} can move at most {limit} yards while "
+                                f"attacking (half a run of {run}, MAN-04); to go {yards} "
+                                f"yards, declare move {yards} as its own action.")
+        return (rest[:m.start()] + " " + rest[m.end():]).strip(), yards
+
     def parse_attack(self, rest: str, actor_key: str) -> dict:
+        rest, moving = self.parse_moving(rest, actor_key)
         rest, position = self._split_words(rest, "from")
         rest, location = self._split_words(rest, "at")
         rest, maneuver = self._split_words(rest, "as")
@@ -637,6 +695,8 @@ class CmdCombat(WodCommand):
             if pos not in ("flank", "rear", "behind", "front"):
                 raise InputError("Attack from flank or rear (MAN-02), e.g. attack Bob from rear.")
             action["position"] = "rear" if pos == "behind" else pos
+        if moving:
+            action["moving"] = moving
         return action
 
     def check_carried(self, key: str, weapon: str) -> None:
@@ -695,6 +755,8 @@ class CmdCombat(WodCommand):
                     "item": " ".join(words[2:])}
         if kind == "attack":
             return self.parse_attack(rest, actor_key)
+        if kind in COVER_WORDS:  # RNG-03: where you stand, not an action
+            return {"activate": "cover", "level": self.cover_level(rest)}
         if kind in DEFENSES:
             action = {"kind": kind}
             if len(words) >= 3 and words[1].lower() == "against":  # TURN-09
@@ -908,6 +970,8 @@ class CmdCombat(WodCommand):
             self.run(step)
             self.pay(c, spend["pool"], spend["amount"], "extra actions")
             self.lines.append(f"{c.name} spends Rage: {a['amount']} extra action(s) this turn.")
+        elif what == "cover":
+            self.set_cover(c.key, a["level"])
         elif what == "effect":
             powers = _powers()
             if powers is None:
@@ -1046,10 +1110,41 @@ class CmdCombat(WodCommand):
                 return w
         return None
 
-    def side(self, key: str, weapon: str | None = None) -> Side:
+    def side(self, key: str, weapon: str | None = None, moved: int = 0) -> Side:
         c = self.state.get(key)
         conds = frozenset(sch.active_conditions(c, self.state.turn)) & CONDITIONS
-        return Side(conditions=conds, weapon=weapon or self.in_hand(key))
+        return Side(conditions=conds, weapon=weapon or self.in_hand(key),
+                    cover=(c.gear or {}).get("cover") or "none", moved_yards=moved)
+
+    def cover_level(self, text: str) -> str:
+        """RNG-03: one of the cover levels (a unique prefix is enough)."""
+        word = text.strip().lower()
+        hits = [k for k in COVER if k.startswith(word)] if word else []
+        if len(hits) != 1:
+            raise InputError(f"Cover is one of: {', '.join(COVER)}, e.g. cover good.")
+        return hits[0]
+
+    def set_cover(self, key: str, level: str, by: str | None = None) -> None:
+        """RNG-03: keep the cover on the combatant (until changed); the attack engine reads
+        it for shots at them (+to be hit) and from them (+to hit out)."""
+        g = self.gear(key)
+        if level == "none":
+            g.pop("cover", None)
+        else:
+            g["cover"] = level
+        self.set_gear(key, g)
+        ev = {"event": "cover", "actor": key, "cover": level}
+        if by:
+            ev["by"] = by
+        self.events.append(ev)
+        row = (tables(self.rs).ranged.get("cover") or {}).get(level) or {}
+        hit, out = row.get("to_be_hit", 0), row.get("to_hit", 0)
+        if level == "none":
+            self.lines.append(f"{self.name(key)} is out of cover.")
+        else:
+            self.lines.append(f"{self.name(key)} is in {level} cover (RNG-03): shots at them "
+                              f"+{hit} difficulty" + (f", shooting out +{out}" if out else "")
+                              + ".")
 
     def ready(self, c, action: dict) -> None:
         """RNG-06 reload, ATK-07 nock, ATK-08 crossbow reload: one action each."""
@@ -1264,7 +1359,8 @@ class CmdCombat(WodCommand):
         intent = Attack(c.key, tkey, maneuver=action.get("maneuver") or "attack",
                         weapon=weapon, location=action.get("location"),
                         position=action.get("position") or "front", aim_turns=aim_turns)
-        ctx = Context(attacker=self.side(c.key, weapon), target=self.side(tkey),
+        ctx = Context(attacker=self.side(c.key, weapon, moved=action.get("moving", 0)),
+                      target=self.side(tkey),
                       grapple=grip.get("kind", "") if grip.get("with") == tkey else "",
                       weapon_state=self.weapon_state(c.key, weapon), extra=tuple(extra))
         res = resolve_attack(rs, a_sheet, t_sheet, intent, ctx, defense, rng=self.rng,
@@ -1445,6 +1541,11 @@ class CmdCombat(WodCommand):
             raise InputError(self.usage())
         c = self.combatant(self.lhs)
         cond = self.rhs.strip().lower()
+        words = cond.split()
+        if words and words[0] in COVER_WORDS:  # RNG-03
+            self.set_cover(c.key, self.cover_level(" ".join(words[1:])), by=self.me())
+            self.commit()
+            return
         before = len(self.events)
         if cond.startswith(("!", "-")):
             self.run(sch.remove_condition(self.state, c.key, cond[1:], self.rs))
@@ -1471,34 +1572,61 @@ class CmdCombat(WodCommand):
         self.load()
         self.need_runner("apply damage by hand")
         c, n, kind = self._levels()
-        self.hand_health(c, n, kind, heal=False)
+        self.staff_damage(c, n, kind)
+
+    def staff_damage(self, c, n: int, kind: str) -> None:
+        """``n`` levels marked by hand, through damage.py like a hit (HLT-02..05: torpor for
+        a vampire, death for a mortal, reverting for a shifter ...): the levels are the
+        rolled successes, unsoakable, so exactly ``n`` are marked (a vampire's DMG-15 halving
+        is undone: the staffer said how many levels)."""
+        rs = self.rs
+        sheet = self.sheet_of(c.key)
+        condition = self.outcome_of(c.key, sheet)
+        if condition == dmg.DEAD:
+            raise IllegalAction(f"{c.name} is dead already.")
+
+        def mark(levels: int):
+            return dmg.resolve_damage(rs, sheet, dice=levels, damage_type=kind,
+                                      source="other", faces_damage=(rs.dice.sides,) * levels,
+                                      damage_difficulty=rs.dice.base_difficulty,
+                                      unsoakable=True, condition=condition)
+
+        dr = mark(n)
+        if dr.halved and dr.applied < n:
+            dr = mark(min(2 * n, rs.dice.max_pool))
+        before, after = dr.health_before, dr.health_after
+        self.put_sheet(c.key, dr.sheet)
+        self.events.append({
+            "event": "damage", "target": c.key, "source": "staff", "type": dr.damage_type,
+            "rolled": n, "soaked": 0, "applied": dr.applied,
+            "health_before": before.level, "health_after": after.level,
+            "outcome": dr.outcome, "by": self.me(),
+        })
+        self.lines.append(f"{c.name} takes {dr.applied} {dr.damage_type} (by "
+                          f"{self.caller.key}): {before.level} -> {after.level}")
+        for note in dr.notes:
+            self.lines.append(f"  ({note})")
+        self.set_outcome(c.key, dr.outcome)
+        self.commit()
 
     def do_heal(self):
+        """Staff healing by hand: marks come off the track, logged as a ``heal`` event."""
         self.load()
         self.need_runner("heal by hand")
         c, n, kind = self._levels()
-        self.hand_health(c, n, kind, heal=True)
-
-    def hand_health(self, c, n: int, kind: str, heal: bool) -> None:
         sheet = self.sheet_of(c.key)
-        health = self.rs.section("health")
-        before = sheet.track(health)
-        after = before.heal(kind, n) if heal else before.apply(kind, n).track
+        before = sheet.track(self.rs.section("health"))
+        after = before.heal(kind, n)
         self.put_sheet(c.key, sheet.with_health(after))
         self.events.append({
-            "event": "heal" if heal else "damage", "target": c.key, "source": "staff",
-            "type": kind, "rolled": None, "soaked": 0,
-            "applied": before.damage - after.damage if heal else after.damage - before.damage,
+            "event": "heal", "target": c.key, "source": "staff", "type": kind,
+            "rolled": None, "soaked": 0, "applied": before.damage - after.damage,
             "health_before": before.level_name, "health_after": after.level_name,
-            "outcome": "incapacitated" if after.incapacitated and not before.incapacitated
-            else "none", "by": self.me(),
+            "outcome": "none", "by": self.me(),
         })
-        if heal and c.outcome == dmg.INCAPACITATED and not after.incapacitated:
+        if c.outcome == dmg.INCAPACITATED and not after.incapacitated:
             self.state = self.state.with_combatants({c.key: replace(c, outcome="")})
             self.uncondition(c.key, "incapacitated")
-        elif not heal and after.incapacitated and not before.incapacitated:
-            self.set_outcome(c.key, dmg.INCAPACITATED)
-        verb = "heals" if heal else "takes"
-        self.lines.append(f"{c.name} {verb} {n} {kind} (by {self.caller.key}): "
+        self.lines.append(f"{c.name} heals {n} {kind} (by {self.caller.key}): "
                           f"{before.level_name} -> {after.level_name}")
         self.commit()

@@ -75,3 +75,22 @@ def telnet(game_server):
         yield client
     finally:
         client.close()
+
+
+@pytest.fixture(autouse=True)
+def fresh_world(request):
+    """Each e2e test starts with no fight running and the admin in Limbo: the tests share
+    one server (starting it costs ~20 s), and a fight left by one test would make the next
+    one's `+combat/start` refuse ("already in a fight")."""
+    yield
+    if "game_server" not in request.fixturenames:
+        return
+    server = request.getfixturevalue("game_server")
+    cleanup = (
+        "py from evennia import ScriptDB; "
+        "[s.delete() for s in ScriptDB.objects.filter(db_key='wod_combat')]; "
+        "me.move_to(me.search('#2', global_search=True), quiet=True); print('clean' + '-done')"
+    )
+    with server.connect() as client:
+        client.login(server.admin_user, server.admin_password, timeout=20)
+        client.command(cleanup, until="clean-done", timeout=20)

@@ -89,12 +89,13 @@ def spotlight_scene(scene, a, b, admin, bob):
         st = scene.do(a, admin, "+combat", "Organizer")
         assert "Order (highest first)" in st and "Superficial" in st and "Ranges:" in st, st
         spot = re.search(r" Spotlight: (.+)", st)
-        holder = spot[1].strip() if spot else ""
-        if holder == admin:
+        # SPOT-03: tied PCs hold the spotlight together ("admin, Bob")
+        holders = [h.strip() for h in spot[1].split(",")] if spot else []
+        if admin in holders:
             out = scene.do(a, admin, "+combat/act attack Goon", "attack:")
             assert re.search(r"=> \d+ success", out), out
             break
-        if holder == bob:
+        if bob in holders:
             scene.do(b, bob, "+combat/done", "[Combat]")
         else:
             scene.do(a, admin, "+combat/next", "[Combat]")
