@@ -72,6 +72,15 @@ def check_power_spend(ruleset, sheet, spending, pool: str, amount: int, purpose:
     return powers.check_spend(ruleset, sheet, spending, pool, amount, purpose=purpose)
 
 
+def tell_room(room, text: str) -> None:
+    """Send ``text`` to everyone in ``room`` as it is. Not ``room.msg_contents``: that one
+    runs the text through ``str.format_map`` and the $funcparser, so a player's own words in
+    it (an NPC name or a condition like ``{`` or ``$you()``) crashed the announcement after
+    the command had already been saved, or were rewritten (issue 5, found by fuzzing)."""
+    for obj in room.contents:
+        obj.msg(text)
+
+
 def roll_event(actor, purpose, spec, roll) -> dict:
     """The log's ``roll`` event: every input of one roll."""
     return {
@@ -404,7 +413,7 @@ class CmdCombat(WodCommand):
                 lines.append(text)
         lines += self.lines
         if lines and room:
-            room.msg_contents("|w[Combat]|n " + "\n".join(lines))
+            tell_room(room, "|w[Combat]|n " + "\n".join(lines))
         for p in prompts[-3:]:
             self.prompt(p)
 
@@ -464,7 +473,7 @@ class CmdCombat(WodCommand):
                 hl = "?"
             if c.outcome and c.outcome not in (dmg.OK, dmg.INCAPACITATED):
                 hl = f"{hl} ({c.outcome.upper()})"
-            tags = (" [NPC]" if c.is_npc else "") + (" [delayed]" if c.delayed else "")
+            tags = ("[NPC]" if c.is_npc else "") + (" [delayed]" if c.delayed else "")
             conds = [k.name for k in c.conditions if k.active(st.turn)]
             conds += [f"{g['kind']} with {self.name(g['with'])}"
                       for g in [(c.gear or {}).get("grapple")] if g]
@@ -476,7 +485,7 @@ class CmdCombat(WodCommand):
                 gear = (hand or "unarmed") + (f", {sheet.armor}" if sheet.armor else "")
             except IllegalAction:
                 gear = "?"
-            lines.append(f" {init:>3}  {c.name:<16}{tags} {hl:<14} [{gear}] {decl}"
+            lines.append(f" {init:>3}  {c.name:<16} {tags:<6} {hl:<14} [{gear}] {decl}"
                          + (f"  ({', '.join(conds)})" if conds else ""))
         self.msg("\n".join(lines))
 
@@ -1322,6 +1331,9 @@ class CmdCombat(WodCommand):
             self.lines.append(f"{c.name}'s target {t.name} is already dead.")
             return
         weapon = action.get("weapon")
+        if not weapon and not action.get("maneuver"):
+            # "attack Goon" with a knife in hand is a knife attack; "as strike" punches.
+            weapon = self.in_hand(c.key)
         a_sheet, t_sheet = self.sheet_of(c.key), self.sheet_of(tkey)
         a_gear = self.gear(c.key)
         if weapon and weapon.lower() in [w.lower() for w in a_gear.get("dropped", ())]:
