@@ -1409,7 +1409,13 @@ class CmdCombat(WodCommand):
                               else "  Miss.")
             self.apply_effects(c, tkey, res, None)
             return
-        self.lines.append(f"  Hit with {res.net} net success{'es' if res.net != 1 else ''}.")
+        why = ""
+        if res.roll is not None and res.roll.successes < res.successes:
+            # COMP-03: a fully immobilized (or staked) target is hit with at least one
+            # success; say so, or the dice above look like a miss.
+            why = " (the target cannot move: at least one success, COMP-03)"
+        self.lines.append(f"  Hit with {res.net} net success{'es' if res.net != 1 else ''}"
+                          f"{why}.")
         dr = None
         if res.deals_damage:
             dr = self.deal(c.key, tkey, res.damage, res.damage_type, res.damage_source,

@@ -292,3 +292,19 @@ class TestHelp(EffectsTest):
             self.assertIn(switch, text)
         self.assertIn("cover <level>", text)
         self.assertIn("moving <yards>", text)
+
+
+class TestImmobilizedHit(EffectsTest):
+    @pytest.mark.rule("COMP-03")
+    def test_fully_immobilized_target_hit_with_one_success_and_told_why(self):
+        """Every die misses, yet the attack hits with one success: the room is told why."""
+        self.setup_fight()
+        self.cmd("+combat/mod Thug=immobilized_fully")
+        self.cmd("+combat/declare Thug=other struggles")
+        self.player("+combat/declare other waits")
+        self.cmd("+combat/declare attack Thug as strike")
+        with self.dice(2, 2, 2, 2, 2, 2, 6, 6, 6, 2, 2, 2, 2, 2):
+            text = self.cmd("+combat/act").text
+        self.assertIn("=> 0 successes", text)
+        self.assertIn("Hit with 1 net success (the target cannot move: at least one success, "
+                      "COMP-03)", text)
