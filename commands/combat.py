@@ -436,8 +436,9 @@ class CmdCombat(WodCommand):
                 continue
             if c.is_npc:
                 if organizer:
-                    sep = "=<action>" if what == "declare" else ""
-                    organizer.msg(f"|w[Combat]|n {c.name}'s turn to {what}: "
+                    sep = {"declare": "=<action>", "initiative": "[=<rating>]"}.get(what, "")
+                    verb = "roll initiative" if what == "initiative" else what
+                    organizer.msg(f"|w[Combat]|n {c.name}'s turn to {verb}: "
                                   f"+combat/{'init' if what == 'initiative' else what} "
                                   f"{c.name}{sep}")
             else:
