@@ -228,13 +228,28 @@ def wait_for_initial_restart(gamedir: str, log_offset: int, timeout: float = 60.
         time.sleep(0.1)
 
 
+def came_up_late(gamedir: str, timeout: float = 90.0) -> bool:
+    """Poll `evennia status` until Portal and Server both run (True) or time runs out."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        status = run_evennia(gamedir, "status", check=False, capture=True)
+        text = (status.stdout or "") + (status.stderr or "")
+        if text.count("NOT RUNNING") == 0 and text.count("RUNNING") >= 2:
+            return True
+        time.sleep(2)
+    return False
+
+
 def start(gamedir: str) -> int:
     info = prepare(gamedir)
     log_offset = _log_size(_server_log(gamedir))
     result = run_evennia(gamedir, "start", check=False, capture=True)
     output = (result.stdout or "") + (result.stderr or "")
     already = "already running" in output
-    if result.returncode != 0 or not ("Evennia running" in output or already):
+    # The launcher waits only ~10 s for the portal; on a slow or busy machine the portal
+    # and server still come up a little later.
+    late = "timed out" in output and came_up_late(gamedir)
+    if not late and (result.returncode != 0 or not ("Evennia running" in output or already)):
         _say(output.rstrip())
         _say("Evennia failed to start; see server/logs/server.log and server/logs/portal.log.")
         return result.returncode or 1

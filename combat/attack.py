@@ -17,6 +17,7 @@ Refusals are ``IllegalAction`` saying why and what is allowed; bad names are ``I
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass, field, replace
 from typing import Callable, Mapping
@@ -39,6 +40,7 @@ from .maneuvers import (
     tables,
 )
 from .pools import Modifier, PoolSpec
+from .sheet import Sheet
 
 # Conditions the combat may report on a side; a closed set so a typo is caught.
 CONDITIONS = frozenset({
@@ -599,7 +601,7 @@ def _fire(ruleset, sheet, weapon: Weapon, m: Maneuver, ctx: Context):
     return None, None
 
 
-def _prepare(ruleset, attacker, target, intent: Attack, ctx: Context) -> _Plan:
+def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Context) -> _Plan:
     t = tables(ruleset)
     _check_side(ctx.attacker)
     _check_side(ctx.target)
@@ -890,12 +892,12 @@ def _prepare(ruleset, attacker, target, intent: Attack, ctx: Context) -> _Plan:
             disarm = e.detail or "damage"
             if disarm == "damage":
                 effects.append(Effect("disarm_if_damage_over", "target",
-                                      value=_rating(ruleset, target, "Strength"),
+                                      value=target.strength,
                                       detail=t_side.weapon or ""))
         elif e.effect == "next_turn_difficulty":
             effects.append(Effect(e.effect, e.who, value=e.value))
         elif e.effect == "knocked_down_or_damage":
-            effects.append(Effect(e.effect, e.who, value=_rating(ruleset, target, "Stamina")))
+            effects.append(Effect(e.effect, e.who, value=target.stamina))
         else:
             effects.append(Effect(e.effect, e.who, value=e.value, difficulty=e.difficulty,
                                   absolute=e.absolute, detail=e.detail))
@@ -957,48 +959,154 @@ def _magic_plan(ruleset, intent: Attack, ctx: Context, costs) -> _Plan:
 # ================================================================ plan cache
 
 _PLANS: dict = {}
-_PLAN_CACHE_SIZE = 1024
+_PLAN_CACHE_SIZE = 16384
 
 
-def _cached(kind: str, fn, ruleset, a, b, *rest):
-    """Plans are pure functions of frozen inputs, so the last few hundred are kept: a
-    simulation of one matchup (bench/engine.py) does not rebuild them on every attack.
-    Sheets and rulesets are matched by identity (their mappings are not hashable); the cache
-    holds them, so an id cannot be reused while its entry lives. Refusals are not cached."""
-    try:
-        key = (kind, id(ruleset), id(a), id(b), *rest)
-        hit = _PLANS.get(key)
-    except TypeError:  # an unhashable input: just compute
-        return fn(ruleset, a, b, *rest)
-    if hit is not None and hit[0] is ruleset and hit[1] is a and hit[2] is b:
-        return hit[3]
-    value = fn(ruleset, a, b, *rest)
-    if len(_PLANS) >= _PLAN_CACHE_SIZE:
-        _PLANS.clear()
-    _PLANS[key] = (ruleset, a, b, value)
-    return value
+def _ident(x):
+    """How a cache key names a plan input: a Sheet by its value (``Sheet.value_key``), so a
+    sheet read afresh from an Attribute on each command finds the plan an equal sheet left;
+    anything else by identity (its entry holds it, so the id is not reused meanwhile)."""
+    return x.value_key() if type(x) is Sheet else id(x)
+
+
+# Plans are pure functions of frozen inputs, so the last few thousand are kept: neither a
+# simulation of one matchup (bench/engine.py) nor a command reading its sheets anew rebuilds
+# them on every attack. The ruleset is matched by identity (its mappings are not hashable);
+# each entry holds it (and any input keyed by id), so an id cannot be reused while the entry
+# lives. Refusals are not cached.
+
+
+_TOKENS: dict = {}  # (id(intent), id(ctx)) -> (intent, ctx, token)
+_TOKEN_OF: dict = {}  # (intent, ctx) -> token
+_NEXT_TOKEN = itertools.count(1)
+
+
+def _token(intent: Attack, ctx: Context) -> int:
+    """A number naming the value of (intent, ctx), for the plan keys: hashing a Context (its
+    sides, frozensets, ...) costs more than the cached plan lookup itself, and both plan
+    lookups of an attack need it. Found by identity first (a combat reuses its objects), then
+    by value (a command builds new equal ones); a number is never reused for another value.
+    Raises TypeError for an unhashable input, as a key holding it would."""
+    ids = (id(intent), id(ctx))
+    hit = _TOKENS.get(ids)
+    if hit is not None and hit[0] is intent and hit[1] is ctx:
+        return hit[2]
+    value = (intent, ctx)
+    tok = _TOKEN_OF.get(value)
+    if tok is None:
+        if len(_TOKEN_OF) >= 4096:
+            _TOKEN_OF.clear()
+        tok = _TOKEN_OF[value] = next(_NEXT_TOKEN)
+    if len(_TOKENS) >= 4096:
+        _TOKENS.clear()
+    _TOKENS[ids] = (intent, ctx, tok)  # holds both, so neither id is reused meanwhile
+    return tok
+
+
+class _TargetFacts:
+    """What an attack plan may read from the target's sheet (``_prepare`` gets only this).
+    Each read is noted: a plan that read nothing of the target (most: only disarms, knock-
+    downs and stakes look) is stored for any target, so with every hit making a new target
+    sheet a crowd still finds its plans."""
+
+    __slots__ = ("_ruleset", "_sheet", "used")
+
+    def __init__(self, ruleset, sheet):
+        self._ruleset, self._sheet, self.used = ruleset, sheet, False
+
+    def key(self) -> tuple | None:
+        if self._sheet is None:  # no target sheet given: a plan that reads it fails as before
+            return None
+        return (self._sheet.splat, _rating(self._ruleset, self._sheet, "Strength"),
+                _rating(self._ruleset, self._sheet, "Stamina"))
+
+    @property
+    def splat(self) -> str:  # MAN-11 stakes
+        self.used = True
+        return self._sheet.splat
+
+    @property
+    def strength(self) -> int:  # CLOSE-04 disarm
+        self.used = True
+        return _rating(self._ruleset, self._sheet, "Strength")
+
+    @property
+    def stamina(self) -> int:  # knocked_down_or_damage
+        self.used = True
+        return _rating(self._ruleset, self._sheet, "Stamina")
 
 
 def _plan(ruleset, attacker, target, intent: Attack, ctx: Context) -> _Plan:
-    return _cached("attack", _prepare, ruleset, attacker, target, intent, ctx)
+    """``_prepare`` through the plan cache (see above): first under a key without the
+    target (plans that read nothing of it), then with the target's facts."""
+    facts = _TargetFacts(ruleset, target)
+    try:
+        base = ("attack", id(ruleset), _ident(attacker), _token(intent, ctx))
+        hit = _PLANS.get(base)
+    except TypeError:  # an unhashable input: just compute
+        return _prepare(ruleset, attacker, facts, intent, ctx)
+    if hit is not None and hit[0] is ruleset:
+        return hit[1]
+    full = (*base, facts.key())
+    hit = _PLANS.get(full)
+    if hit is not None and hit[0] is ruleset:
+        return hit[1]
+    value = _prepare(ruleset, attacker, facts, intent, ctx)
+    _store(full if facts.used else base, (ruleset, value, attacker))
+    return value
+
+
+_ASKS_SOAK = object()  # a defense-plan entry: this defense turns on can_soak (see _defense)
 
 
 def _defense(ruleset, defender, attacker, defense: Defense, plan: _Plan, ctx: Context,
              can_soak, intent: Attack):
-    def run(ruleset, defender, attacker, defense, _fingerprint, ctx, _soak_key, _intent):
-        _check_magic_defense(ruleset, _intent, defense)
-        return _defense_plan(ruleset, defender, attacker, defense, plan, ctx, can_soak)
+    # The defense plan reads the defender, not the attacker: the key leaves the attacker out,
+    # and names the attack by the plan facts the defense reads.
+    try:
+        key = ("defense", id(ruleset), _ident(defender), defense, plan.kind, plan.range,
+               plan.damage_type, plan.auto_hit, plan.maneuver.name, plan.barehanded,
+               _token(intent, ctx))
+        hit = _PLANS.get(key)
+    except TypeError:  # an unhashable input: just compute
+        hit, key = None, None
+    if hit is not None and hit[0] is ruleset:
+        if hit[1] is not _ASKS_SOAK:
+            return hit[1]
+        # DMG-16: a block against lethal or aggravated damage that turned on the defender's
+        # ``can_soak`` answer. ``can_soak`` is a fresh lambda on every +combat/act, so the
+        # key holds its answer (asked once, as the plan would), not the function.
+        if can_soak is None:  # the plan refuses: it needs the answer
+            return _defense_plan(ruleset, defender, attacker, defense, plan, ctx, None)
+        answer = bool(can_soak(plan.damage_type))
+        key = (*key, answer)
+        hit = _PLANS.get(key)
+        if hit is not None and hit[0] is ruleset:
+            return hit[1]
+        value = _defense_plan(ruleset, defender, attacker, defense, plan, ctx,
+                              lambda _type: answer)
+        _store(key, (ruleset, value, defender))
+        return value
+    _check_magic_defense(ruleset, intent, defense)
+    asked: list[bool] = []
+    soak = can_soak
+    if can_soak is not None:
+        def soak(damage_type):
+            asked.append(bool(can_soak(damage_type)))
+            return asked[-1]
+    value = _defense_plan(ruleset, defender, attacker, defense, plan, ctx, soak)
+    if key is not None:
+        if asked:
+            _store(key, (ruleset, _ASKS_SOAK, defender))
+            key = (*key, asked[0])
+        _store(key, (ruleset, value, defender))
+    return value
 
-    # ``can_soak`` is a fresh lambda on every +combat/act, so keying on it missed every time
-    # and churned the cache. Only a block against lethal or aggravated damage asks it (DMG-16):
-    # elsewhere it is left out of the key; there the plan is computed and not stored.
-    if defense.kind == "block" and plan.damage_type in ("lethal", "aggravated") \
-            and can_soak is not None:
-        return run(ruleset, defender, attacker, defense, None, ctx, None, intent)
-    fingerprint = (plan.kind, plan.range, plan.damage_type, plan.auto_hit, plan.maneuver.name,
-                   plan.barehanded)
-    return _cached("defense", run, ruleset, defender, attacker, defense, fingerprint, ctx,
-                   None, intent)
+
+def _store(key, entry) -> None:
+    if len(_PLANS) >= _PLAN_CACHE_SIZE:
+        _PLANS.clear()
+    _PLANS[key] = entry
 
 
 # ================================================================ public API: attack

@@ -683,6 +683,29 @@ def _soak(
     return SoakPool(plan.family, plan.damage_type, spec, tuple(dropped), tuple(notes)), armor_in
 
 
+def _soak_memo(ruleset, sheet: Sheet, plan: _Plan, armor_rating: int, armor_applies: bool,
+               unarmored_part: bool, unsoakable: bool, flags: frozenset[str],
+               modifiers: tuple) -> tuple[SoakPool | None, bool]:
+    """``_soak`` memoized per ruleset: the pool is a pure function of the plan, the sheet's
+    value and these inputs, and every hit (and every DMG-16 block) asks it. The entry holds
+    the plan, so its id is not reused while the entry lives."""
+    memo = _memo(ruleset)
+    try:
+        key = ("soak", id(plan), sheet.value_key(), armor_rating, armor_applies,
+               unarmored_part, unsoakable, flags, modifiers)
+        hit = memo.get(key)
+    except (TypeError, AttributeError):  # an unhashable modifier, not a Sheet: just compute
+        hit = key = None
+    if hit is not None and hit[0] is plan:
+        return hit[1]
+    value = _soak(ruleset, sheet, plan, armor_rating=armor_rating, armor_applies=armor_applies,
+                  unarmored_part=unarmored_part, unsoakable=unsoakable, flags=flags,
+                  modifiers=modifiers)
+    if key is not None:
+        memo[key] = (plan, value)
+    return value
+
+
 def soak_pool(
     ruleset,
     sheet: Sheet,
@@ -704,17 +727,8 @@ def soak_pool(
     tags = source_tags(ruleset, source, materials)
     plan = _plan(ruleset, sheet, dtype, tags, head_shot)
     flagset = frozenset(flags) | ({"chimerical"} if chimerical else frozenset())
-    pool, _ = _soak(
-        ruleset,
-        sheet,
-        plan,
-        armor_rating=max(0, armor_rating),
-        armor_applies=armor_applies,
-        unarmored_part=unarmored_part,
-        unsoakable=unsoakable,
-        flags=flagset,
-        modifiers=modifiers,
-    )
+    pool, _ = _soak_memo(ruleset, sheet, plan, max(0, armor_rating), armor_applies,
+                         unarmored_part, unsoakable, flagset, tuple(modifiers))
     return pool
 
 
@@ -953,16 +967,16 @@ def resolve_damage(
     rolled = droll.successes
 
     # DMG-04..DMG-11: the soak roll, a reflex that cannot botch; no wound penalty (DICE-10).
-    soak, armor_in = _soak(
+    soak, armor_in = _soak_memo(
         ruleset,
         target,
         plan,
-        armor_rating=max(0, request.armor_rating),
-        armor_applies=request.armor_applies,
-        unarmored_part=request.unarmored_part,
-        unsoakable=request.unsoakable,
-        flags=flagset,
-        modifiers=request.soak_modifiers,
+        max(0, request.armor_rating),
+        request.armor_applies,
+        request.unarmored_part,
+        request.unsoakable,
+        flagset,
+        request.soak_modifiers,
     )
     sroll = None
     if soak is not None and rolled > 0:

@@ -36,6 +36,8 @@ SCHEMA = Struct(
 
 
 def damage_type(word: str) -> str:
+    if word in DAMAGE_TYPES:  # already canonical: every hit passes its type through here
+        return word
     w = word.strip().lower()
     for t in DAMAGE_TYPES:
         if w and (t.startswith(w) or (w == "agg" and t == "aggravated")):

@@ -4,6 +4,7 @@ changing it. Every change returns a new Sheet or raises InputError; nothing is h
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -38,6 +39,11 @@ def _int(text: str, what: str) -> int:
         return int(str(text).strip())
     except ValueError:
         raise InputError(f"{what} needs a whole number, not '{text}'. Example: {what}=3") from None
+
+
+# Sheet.value_key's interning table: a sheet's fields -> its number (see there).
+_VALUE_KEYS: dict = {}
+_NEXT_KEY = itertools.count(1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +126,28 @@ class Sheet:
             return catalog.pools[name].default
         trait = catalog.traits.get(name)
         return self.traits.get(name, trait.default if trait else 0)
+
+    def value_key(self) -> int:
+        """A small number naming this sheet's value (every field), built once per instance:
+        the engine's plan caches (combat/attack.py) match sheets by value with it, so a sheet
+        read afresh from an Attribute on each command still finds the plan an equal sheet
+        left. Equal values get the same number (interned below); a number is never reused
+        for another value, even after the table is emptied. Negative, so it never equals an
+        ``id()``. Stored in the instance ``__dict__`` beside the (frozen) fields;
+        ``with_health`` drops it."""
+        key = self.__dict__.get("_value_key")
+        if key is None:
+            value = (self.splat, self.race, self.breed, self.form, self.generation,
+                     tuple(self.traits.items()), tuple(self.specialties.items()),
+                     tuple(self.pools.items()), tuple(self.health.items()),
+                     tuple(self.weapons), self.armor, self.approved)
+            key = _VALUE_KEYS.get(value)
+            if key is None:
+                if len(_VALUE_KEYS) >= 65536:
+                    _VALUE_KEYS.clear()
+                key = _VALUE_KEYS[value] = -next(_NEXT_KEY)
+            self.__dict__["_value_key"] = key
+        return key
 
     def has_specialty(self, name: str) -> bool:
         return bool(self.specialties.get(name))
@@ -240,6 +268,7 @@ class Sheet:
         # copy of the fields with the new marks is the same value, cheaper on every hit.
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
+        new.__dict__.pop("_value_key", None)  # the marks differ: the key is rebuilt on use
         object.__setattr__(new, "health", MappingProxyType(track.marks()))
         return new
 

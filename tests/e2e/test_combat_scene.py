@@ -98,6 +98,10 @@ def test_combat_scene(game_server):
                "Goon": (a, "+combat/declare Goon=attack " + bob)}, 1,
               before_act=lambda: scene.do(b, bob, "+combat/abort dodge/wp", "aborts to dodge"))
         # Turn 2: Goon held fast (COMP-03: always hit), admin sweeps him: a knockdown check.
+        # Healed by hand first: turn 1's knife may have hurt him, and a sweep on someone
+        # already down has no knockdown to roll.
+        scene.do(a, admin, "+combat/heal Goon=7 bashing", "Goon heals")
+        scene.do(a, admin, "+combat/heal Goon=7 lethal", "Goon heals")
         scene.do(a, admin, "+combat/mod Goon=immobilized_fully", "immobilized_fully")
         drive({admin: (a, "+combat/declare attack Goon as sweep"),
                bob: (b, "+combat/declare other circles"),
@@ -105,6 +109,9 @@ def test_combat_scene(game_server):
         # Turn 3: Goon near death by staff adjustment, then the knife: lethal on an
         # incapacitated mortal kills (HLT-04). Strength 8 makes a damage success near sure.
         scene.do(a, admin, "+sheet/set str=8", "set to")
+        # Healed first, so 7 lethal leaves him exactly Incapacitated whatever turn 2 did.
+        scene.do(a, admin, "+combat/heal Goon=7 bashing", "Goon heals")
+        scene.do(a, admin, "+combat/heal Goon=7 lethal", "Goon heals")
         scene.do(a, admin, "+combat/damage Goon=7 lethal", "Goon takes 7 lethal")
         for turn in (3, 4, 5):
             drive({admin: (a, "+combat/declare attack Goon with knife"),
