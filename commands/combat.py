@@ -354,8 +354,8 @@ class CmdCombat(WodCommand):
         if kind == "join":
             return f"{n} joins the fight" + (f" (from turn {ev['from_turn']})"
                                              if ev.get("from_turn", 1) > self.state.turn else "")
-        if kind == "leave":
-            return f"{n} leaves the fight."
+        if kind == "leave":  # gone from the state already: the event keeps the name
+            return f"{ev.get('name') or n} leaves the fight."
         if kind == "initiative":
             mods = "".join(f" {m['value']:+d} {m['reason']}" for m in ev.get("modifiers", []))
             return (f"{n} rolls initiative: rating {ev['rating']} + "
@@ -402,7 +402,7 @@ class CmdCombat(WodCommand):
 
     def announce(self, records) -> None:
         room = self.caller.location
-        lines = []
+        lines, after = [], []  # a new phase or turn is told after what led to it
         prompts = []
         for rec in records:
             if rec["event"] == "prompt":
@@ -410,8 +410,8 @@ class CmdCombat(WodCommand):
                 continue
             text = rec.get("_text") or self.describe(rec)
             if text:
-                lines.append(text)
-        lines += self.lines
+                (after if rec["event"] in ("phase", "turn") else lines).append(text)
+        lines += self.lines + after
         if lines and room:
             tell_room(room, "|w[Combat]|n " + "\n".join(lines))
         for p in prompts[-3:]:
@@ -667,7 +667,7 @@ class CmdCombat(WodCommand):
         if m is None:
             return rest, 0
         raw = m.group(1) or ""
-        if not raw.isdigit() or int(raw) < 1:
+        if not raw.isdecimal() or int(raw) < 1:
             raise InputError("Move while attacking as: attack <target> moving <yards>, "
                              "e.g. attack Bob moving 3.")
         yards = int(raw)
@@ -741,7 +741,7 @@ class CmdCombat(WodCommand):
         kind = words[0].lower()
         rest = " ".join(words[1:])
         if kind in ("extra", "celerity", "rage") and len(words) > 1 and not (
-                kind == "rage" and rest.isdigit()):
+                kind == "rage" and rest.isdecimal()):
             # MAN-06: an extra action from Celerity or Rage, outside the split penalty.
             inner = self.parse_action(rest, actor_key)
             if inner.get("activate") or inner["kind"] == "pass":
@@ -751,11 +751,11 @@ class CmdCombat(WodCommand):
         if kind == "celerity":
             return {"activate": "celerity"}
         if kind == "rage":
-            if not rest.isdigit() or int(rest) < 1:
+            if not rest.isdecimal() or int(rest) < 1:
                 raise InputError("Spend Rage as: rage <points>, e.g. rage 2.")
             return {"activate": "rage", "amount": int(rest)}
         if kind == "spend":
-            if len(words) != 3 or not words[2].isdigit() or int(words[2]) < 1:
+            if len(words) != 3 or not words[2].isdecimal() or int(words[2]) < 1:
                 raise InputError("Spend as: spend <pool> <points>, e.g. spend blood 2.")
             return {"activate": "spend", "pool": words[1], "amount": int(words[2])}
         if kind == "effect":  # PWR-03 one Arete effect, PWR-04 one Lore evocation a turn
@@ -792,7 +792,7 @@ class CmdCombat(WodCommand):
             self.check_carried(actor_key, name)
             return {"kind": kind, "weapon": name}
         if kind == "move":  # MAN-03
-            if not rest.isdigit() or int(rest) < 1:
+            if not rest.isdecimal() or int(rest) < 1:
                 raise InputError("Move as: move <yards>, e.g. move 10.")
             yards = int(rest)
             most = movement_yards(self.rs, self.sheet_of(actor_key), "run")
@@ -1578,7 +1578,7 @@ class CmdCombat(WodCommand):
         if not self.rhs or not self.lhs.strip():
             raise InputError(self.usage())
         parts = self.rhs.split()
-        if len(parts) != 2 or not parts[0].isdigit() or not 1 <= int(parts[0]) <= 20:
+        if len(parts) != 2 or not parts[0].isdecimal() or not 1 <= int(parts[0]) <= 20:
             raise InputError(self.usage() + "  e.g. =2 lethal")
         kind = parts[1].lower()
         kinds = ("bashing", "lethal", "aggravated")

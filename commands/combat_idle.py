@@ -40,7 +40,7 @@ def parse_seconds(text: str) -> int:
     if t[-1:] in ("s", "m", "h"):
         unit = {"s": 1, "m": 60, "h": 3600}[t[-1]]
         t = t[:-1].strip()
-    if not t.isdigit():
+    if not t.isdecimal():
         raise InputError(f"'{text.strip()}' is not a time: +combat/timeout <seconds> (or 5m, "
                          f"1h; 0 or off turns the timeout off).")
     secs = int(t) * unit

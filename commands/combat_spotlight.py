@@ -28,7 +28,7 @@ from typeclasses.combat import COMBAT_KEY, CombatScript, combat_in
 from world import combatlog, rulebook
 
 from .base import WodCommand
-from .combat import CmdCombat
+from .combat import CmdCombat, tell_room
 from .render import header
 
 # d10 switches that mean nothing here, and what to use instead.
@@ -285,7 +285,7 @@ class CmdCombatSpotlight(CmdCombat):
                 lines.append(text)
         lines += self.lines
         if lines and room:
-            room.msg_contents("|w[Combat]|n " + "\n".join(lines))
+            tell_room(room, "|w[Combat]|n " + "\n".join(lines))
         for p in prompts[-3:]:
             self.prompt(p)
 
@@ -418,7 +418,7 @@ class CmdCombatSpotlight(CmdCombat):
         for p in parts:
             k, eq, v = p.partition("=")
             if eq and k.strip().lower() in ("actions", "turns"):
-                if not v.strip().isdigit():
+                if not v.strip().isdecimal():
                     raise InputError("actions=<n>: how many turns a round (SPOT-05), e.g. 2.")
                 actions = int(v.strip())
             else:
@@ -622,7 +622,7 @@ class CmdCombatSpotlight(CmdCombat):
         self.load()
         self.need_runner("mark Harm by hand")
         parts = (self.rhs or "").split()
-        if not self.lhs.strip() or len(parts) != 2 or not parts[0].isdigit():
+        if not self.lhs.strip() or len(parts) != 2 or not parts[0].isdecimal():
             raise InputError("+combat/damage <name>=<n> superficial|aggravated, "
                              "e.g. +combat/damage Bob=2 superficial.")
         c = self.combatant(self.lhs)
@@ -649,7 +649,7 @@ class CmdCombatSpotlight(CmdCombat):
         if self.state.get(self.me()) is None and not self.can_run():
             raise IllegalAction("You are not in this fight: +combat/join first.")
         amount = (self.rhs or "").strip()
-        if not self.lhs.strip() or not amount.isdigit():
+        if not self.lhs.strip() or not amount.isdecimal():
             raise InputError("+combat/feed <name>=<hunger slaked>, e.g. +combat/feed Bob=2.")
         c = self.combatant(self.lhs)
         self.run(sp.feed(self.state, c.key, int(amount), self.rs))

@@ -39,6 +39,8 @@ def recount(r):
 
 
 def test_combat_scene(game_server):
+    logs = os.path.join(game_server.gamedir, "server", "logs", "combat", "*.jsonl")
+    earlier = set(glob.glob(logs))  # the tests share one server: other fights' logs
     scene = Scene()
     bob = "Bob" + uuid.uuid4().hex[:4]
     admin = game_server.admin_user
@@ -127,7 +129,7 @@ def test_combat_scene(game_server):
         fh.write("\n".join(scene.lines))
 
     # ------------------------------------------------------------ the JSONL log
-    files = glob.glob(os.path.join(game_server.gamedir, "server", "logs", "combat", "*.jsonl"))
+    files = sorted(set(glob.glob(logs)) - earlier)
     assert len(files) == 1, files
     recs = [json.loads(line) for line in open(files[0]) if line.strip()]
     seqs = [r["seq"] for r in recs]

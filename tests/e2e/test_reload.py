@@ -153,3 +153,81 @@ def test_combat_survives_reload(game_server):
     finally:
         a.close()
         b.close()
+
+
+def test_combat_survives_full_stop_and_start(game_server):
+    """Issue 5: a full stop (portal and server processes gone) and a fresh start on the same
+    game dir and database, in the action phase with declared actions still to resolve:
+    +combat shows exactly the same turn, phase, order, declarations and health afterwards,
+    for the organizer and for the player, and the fight finishes. TURN-01, TURN-03."""
+    bob = "Stp" + uuid.uuid4().hex[:5]
+    bob_pw = "pw-" + uuid.uuid4().hex[:10]
+    admin = game_server.admin_user
+    a = game_server.connect()
+    b = game_server.connect()
+    try:
+        a.read_until("connect", 30)
+        a.login(admin, game_server.admin_password, 30)
+        b.create_and_login(bob, bob_pw, timeout=30)
+        room = "StopRoom" + uuid.uuid4().hex[:4]
+        out = a.command(f"@dig {room}", until="Created", timeout=15)
+        out += a.read_available(0.5)
+        dbref = re.search(r"#(\d+)", out[out.index("Created"):]).group(1)
+        a.command(f"@tel #{dbref}", until=room, timeout=15)
+        a.send(f"@tel {bob}=#{dbref}")
+        b.read_until(room, timeout=15)
+        a.read_available(1.0)
+        b.read_available(1.0)
+        for line in ("+sheet/set dex=3", "+sheet/set wits=2", "+sheet/set brawl=2"):
+            a.command(line, until="set to", timeout=15)
+        for line in ("+sheet/set dex=2", "+sheet/set wits=2", "+sheet/set dodge=2"):
+            b.command(line, until="set to", timeout=15)
+        a.command("+combat/start", until="starts a fight", timeout=15)
+        a.command("+combat/timeout 0", until="timeout", timeout=15)
+        b.command("+combat/join", until="joins the fight", timeout=15)
+        a.command("+combat/npc Goon=thug", until="Goon joins", timeout=15)
+        a.command("+combat/init", until="rolls initiative", timeout=15)
+        b.command("+combat/init", until="rolls initiative", timeout=15)
+        a.command("+combat/init Goon=4", until="rolls initiative", timeout=15)
+        a.command("+combat/next", until="declare phase", timeout=15)
+        a.read_available(0.5)
+        b.read_available(0.5)
+
+        # ---- every declaration made; the action phase waits for its first action
+        for _ in range(10):
+            if "act phase" in board(a):
+                break
+            assert step(a, b, admin, bob)
+        before = board(a)
+        assert "act phase" in before, before
+        waiting = pending(a)
+        assert waiting and waiting[0][1] == "act", waiting
+        before_b = board(b)
+
+        # ---- full stop, then start on the same game dir / DB / ports
+        seconds = game_server.stop_and_start()
+        print(f"\n[e2e] stop + start took {seconds:.1f} s")
+        a = game_server.connect()
+        a.read_until("connect", 30)
+        a.login(admin, game_server.admin_password, 30)
+        a.read_available(1.0)
+        assert board(a) == before
+        assert pending(a) == waiting
+        b = game_server.connect()
+        b.read_until("connect", 30)
+        b.login(bob, bob_pw, 30)
+        b.read_available(1.0)
+        assert board(b) == before_b
+
+        # ---- finish the turn and the scene
+        for _ in range(20):
+            if "turn 2" in board(a):
+                break
+            step(a, b, admin, bob)
+        assert "turn 2" in board(a)
+        out = a.command("+combat/end", until="The fight is over", timeout=15)
+        assert "Traceback" not in out
+        a.command("+combat", until="no fight", timeout=15)
+    finally:
+        a.close()
+        b.close()
