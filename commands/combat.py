@@ -307,7 +307,7 @@ class CmdCombat(WodCommand):
 
     def combatant(self, name: str):
         """A combatant by name (exact, then unique prefix) or #dbref."""
-        name = name.strip()
+        name = (name or "").strip()
         if not name:
             raise InputError(self.usage())
         if name.lower() in ("me", "self"):

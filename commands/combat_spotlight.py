@@ -24,6 +24,7 @@ from combat import spotlight as sp
 from combat import spotlight_attack as spa
 from combat.errors import IllegalAction, InputError, WodError
 from combat.sheet import Sheet
+from typeclasses import combat_guard
 from typeclasses.combat import COMBAT_KEY, CombatScript, combat_in
 from world import combatlog, rulebook
 
@@ -145,25 +146,6 @@ class CmdCombatSpotlight(CmdCombat):
     def commit(self) -> None:
         self.script.commit(self.state, list(self.sheets.values()), [], before=self.before)
         self.announce(log_events(self.script, self.before, self.events))
-
-    def combatant(self, name: str):
-        name = (name or "").strip()
-        if not name:
-            raise InputError(self.usage())
-        if name.lower() in ("me", "self"):
-            name = self.me()
-        if name.startswith("#"):
-            c = self.state.get(name)
-        else:
-            low = name.lower()
-            c = next((x for x in self.state.combatants if x.name.lower() == low), None)
-            if c is None:
-                hits = [x for x in self.state.combatants if x.name.lower().startswith(low)]
-                c = hits[0] if len(hits) == 1 else None
-        if c is None:
-            names = ", ".join(x.name for x in self.state.combatants) or "nobody yet"
-            raise InputError(f"'{name}' is not in this fight. In it: {names}.")
-        return c
 
     def actor(self, name: str | None):
         """Who the caller acts for: a named NPC they run, else their PC if it has the
@@ -359,6 +341,7 @@ class CmdCombatSpotlight(CmdCombat):
         if combat_in(room):
             raise IllegalAction("A fight is already running here: +combat to see it, "
                                 "+combat/join to join.")
+        combat_guard.refuse_second_combat(self.me(), self.caller.key)  # issue 5
         if self.rhs:
             raise IllegalAction("A spotlight fight has no modes (=simple, =reroll are for "
                                 "d10 rulesets): +combat/start spotlight")
@@ -384,6 +367,7 @@ class CmdCombatSpotlight(CmdCombat):
 
     def do_join(self):
         self.load()
+        combat_guard.refuse_second_combat(self.me(), self.caller.key, here=self.script)
         self.join_pc()
         self.commit()
 

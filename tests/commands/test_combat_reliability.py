@@ -222,6 +222,19 @@ class TestOneCombat(CombatTest):
         self.char2.move_to(self.room2, quiet=True)
         self.assertIn("Char2 joins", self.player("+combat/join").text)
 
+    def test_second_combat_refused_under_spotlight_too(self):
+        """The one-fight rule holds whichever engine either fight runs (issue 5)."""
+        self.cmd("+combat/start")
+        self.player("+combat/join")
+        self.char2.move_to(self.room2, quiet=True)
+        self.assertIn("already in a fight", self.player("+combat/start spotlight").text)
+        self.assertIsNone(combat_in(self.room2))
+        other = create_object("typeclasses.characters.Character", key="Olga",
+                              location=self.room2)
+        run_command(other, "+combat/start spotlight")
+        self.assertIn("already in a fight", self.player("+combat/join").text)
+        self.assertIsNone(combat_in(self.room2).get_state().get(f"#{self.char2.id}"))
+
     def test_deleted_combatant_removed_and_room_told(self):
         self.setup_fight()
         thug = next(o for o in self.room1.contents if o.key == "Thug")
