@@ -410,7 +410,8 @@ class CmdCombat(WodCommand):
                 continue
             text = rec.get("_text") or self.describe(rec)
             if text:
-                (after if rec["event"] in ("phase", "turn") else lines).append(text)
+                # conditions an attack causes (dazed, prone) read best after the attack
+                (after if rec["event"] in ("phase", "turn", "condition") else lines).append(text)
         lines += self.lines + after
         if lines and room:
             tell_room(room, "|w[Combat]|n " + "\n".join(lines))
