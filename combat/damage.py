@@ -63,7 +63,6 @@ dying, dead. rage_active / reverted / dying die on any further damage (HLT-04); 
 from __future__ import annotations
 
 import random
-import weakref
 from dataclasses import asdict, dataclass, field, replace
 from types import MappingProxyType
 from typing import Iterable, Mapping
@@ -222,16 +221,14 @@ def require_section(ruleset, name: str) -> dict:
     return sec
 
 
-_LEVELS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+def _levels(ruleset) -> tuple:
+    return HealthTrack.from_section(require_section(ruleset, "health")).levels
 
 
 def track_of(sheet: Sheet, ruleset) -> HealthTrack:
     """``sheet.track(health section)`` with the levels built once per ruleset: building them
     dominated the cost of a hit (design: 50,000 attacks a second)."""
-    levels = _LEVELS.get(ruleset)
-    if levels is None:
-        levels = HealthTrack.from_section(require_section(ruleset, "health")).levels
-        _LEVELS[ruleset] = levels
+    levels = ruleset.derived(_levels)
     h = sheet.health
     track = HealthTrack(levels, h.get("bashing", 0), h.get("lethal", 0), h.get("aggravated", 0))
     if track.damage > track.capacity or min(track.bashing, track.lethal, track.aggravated) < 0:

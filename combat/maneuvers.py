@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import weakref
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -630,15 +629,9 @@ class Tables:
         return out
 
 
-_CACHE: "weakref.WeakKeyDictionary[Any, Tables]" = weakref.WeakKeyDictionary()
-
-
 def tables(ruleset) -> Tables:
     """The typed tables of ``ruleset`` (built on first use, then cached)."""
-    t = _CACHE.get(ruleset)
-    if t is None:
-        t = _CACHE[ruleset] = Tables(ruleset)
-    return t
+    return ruleset.derived(Tables)
 
 
 # ---------------------------------------------------------------- table rules without dice

@@ -64,6 +64,15 @@ class Ruleset:
     def section(self, name: str) -> Any:
         return self.data.get(name)
 
+    def derived(self, build):
+        """``build(self)``, computed once: a ruleset never changes after loading, so every
+        table an engine module derives from it (turn rules, maneuver tables, ...) is cached
+        here rather than in a cache of each module's own."""
+        memo = self.__dict__.setdefault("_derived", {})
+        if build not in memo:
+            memo[build] = build(self)
+        return memo[build]
+
     @cached_property
     def dice(self):
         from .dice import DiceRules

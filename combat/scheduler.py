@@ -34,7 +34,6 @@ combatant); sorting happens once per phase.
 from __future__ import annotations
 
 import random
-import weakref
 from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -199,14 +198,8 @@ class TurnRules:
         )
 
 
-_CACHE: "weakref.WeakKeyDictionary[Any, TurnRules]" = weakref.WeakKeyDictionary()
-
-
 def turn_rules(ruleset) -> TurnRules:
-    rules = _CACHE.get(ruleset)
-    if rules is None:
-        rules = _CACHE[ruleset] = TurnRules.from_ruleset(ruleset)
-    return rules
+    return ruleset.derived(TurnRules.from_ruleset)
 
 
 # ---------------------------------------------------------------- results

@@ -49,9 +49,8 @@ Readings where the seed is silent (listed for the closing note):
 from __future__ import annotations
 
 import random
-import weakref
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Mapping
+from typing import Iterable, Mapping
 
 from . import dice
 from .errors import IllegalAction, InputError, RuleIssue, RulesError
@@ -288,14 +287,8 @@ def check(ruleset) -> list[tuple[str, str]]:
     return out
 
 
-_CACHE: "weakref.WeakKeyDictionary[Any, SpotRules]" = weakref.WeakKeyDictionary()
-
-
 def spot_rules(ruleset) -> SpotRules:
-    rules = _CACHE.get(ruleset)
-    if rules is None:
-        rules = _CACHE[ruleset] = SpotRules.from_ruleset(ruleset)
-    return rules
+    return ruleset.derived(SpotRules.from_ruleset)
 
 
 # ---------------------------------------------------------------- results and helpers
