@@ -501,35 +501,42 @@ class CmdCombat(WodCommand):
             raise IllegalAction("A fight is already running here: +combat to see it, "
                                 "+combat/join to join.")
         combat_guard.refuse_second_combat(self.me(), self.caller.key)  # issue 5
-        name = self.lhs.strip() if self.args.strip() else ""
-        rs = rulebook.get(name or None)
+        rs = rulebook.get(self.lhs.strip() or None)
+        # The engine's own part (checked before anything is created), then the shared part.
+        state, start_event, how = self.new_fight(CombatScript.new_id(room), rs)
+        from evennia import create_script
+
+        with transaction.atomic():
+            script = create_script(CombatScript, key=COMBAT_KEY, obj=room, persistent=True)
+            script.setup(state, rs.name, self.me())
+            self.script, self.rs, self.state, self.before = script, rs, state, state
+            self.events = [{"event": "start", "organizer": self.me(), **start_event}]
+            self.sheets = {}
+            self.lines = [f"{self.caller.key} starts a fight ({rs.name}, {how}). "
+                          f"+combat/join to take part."]
+            self.join_self()
+            self.commit()
+
+    def new_fight(self, combat_id: str, rs):
+        """A new d10 combat from the /start options: (state, start event fields, label)."""
         opts = {o.strip().lower() for o in (self.rhs or "").split(",") if o.strip()}
         unknown = opts - {"simple", "classic", "reroll"}
         if unknown or ("simple" in opts and "classic" in opts):
             raise InputError(self.usage())
         sch.turn_rules(rs)  # refuse a ruleset without a turn before creating anything
-        from evennia import create_script
+        state = sch.new_combat(combat_id, rs,
+                               mode="simple" if "simple" in opts else
+                               ("classic" if "classic" in opts else None),
+                               reroll_initiative=True if "reroll" in opts else None)
+        return state, state.options.to_dict(), f"{state.options.mode} mode"
 
-        with transaction.atomic():
-            script = create_script(CombatScript, key=COMBAT_KEY, obj=room, persistent=True)
-            state = sch.new_combat(CombatScript.new_id(room), rs,
-                                   mode="simple" if "simple" in opts else
-                                   ("classic" if "classic" in opts else None),
-                                   reroll_initiative=True if "reroll" in opts else None)
-            script.setup(state, rs.name, self.me())
-            self.script, self.rs, self.state = script, rs, state
-            self.before = state
-            self.events, self.sheets, self.lines = [{"event": "start", "organizer": self.me(),
-                                                    **state.options.to_dict()}], {}, []
-            self.lines.append(f"{self.caller.key} starts a fight ({rs.name}, "
-                              f"{state.options.mode} mode). +combat/join to take part.")
-            self.run(sch.join(self.state, self.me(), self.caller.key, rs))
-            self.commit()
+    def join_self(self) -> None:
+        self.run(sch.join(self.state, self.me(), self.caller.key, self.rs))
 
     def do_join(self):
         self.load()
         combat_guard.refuse_second_combat(self.me(), self.caller.key, here=self.script)
-        self.run(sch.join(self.state, self.me(), self.caller.key, self.rs))
+        self.join_self()
         self.commit()
 
     def do_leave(self):

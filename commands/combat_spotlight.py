@@ -24,8 +24,7 @@ from combat import spotlight as sp
 from combat import spotlight_attack as spa
 from combat.errors import IllegalAction, InputError, WodError
 from combat.sheet import Sheet
-from typeclasses import combat_guard
-from typeclasses.combat import COMBAT_KEY, CombatScript, combat_in
+from typeclasses.combat import combat_in
 from world import combatlog, rulebook
 
 from .base import WodCommand
@@ -334,42 +333,15 @@ class CmdCombatSpotlight(CmdCombat):
 
     # ================================================================ setting up
 
-    def do_start(self):
-        room = self.caller.location
-        if room is None:
-            raise IllegalAction("You need to be somewhere to start a fight.")
-        if combat_in(room):
-            raise IllegalAction("A fight is already running here: +combat to see it, "
-                                "+combat/join to join.")
-        combat_guard.refuse_second_combat(self.me(), self.caller.key)  # issue 5
+    def new_fight(self, combat_id: str, rs):
         if self.rhs:
             raise IllegalAction("A spotlight fight has no modes (=simple, =reroll are for "
                                 "d10 rulesets): +combat/start spotlight")
-        rs = rulebook.get(self.lhs.strip() or None)
-        from evennia import create_script
+        return sp.new_combat(combat_id, rs), {"engine": "spotlight"}, "spotlight engine"
 
-        with transaction.atomic():
-            script = create_script(CombatScript, key=COMBAT_KEY, obj=room, persistent=True)
-            state = sp.new_combat(CombatScript.new_id(room), rs)
-            script.setup(state, rs.name, self.me())
-            self.script, self.rs, self.state = script, rs, state
-            self.before = state
-            self.events = [{"event": "start", "organizer": self.me(), "engine": "spotlight"}]
-            self.sheets, self.lines = {}, []
-            self.lines.append(f"{self.caller.key} starts a fight ({rs.name}, spotlight "
-                              f"engine). +combat/join to take part.")
-            self.join_pc()
-            self.commit()
-
-    def join_pc(self) -> None:
+    def join_self(self) -> None:
         self.run(sp.join(self.state, self.me(), self.caller.key, self.rs,
                          **self.profile(self.me())))
-
-    def do_join(self):
-        self.load()
-        combat_guard.refuse_second_combat(self.me(), self.caller.key, here=self.script)
-        self.join_pc()
-        self.commit()
 
     def do_leave(self):
         self.load()
