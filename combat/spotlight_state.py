@@ -148,6 +148,22 @@ class Fighter:
 _DEFAULTS = Fighter("", "")._full()
 
 
+@dataclass(frozen=True, slots=True)
+class SpotlightOptions:
+    """The fight's settings, shaped like the d10 ``Options`` where they mean the same, so
+    the game side reads ``state.options.timeout`` whichever engine runs (issue 5)."""
+
+    timeout: int | None = None  # seconds before an idle turn is defaulted; 0 off, None: server
+
+    def to_dict(self) -> dict:
+        return {"timeout": self.timeout}
+
+    @classmethod
+    def from_dict(cls, d: Mapping | None) -> "SpotlightOptions":
+        timeout = (d or {}).get("timeout")
+        return cls(None if timeout is None else int(timeout))
+
+
 def pair(a: str, b: str) -> tuple[str, str]:
     """SPOT-10: a range belongs to a pair, whichever way round it is asked."""
     return (a, b) if a <= b else (b, a)
@@ -168,7 +184,8 @@ class SpotlightState:
     ambush_round: int | None = None  # ... and the round it applies to
     ranges: tuple[tuple[str, str, int], ...] = ()  # SPOT-10: (a, b, band index), a < b
     seq: int = 0
-    deadline: float | None = None
+    deadline: float | None = None  # issue 5: when the idle default applies (wall clock)
+    options: SpotlightOptions = SpotlightOptions()
 
     engine = ENGINE  # class constant: lets the command layer tell the states apart
 
@@ -227,6 +244,7 @@ class SpotlightState:
             "ranges": [[a, b, band] for a, b, band in self.ranges],
             "seq": self.seq,
             "deadline": self.deadline,
+            "options": self.options.to_dict(),
         }
 
     @classmethod
@@ -253,4 +271,6 @@ class SpotlightState:
             ranges=tuple(sorted((str(a), str(b), int(n)) for a, b, n in d.get("ranges") or ())),
             seq=int(d.get("seq", 0)),
             deadline=None if deadline is None else float(deadline),
+            # States stored before the idle timeout came to this engine have no options.
+            options=SpotlightOptions.from_dict(d.get("options")),
         )

@@ -16,6 +16,8 @@ import copy
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
 
+from .d10.gear import EMPTY as EMPTY_GEAR
+from .d10.gear import Gear, Spending
 from .errors import InputError
 
 VERSION = 1
@@ -137,14 +139,12 @@ class Combatant:
     action_cap: int | None = None  # MAN-08: lowest of Dex/Wits when Rage was spent
     conditions: tuple[Condition, ...] = ()
     lost: bool = False  # loses all actions this turn (COMP-02), from the conditions
-    # Kept for the command layer across turns (plain JSON): the worst health outcome so far
-    # (HLT-02..05: incapacitated, torpor, dead ...), and ``gear``: weapon readiness by weapon
-    # (ATK-07/08, RNG-06 WeaponState dicts), weapons knocked away (CLOSE-04), the grapple
-    # partner (CLOSE-03/05), aiming (RNG-01); ``spending``: this turn's power spending
-    # (PWR-01..04, a TurnSpending dict with its turn).
+    # The worst health outcome so far (HLT-02..05: incapacitated, torpor, dead ...), the
+    # typed ``gear`` (cover, grapple, aim, dropped weapons, weapon readiness: d10/gear.py)
+    # and this turn's power ``spending`` (PWR-01..04).
     outcome: str = ""
-    gear: dict | None = None
-    spending: dict | None = None
+    gear: Gear = EMPTY_GEAR
+    spending: Spending | None = None
 
     @property
     def extras(self) -> dict[str, int]:
@@ -186,8 +186,8 @@ class Combatant:
             "conditions": [c.to_dict() for c in self.conditions],
             "lost": self.lost,
             "outcome": self.outcome,
-            "gear": copy.deepcopy(self.gear),
-            "spending": copy.deepcopy(self.spending),
+            "gear": self.gear.to_dict() or None,
+            "spending": self.spending.to_dict() if self.spending else None,
         }
 
     @classmethod
@@ -224,8 +224,8 @@ class Combatant:
             conditions=tuple(Condition.from_dict(c) for c in d.get("conditions") or ()),
             lost=bool(d.get("lost", False)),
             outcome=str(d.get("outcome") or ""),
-            gear=plain(d["gear"], "gear") if d.get("gear") else None,
-            spending=plain(d["spending"], "spending") if d.get("spending") else None,
+            gear=Gear.from_dict(d.get("gear")),
+            spending=Spending.from_dict(d.get("spending")),
         )
 
 

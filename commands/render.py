@@ -10,6 +10,7 @@ import re
 from combat.dice import Roll
 from combat.pools import PoolSpec
 from combat.sheet import Sheet
+from world import dice_text
 
 WIDTH = 78
 
@@ -123,23 +124,11 @@ def sheet_text(name: str, sheet: Sheet, ruleset) -> str:
 
 
 def faces_text(roll: Roll) -> str:
-    out = []
-    for f in roll.faces:
-        if f == 1:
-            out.append(f"|r{f}|n")
-        elif f >= roll.difficulty:
-            out.append(f"|g{f}|n")
-        else:
-            out.append(str(f))
-    return " ".join(out) or "no dice"
+    return dice_text.faces_text(roll.faces, roll.difficulty)
 
 
 def outcome_text(roll: Roll) -> str:
-    if roll.botch:
-        return "|rBOTCH|n"
-    if roll.successes == 0:
-        return "|yfailure|n"
-    return f"|g{roll.successes} success{'es' if roll.successes != 1 else ''}|n"
+    return dice_text.outcome_text(roll.successes, roll.botch)
 
 
 def roll_text(who: str, spec: PoolSpec, roll: Roll) -> str:

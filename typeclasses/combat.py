@@ -3,33 +3,32 @@
 Why a Script: it lives in the database, so the combat survives ``evennia reload`` and a
 restart; attached to the room, ``+combat`` finds it with the room's script handler.
 
-Storage: the whole ``combat.state.CombatState`` is ONE Attribute (``state``: its ``to_dict``
-as JSON text, so Evennia's pickled containers never leak into the engine), plus the ruleset
-name it started with and the organizer's dbref, written once. A command computes every new
-value first (state and sheets) and then ``commit``s them inside one transaction: all or
-nothing.
+Storage: the whole engine state is ONE Attribute (``state``: its ``to_dict`` as JSON text,
+so Evennia's pickled containers never leak into the engine), plus the ruleset name it
+started with and the organizer's dbref, written once. ``world/combat_service.py`` computes
+every new value first (state and sheets) and then ``commit``s them here inside one
+transaction: all or nothing.
 """
 
 from __future__ import annotations
 
 import json
-import time
-import uuid
 
 from django.db import transaction
 from evennia.scripts.scripts import DefaultScript
 
-from combat.state import CombatState
+from combat.core.engine import engine_of_state
 from world import combatlog, rulebook
+from world.combat_service import COMBAT_KEY
 
 from . import combat_guard, combat_timers
 
-COMBAT_KEY = "wod_combat"
+__all__ = ["COMBAT_KEY", "CombatScript", "combat_in"]
 
 
 class CombatScript(combat_timers.TimerMixin, DefaultScript):
-    """A running World of Darkness combat (see module doc). Issue 5: it ticks every few
-    seconds to apply the idle timeout (``typeclasses/combat_timers.py``)."""
+    """A running World of Darkness combat (see module doc). It ticks every few seconds to
+    apply the idle timeout (``typeclasses/combat_timers.py``)."""
 
     def at_script_creation(self):
         self.key = COMBAT_KEY
@@ -44,11 +43,6 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
     def combat_id(self) -> str:
         return self.get_state().id
 
-    @staticmethod
-    def new_id(room) -> str:
-        """Unique over the game's life (database ids can come back after a rollback)."""
-        return f"{room.id}-{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:6]}"
-
     @property
     def ruleset_name(self) -> str:
         return self.attributes.get("ruleset") or rulebook.default_name()
@@ -58,43 +52,45 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
         return self.attributes.get("organizer")
 
     def ruleset(self):
-        # Issue 4: the rules this combat started with, even after +rules/reload or a
-        # restart (world/rulebook.pinned: a digest, and a snapshot read only when needed).
+        # The rules this combat started with, even after +rules/reload or a restart
+        # (world/rulebook.pinned: a digest, and a snapshot read only when needed).
         return rulebook.pinned(self.ruleset_name, self.attributes.get("rules_digest"),
                                lambda: self.attributes.get("rules_snapshot"))
 
-    def get_state(self) -> CombatState:
+    def engine(self):
+        """The engine this fight's state belongs to (``combat.core.engine``)."""
+        cached = self.ndb.engine
+        if cached is None:
+            cached = self.ndb.engine = engine_of_state(json.loads(self.attributes.get("state")))
+        return cached
+
+    def get_state(self):
         cached = self.ndb.state
         if cached is not None:
             return cached
         data = json.loads(self.attributes.get("state"))
-        if data.get("engine") == "spotlight":  # issue 4: the spotlight engine's own state
-            from combat.spotlight_state import SpotlightState
-
-            state = SpotlightState.from_dict(data)
-        else:
-            state = CombatState.from_dict(data)
-        self.ndb.state = state
+        state = self.ndb.state = engine_of_state(data).load(data)
         return state
 
     # ------------------------------------------------------------ writing
 
-    def setup(self, state: CombatState, ruleset_name: str, organizer: str) -> None:
+    def setup(self, state, ruleset_name: str, organizer: str) -> None:
         self.attributes.add("ruleset", ruleset_name)
-        digest, text = rulebook.snapshot(rulebook.get(ruleset_name))  # issue 4: pin the rules
+        digest, text = rulebook.snapshot(rulebook.get(ruleset_name))  # pin the rules
         self.attributes.add("rules_digest", digest)
         self.attributes.add("rules_snapshot", text)
         self.attributes.add("organizer", organizer)
         self.attributes.add("state", json.dumps(state.to_dict()))
         self.ndb.state = state
 
-    def commit(self, state: CombatState, sheets=(), events=(), before=None) -> list[dict]:
+    def set_organizer(self, key: str) -> None:
+        self.attributes.add("organizer", key)
+
+    def commit(self, state, sheets=(), events=(), before=None) -> list[dict]:
         """Save the new state and every changed sheet ((character, Sheet) pairs) in one
         transaction, then append the events to the log. ``before``: the state the command
         started from (the log's turn and phase). Returns the log records."""
         before = before or state
-        if isinstance(state, CombatState):  # issue 5: the idle deadline, saved with the turn
-            state = combat_timers.stamp(state)
         text = json.dumps(state.to_dict())
         sheets = list(sheets)
         try:
@@ -107,15 +103,12 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
                 for char, sheet in sheets:
                     char.sheet.save(sheet)
         except BaseException:
-            # Issue 5: the rows are rolled back; put the cached copies back too.
+            # The rows are rolled back; put the cached copies back too.
             self.ndb.state = None
             combat_guard.restore_after_rollback([self, *(char for char, _ in sheets)])
             raise
         self.ndb.state = state
-        records = combatlog.write(state.id, self.ruleset_name, before.turn, before.phase,
-                                  events)
-        combat_timers.organizer_notes(self, records)
-        return records
+        return combatlog.write(state.id, self.ruleset_name, *combatlog.clock(before), events)
 
     def forget_cache(self) -> None:
         """Drop in-memory copies (what a reload does)."""

@@ -52,10 +52,9 @@ def combat_scripts():
     """Every running combat Script in the game."""
     from evennia.scripts.models import ScriptDB
 
-    from .combat import COMBAT_KEY, CombatScript
+    from world.combat_service import COMBAT_KEY
 
-    return [s for s in ScriptDB.objects.filter(db_key=COMBAT_KEY)
-            if isinstance(s, CombatScript)]
+    return [s for s in ScriptDB.objects.filter(db_key=COMBAT_KEY) if hasattr(s, "engine")]
 
 
 def combat_of(key: str, scripts=None):
@@ -98,8 +97,8 @@ def remove_deleted(obj) -> None:
             script = combat_of(key)
         if script is None:
             return
-        from commands.combat_idle import SystemRunner
+        from world import combat_service
 
-        SystemRunner(script, exclude=obj).remove_gone(key)
+        combat_service.remove_deleted(script, obj)
     except Exception:
         logger.log_trace(f"combat: could not take deleted {obj!r} out of its fight")

@@ -7,67 +7,25 @@ command), so nothing about it lives only in memory. The Script ticks every ``TIC
 after ``evennia reload`` and a full restart (``at_server_start`` re-arms one created before
 the clock existed), so a deadline that passed while the server was down is applied at the
 first tick after it comes back. A tick with nothing due costs no query (the state is cached
-in ``ndb``). The rule itself (what "idle" means, the defaults) is pure: ``combat/idle.py``.
+in ``ndb``). The rule itself (what "idle" means, the defaults) is the engine's; the service
+(``world/combat_service.py``) stamps each new wait's deadline when it commits.
 """
 
 from __future__ import annotations
 
-import time
-
 from django.conf import settings
 from evennia.utils import logger
 
-from combat import idle
+from world import combat_service
 
 #: seconds between deadline checks (the timeout is honoured to within this)
 TICK = int(getattr(settings, "COMBAT_TIMER_TICK", 2) or 2)
 
 
-def effective_timeout(state) -> int:
-    if state.options.timeout is not None:
-        return int(state.options.timeout)
-    return int(getattr(settings, "COMBAT_DEFAULT_TIMEOUT", 0) or 0)
-
-
-def stamp(state, now: float | None = None):
-    """The state with the current prompt's deadline set (or cleared): called on every
-    commit, so the deadline is saved in the same write as the turn it belongs to."""
-    return idle.stamp(state, effective_timeout(state), time.time() if now is None else now)
-
-
 def check(script, now: float | None = None) -> bool:
     """Apply the idle defaults if ``script``'s deadline has passed (``now``: the clock, for
     tests). True if the combat changed."""
-    st = script.get_state()
-    now = time.time() if now is None else now
-    if not idle.due(st, now):
-        return False
-    from commands.combat_idle import SystemRunner
-
-    return SystemRunner(script).expire(now)
-
-
-def organizer_notes(script, records) -> None:
-    """Tell the organizer when everyone has declared (the act phase begins) or acted (the
-    turn is over), whoever typed the last command or whether the clock did."""
-    notes = []
-    for rec in records:
-        if rec.get("event") == "phase" and rec.get("phase") == "act" and \
-                rec.get("mode") != "simple":
-            notes.append(f"Everyone has declared (turn {rec.get('turn')}); actions begin.")
-        elif rec.get("event") == "turn":
-            notes.append(f"Everyone has acted in turn {int(rec.get('turn', 1)) - 1}.")
-    if not notes or not script.organizer:
-        return
-    from evennia.objects.models import ObjectDB
-
-    try:
-        pk = int(script.organizer.lstrip("#"))
-    except ValueError:
-        return
-    org = ObjectDB.get_cached_instance(pk) or ObjectDB.objects.filter(id=pk).first()
-    if org is not None:
-        org.msg("|w[Combat]|n " + " ".join(notes))
+    return combat_service.expire_due(script, now) is not None
 
 
 class TimerMixin:

@@ -48,12 +48,32 @@ def _tail_seq(path: str) -> int:
     return 0
 
 
+#: records ``+combat/log`` leaves out: bookkeeping, not something that happened
+QUIET = frozenset({"intent", "prompt", "act", "defend", "extra_actions"})
+
+
+def event_of(record: Mapping):
+    """A log record as the event it recorded (for the renderer)."""
+    from combat.core.events import Event
+
+    return Event.from_dict({k: v for k, v in record.items()
+                            if k not in ("seq", "ts", "combat", "ruleset")})
+
+
+def clock(state) -> tuple[int, str]:
+    """(turn, phase) of a state: a d10 turn and phase, or a spotlight round and stage."""
+    if hasattr(state, "round"):
+        return state.round, state.stage
+    return state.turn, state.phase
+
+
 def write(combat_id: str, ruleset: str, turn: int, phase: str,
           events: Iterable[Mapping]) -> list[dict]:
     """Append ``events``; returns the records written (with their seq).
 
-    ``turn`` and ``phase`` are where the combat stood before these events; the scheduler's
-    ``turn`` and ``phase`` events move them on, so each record says when it happened. An
+    ``turn`` and ``phase`` are where the combat stood before these events; the d10
+    ``turn``/``phase`` and the spotlight ``round``/stage events move them on, so each record
+    says when it happened. An
     event's own ``phase`` field (an act's main/extra) is kept as ``event_phase``.
     """
     events = list(events)
@@ -73,6 +93,11 @@ def write(combat_id: str, ruleset: str, turn: int, phase: str,
         elif kind == "phase":
             phase = ev.get("phase", phase)
             turn = ev.get("turn", turn)
+        elif kind == "round":  # spotlight: the round is the turn, the stage the phase
+            turn = ev.get("round", turn)
+            phase = "opening" if ev.get("ambush") == "opponents" else "pcs"
+        elif kind in ("spotlight", "prompt") and ev.get("stage"):
+            phase = ev["stage"]
         seq += 1
         rec = {"seq": seq, "ts": round(now, 3), "combat": combat_id, "ruleset": ruleset,
                "turn": turn, "phase": phase, "event": kind}

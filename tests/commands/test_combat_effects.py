@@ -108,7 +108,7 @@ class TestGrappleAndDisarm(EffectsTest):
         self.assertIn("locked in a clinch", text)
         for name in ("Char", "Thug"):
             self.assertIn("grappled", [k.name for k in self.who(name).conditions])
-        self.assertEqual(self.who("Thug").gear["grapple"], {"with": self.key("Char"),
+        self.assertEqual(self.who("Thug").gear.to_dict()["grapple"], {"with": self.key("Char"),
                                                               "kind": "clinch"})
         self.player("+combat/act")
         self.cmd("+combat/act Thug")
@@ -138,7 +138,7 @@ class TestGrappleAndDisarm(EffectsTest):
         with self.dice(9, 9, 9, 9, 9, 9, 9, 9, 2, 2):
             text = self.cmd("+combat/act").text
         self.assertIn("Knife flies away", text)
-        self.assertEqual(self.who("Thug").gear["dropped"], ["Knife"])
+        self.assertEqual(list(self.who("Thug").gear.dropped), ["Knife"])
         self.assertEqual(thug(self).sheet.get().health["bashing"], 0)
         self.player("+combat/act")
         self.assertIn("knocked away", self.cmd("+combat/act Thug").text)
@@ -159,7 +159,7 @@ class TestParryCounter(EffectsTest):
         # beats it by 2: knife Str 2 + 1 + 2 = 5 dice [7 7 2 2 2] = 2 lethal on Thug.
         with self.dice(6, 2, 2, 2, 8, 8, 8, 2, 7, 7, 2, 2, 2):
             text = self.cmd("+combat/act Thug").text
-        self.assertIn("parry turns on Thug (DMG-17)", text)
+        self.assertIn("parry turns on Thug", text)
         self.assertIn("Thug takes 2 lethal", text)
         self.assertEqual(thug(self).sheet.get().health["lethal"], 2)
 
@@ -219,7 +219,7 @@ class TestExtraActionsAndSpending(EffectsTest):
         # PWR-01: a 13th-generation vampire spends one blood point a turn.
         self.assertIn("at most 1 Blood a turn", self.player("+combat/spend blood 1").text)
         self.assertEqual(self.char2.sheet.get().pools["Blood"].current, 4)
-        self.assertEqual(self.who("Char2").spending["value"]["spent"], {"Blood": 1})
+        self.assertEqual(dict(self.who("Char2").spending.value.spent), {"Blood": 1})
         spend = [r for r in self.log() if r["event"] == "spend"]
         self.assertEqual((spend[0]["pool"], spend[0]["amount"], spend[0]["left"]),
                          ("Blood", 1, 4))
@@ -236,7 +236,7 @@ class TestGearAndTemplates(EffectsTest):
         # Dex 3 + Firearms 2 vs 6 [2 2 2 2 2]: a miss, but the round is spent.
         with self.dice(2, 2, 2, 2, 2):
             self.assertIn("6 round(s) left", self.cmd("+combat/act").text)
-        self.assertEqual(self.who("Char").gear["weapons"]["Pistol, heavy"]["ammo"], 6)
+        self.assertEqual(self.who("Char").gear.weapon("Pistol, heavy").ammo, 6)
         self.player("+combat/act")
         self.cmd("+combat/act Thug")
         self.cmd("+combat/declare Thug=other growls")

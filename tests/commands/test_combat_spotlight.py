@@ -296,7 +296,7 @@ class TestRefusals(SpotTest):
         self.setup_fight()
         before = self.state()
         out = self.cmd("+combat/declare attack Thug").text
-        self.assertIn("+combat/declare is for d10 combats", out)
+        self.assertIn("is for d10 combats", out)
         self.assertIn("+combat/act", out)
         self.assertIn("+combat/feed", self.cmd("+combat/heal Char2=1 lethal").text)
         self.assertIn("unknown switch", self.cmd("+combat/frobnicate").text)

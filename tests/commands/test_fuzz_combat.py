@@ -48,7 +48,6 @@ from hypothesis import strategies as st
 from combat.sheet import Sheet
 from commands.base import WodCommand
 from commands.combat import CmdCombat
-from commands.combat_spotlight import D10_ONLY, CmdCombatSpotlight
 from tests.commands.test_fuzz_input import (
     ANSI,
     CATCH_ALL,
@@ -169,8 +168,7 @@ def switch_names(cls) -> list[str]:
 
 
 D10_SWITCHES = switch_names(CmdCombat)
-SPOT_SWITCHES = switch_names(CmdCombatSpotlight) + sorted(set(D10_ONLY)
-                                                           - set(CmdCombatSpotlight.wod_switches))
+SPOT_SWITCHES = D10_SWITCHES  # one command for both engines; each refuses what it does not take
 
 
 def fuzz(examples: int):

@@ -1,0 +1,5 @@
+"""The d10 engine (seeds 000-003): the Storyteller turn, attacks, damage, health.
+
+``engine.ENGINE`` implements ``combat.core.engine.Engine``; the modules beside it each hold
+one part of what an intent does (declaring, acting, an attack's consequences, staff tools).
+"""

@@ -1,0 +1,114 @@
+"""Acting (TURN-03/04/06/07/08): the declared action performed in its slot, aborts, and the
+actions that are not attacks (aim, reload, move, rise, escape, ready)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .. import scheduler as sch
+from ..attack import ready_weapon, resolve_escape
+from ..errors import IllegalAction
+from .fight import Fight, roll_event
+from .gear import Aim
+from .strike import attack
+
+
+def act(f: Fight, key: str) -> None:
+    # Validate on the current state first; the action's own changes (the defense spent, a
+    # knockdown) belong to this moment of the turn, before ``act`` moves the turn on.
+    probe = sch.act(f.state, key, f.rules)
+    ev = next(e for e in probe.events if e.get("event") == "act")
+    action = ev["action"]
+    kind = action["kind"]
+    if kind == "attack":
+        attack(f, key, action, ev)
+    elif kind in ("reload", "nock"):
+        ready(f, key, action)
+    elif kind == "aim":
+        aim(f, key, action)
+    elif kind == "escape":
+        escape(f, key)
+    else:
+        if kind == "ready":
+            f.set_gear(key, f.gear(key).pick_up(action["weapon"]))
+        f.emit("action", actor=key, kind=kind,
+               **{k: action[k] for k in ("text", "yards", "weapon") if k in action})
+    finish(f, key)
+
+
+def finish(f: Fight, key: str) -> None:
+    """Mark the action done. An attacker put out of action by their own attack (a parry
+    counter, jagged skin) still used it; the turn then goes on without them."""
+    cur = f.state.get(key)
+    if cur is None:
+        return
+    if not cur.lost:
+        f.run(sch.act(f.state, key, f.rules))
+        return
+    step = sch.act(f.state.with_combatants({key: replace(cur, lost=False)}), key, f.rules)
+    st = step.state
+    if st.turn == f.state.turn:
+        st = st.with_combatants({key: replace(st.get(key), lost=True)})
+    f.state = st
+    f.events.extend(step.events)
+
+
+def ready(f: Fight, key: str, action: dict) -> None:
+    """RNG-06 reload, ATK-07 nock, ATK-08 crossbow reload: one action each."""
+    name = action["weapon"]
+    res = ready_weapon(f.rules, f.sheet(key), name, f.weapon_state(key, name), action["kind"],
+                       rng=f.rng)
+    f.set_gear(key, f.gear(key).with_weapon(res.state))
+    f.emit("weapon", actor=key, action=action["kind"], weapon=name, state=res.state.as_dict(),
+           note=res.note)
+
+
+def aim(f: Fight, key: str, action: dict) -> None:
+    """RNG-01: each turn of aiming adds a die to the next shot at that target (the attack
+    layer caps it at Perception and checks the weapon and the target's speed)."""
+    old = f.gear(key).aim
+    same = old is not None and old.target == action["target"] and \
+        old.weapon == action["weapon"]
+    turns = (old.turns if same else 0) + 1
+    f.set_gear(key, replace(f.gear(key), aim=Aim(action["target"], action["weapon"], turns)))
+    f.emit("aim", actor=key, target=action["target"], weapon=action["weapon"], turns=turns)
+
+
+def escape(f: Fight, key: str) -> None:
+    """CLOSE-03 / CLOSE-05: resisted Strength + Brawl against the holder."""
+    grip = f.gear(key).grapple
+    if not grip or f.state.get(grip.other) is None:
+        f.emit("escape", actor=key, holder=None, escaped=False)
+        f.release(key, None)
+        return
+    other = grip.other
+    res = resolve_escape(f.rules, f.sheet(key), f.sheet(other), rng=f.rng)
+    f.events.append(roll_event(key, "escape", res.escaper_pool, res.escaper_roll))
+    f.events.append(roll_event(other, "hold on", res.holder_pool, res.holder_roll))
+    if res.escaped:
+        f.release(key, other)
+    f.emit("escape", actor=key, holder=other, escaped=res.escaped)
+
+
+def abort(f: Fight, key: str, to: str, spend: bool) -> None:
+    """TURN-08: a Willpower roll (or a point) to switch to a defense before acting."""
+    name = f.name(key)
+    sheet = f.sheet(key)
+    wp = sheet.pools.get("Willpower")
+    if spend:
+        if wp is None or wp.current < 1:
+            raise IllegalAction(f"{name} has no Willpower point to spend.")
+        f.put_sheet(key, sheet.spend("Willpower", 1))
+    rating = wp.permanent if wp else 0
+    if not spend and rating < 1:
+        raise IllegalAction(f"{name} has no Willpower to roll.")
+    step = sch.abort(f.state, key, {"kind": to}, f.rules, f.rng, willpower=rating,
+                     spend_willpower=spend)
+    for ev in step.events:  # the roll is told before what it decided
+        if ev.get("event") == "abort" and ev.get("roll"):
+            r = ev["roll"]
+            f.emit("roll", actor=key, purpose="abort", traits=[["Willpower", rating]],
+                   pool=r["pool"], modifiers=[], difficulty=r["difficulty"], faces=r["faces"],
+                   specialty=False, willpower=False, successes=r["successes"],
+                   botch=r["botch"])
+    f.run(step)

@@ -1,0 +1,176 @@
+"""Declaring (TURN-01/02): what is spent before the actions, and the actions checked against
+the sheet before they are stored, so a refused declaration changes nothing.
+
+Activations come first (MAN-07 Celerity, MAN-08 Rage, PWR-01..04 spending and effects,
+RNG-03 cover: where you stand is not an action), then the actions go to the scheduler.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .. import powers
+from .. import scheduler as sch
+from ..errors import IllegalAction, InputError
+from ..maneuvers import COVER, movement_yards, tables
+from ..sheet import Sheet
+from .fight import Fight
+from .gear import Spending
+
+
+def declare(f: Fight, key: str, actions, activations, desperate: bool) -> None:
+    c = f.state.find(key)
+    actions = [dict(a) for a in actions]
+    for a in actions:
+        check_action(f, key, a)
+    for a in activations:  # spent before declaring (TURN-02, MAN-07/08)
+        activate(f, key, dict(a))
+    for a in actions:  # the extra sources are known now that Rage was spent
+        if a.get("extra") and a["extra"] not in ("celerity", "rage"):
+            a["extra"] = extra_source(f, key)
+    if not actions:
+        return
+    if any(a["kind"] == "pass" for a in actions):
+        if len(actions) > 1:
+            raise InputError("'pass' is a whole turn of nothing; declare it alone.")
+        f.run(sch.skip(f.state, key, f.rules))
+        return
+    st = f.state
+    # TURN-05: in the simple mode the runner declares NPCs at the start of the turn.
+    early = (c.is_npc and st.options.mode == "simple" and not c.delayed
+             and dict(sch.prompts(st)).get(key) != "declare")
+    f.run(sch.declare(st, key, actions, f.rules, desperate=desperate, early=early))
+
+
+def check_action(f: Fight, key: str, a: dict) -> None:
+    """What the sheet decides about one declared action (weapons carried, distances)."""
+    kind = a["kind"]
+    if kind == "attack":
+        t = f.state.find(a["target"])
+        if t.key == key:
+            raise IllegalAction("You cannot attack yourself.")
+        if t.outcome == "dead":
+            raise IllegalAction(f"{t.name} is dead already.")
+        if a.get("weapon"):
+            f.carries(key, a["weapon"])
+        if a.get("moving"):  # MAN-04: up to half the run while attacking
+            wa = tables(f.rules).movement["while_acting"]
+            run = movement_yards(f.rules, f.sheet(key), "run")
+            limit = run * wa["max_percent_of_run"] // 100
+            if a["moving"] > limit:
+                raise IllegalAction(
+                    f"{f.name(key)} can move at most {limit} yards while attacking (half a "
+                    f"run of {run}); to go {a['moving']} yards, declare move {a['moving']} "
+                    f"as its own action.")
+    elif kind == "aim":  # RNG-01
+        f.state.find(a["target"])
+        a["weapon"] = a.get("weapon") or f.default_weapon(key)
+        f.carries(key, a["weapon"])
+    elif kind in ("reload", "nock"):  # RNG-06, ATK-07/08
+        a["weapon"] = a.get("weapon") or f.default_weapon(
+            key, ("firearm", "crossbow") if kind == "reload" else ("bow",))
+        f.carries(key, a["weapon"])
+    elif kind == "move":  # MAN-03
+        most = movement_yards(f.rules, f.sheet(key), "run")
+        if a["yards"] > most:
+            raise IllegalAction(f"{f.name(key)} runs at most {most} yards a turn.")
+    elif kind == "ready":
+        if not f.gear(key).is_dropped(a["weapon"]):
+            raise IllegalAction(f"{a['weapon']} was not knocked away; nothing to pick up.")
+
+
+def extra_source(f: Fight, key: str) -> str:
+    """Which granted source an ``extra <action>`` uses: Celerity, then Rage."""
+    granted = f.state.get(key).extras
+    for src in ("celerity", "rage"):
+        if granted.get(src):
+            return src
+    raise IllegalAction(f"{f.name(key)} has no extra actions this turn: Celerity (activated "
+                        f"the turn before) or rage <n> first.")
+
+
+# ---------------------------------------------------------------- powers and pools
+
+
+def spending_of(f: Fight, key: str) -> powers.TurnSpending:
+    """This turn's tally for ``key`` (PWR-01..04); a new turn starts afresh, blood banked
+    toward a power stays (PWR-01)."""
+    sp = f.state.get(key).spending
+    if sp is None:
+        return powers.TurnSpending()
+    return sp.value if sp.turn == f.state.turn else powers.new_turn(sp.value)
+
+
+def keep_spending(f: Fight, key: str, value: powers.TurnSpending) -> None:
+    f.put(key, spending=Spending(f.state.turn, value))
+
+
+def pay(f: Fight, key: str, pool: str, amount: int, purpose: str) -> None:
+    """Take ``amount`` of ``pool`` after the per-turn power limits (PWR-01 blood per turn by
+    generation, PWR-02 Rage and Gnosis not in one turn, PWR-04 chi)."""
+    sheet: Sheet = f.sheet(key)
+    canon = f.rules.traits.resolve(pool) if pool else pool
+    name = f.name(key)
+    if canon not in sheet.pools:
+        have = ", ".join(sheet.pools) or "none"
+        raise IllegalAction(f"{name} has no {pool} to spend (pools: {have}).")
+    spending = powers.check_spend(f.rules, sheet, spending_of(f, key), canon, amount,
+                                  purpose=purpose)
+    try:
+        new = sheet.spend(canon, amount)
+    except InputError as err:
+        raise IllegalAction(f"{name}: {err}") from None
+    f.put_sheet(key, new)
+    keep_spending(f, key, spending)
+    f.emit("spend", actor=key, pool=canon, amount=amount, purpose=purpose,
+           left=new.pools[canon].current)
+
+
+def activate(f: Fight, key: str, a: dict) -> None:
+    what = a["activate"]
+    sheet = f.sheet(key)
+    if what == "celerity":  # MAN-07
+        dots = sheet.rating(f.rules.traits, "Celerity")
+        if dots < 1:
+            raise IllegalAction(f"{f.name(key)} has no Celerity.")
+        step = sch.activate_celerity(f.state, key, dots, f.rules)
+        spend = next(e["spend"] for e in step.events if e.get("event") == "extra_actions")
+        f.run(step)
+        pay(f, key, spend["pool"], spend["amount"], "celerity")
+        f.emit("activate", actor=key, power="celerity", dots=dots)
+    elif what == "rage":  # MAN-08
+        cat = f.rules.traits
+        rage = sheet.pools.get("Rage")
+        if rage is None:
+            raise IllegalAction(f"{f.name(key)} has no Rage to spend.")
+        step = sch.spend_rage(f.state, key, a["amount"], f.rules, rage=rage.permanent,
+                              dex=sheet.rating(cat, "Dexterity"), wits=sheet.rating(cat, "Wits"))
+        spend = next(e["spend"] for e in step.events if e.get("event") == "extra_actions")
+        f.run(step)
+        pay(f, key, spend["pool"], spend["amount"], "extra actions")
+        f.emit("activate", actor=key, power="rage", amount=a["amount"])
+    elif what == "cover":
+        set_cover(f, key, a["level"])
+    elif what == "effect":  # PWR-03 one Arete effect, PWR-04 one Lore evocation a turn
+        spending = powers.check_effect(f.rules, sheet, spending_of(f, key), a["what"],
+                                       item=a.get("item", ""))
+        keep_spending(f, key, spending)
+        f.emit("effect", actor=key, kind=a["what"], item=a.get("item", ""))
+    elif what == "spend":
+        pay(f, key, a["pool"], a["amount"], "power")
+    else:
+        raise InputError(f"'{what}' is not something to spend or activate.")
+
+
+def set_cover(f: Fight, key: str, level: str, by: str | None = None) -> None:
+    """RNG-03: the cover stays on the combatant until changed; the attack engine reads it
+    for shots at them (+to be hit) and from them (+to hit out)."""
+    if level not in COVER:
+        raise InputError(f"Cover is one of: {', '.join(COVER)}, e.g. cover good.")
+    f.set_gear(key, replace(f.gear(key), cover=level))
+    row = (tables(f.rules).ranged.get("cover") or {}).get(level) or {}
+    ev = {"actor": key, "cover": level, "to_be_hit": row.get("to_be_hit", 0),
+          "to_hit": row.get("to_hit", 0)}
+    if by:
+        ev["by"] = by
+    f.emit("cover", **ev)

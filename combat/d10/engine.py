@@ -1,0 +1,193 @@
+"""The d10 engine: ``apply`` dispatches each intent to the part of the rules that owns it.
+
+Every handler works on a ``Fight`` (the state, sheets and events of this one call) and
+returns nothing; ``apply`` packs the result into an ``Outcome``. A refusal raises before the
+caller keeps anything, so it changes nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any, Callable, Mapping
+
+from .. import idle
+from .. import scheduler as sch
+from ..core import intents as it
+from ..core.events import events_of
+from ..core.outcome import Outcome
+from ..errors import IllegalAction
+from ..state import CombatState
+from . import acting, declare, staff
+from .declare import set_cover
+from .fight import Fight
+
+
+def _join(f: Fight, i: it.Join) -> None:
+    f.run(sch.join(f.state, i.actor, i.name, f.rules, is_npc=i.is_npc,
+                   controller=i.controller))
+
+
+def _remove(f: Fight, i: it.Remove) -> None:
+    c = f.state.find(i.actor)
+    if i.why == "deleted":
+        f.emit("deleted", actor=i.actor, name=c.name)
+    f.run(sch.remove(f.state, i.actor, f.rules))
+
+
+def _initiative(f: Fight, i: it.RollInitiative) -> None:
+    """INIT-01 from the sheet; INIT-02 an NPC's runner may type the rating instead."""
+    c = f.state.find(i.actor)
+    if i.rating is not None:
+        if not c.is_npc:
+            raise IllegalAction("Roll your own initiative from your sheet: +combat/init")
+        f.run(sch.roll_initiative(f.state, c.key, f.rules, f.rng, rating=i.rating))
+        return
+    sheet = f.sheet(c.key)
+    f.run(sch.roll_initiative(f.state, c.key, f.rules, f.rng,
+                              rating=sch.initiative_rating(sheet, f.rules), race=sheet.race,
+                              wound_penalty=f.track(c.key).penalty))
+
+
+def _advance(f: Fight, i: it.Advance) -> None:
+    if i.actor:
+        f.run(sch.skip(f.state, i.actor, f.rules))  # stop waiting for them
+    else:
+        f.run(sch.advance(f.state, f.rules))
+
+
+def _act(f: Fight, i: it.Act) -> None:
+    """TURN-03: the declared action, in its slot; what to do was said when declaring."""
+    if i.action:
+        raise IllegalAction(
+            "You act what you declared: +combat/act (an NPC: +combat/act <npc>); "
+            f"'{i.action.get('text') or i.action.get('kind')}' is not someone in this fight.")
+    acting.act(f, i.actor)
+
+
+def _timeout(f: Fight, i: it.SetTimeout) -> None:
+    f.run(sch.set_options(f.state, f.rules, timeout=i.seconds))
+    f.state = replace(f.state, deadline=None)  # the current wait restarts on the new clock
+    f.emit("timeout_set", seconds=i.seconds, by=i.by)
+
+
+def _expire(f: Fight, i: it.Expire) -> None:
+    step = idle.expire(f.state, f.rules, i.now, frozenset(i.gone))
+    if step is not None:
+        f.run(step)
+
+
+HANDLERS: dict[type, Callable[[Fight, Any], None]] = {
+    it.Join: _join,
+    it.Remove: _remove,
+    it.RollInitiative: _initiative,
+    it.Advance: _advance,
+    it.Declare: lambda f, i: declare.declare(f, i.actor, i.actions, i.activations,
+                                             i.desperate),
+    it.Pass: lambda f, i: f.run(sch.skip(f.state, i.actor, f.rules)),
+    it.Delay: lambda f, i: f.run(sch.delay(f.state, i.actor, f.rules)),
+    it.Abort: lambda f, i: acting.abort(f, i.actor, i.to, i.spend_willpower),
+    it.Act: _act,
+    it.SetCondition: lambda f, i: staff.condition(f, i.actor, i.condition, i.remove),
+    it.SetCover: lambda f, i: set_cover(f, i.actor, i.level, by=i.by),
+    it.StaffDamage: lambda f, i: staff.damage(f, i.actor, i.levels, i.damage_type),
+    it.StaffHeal: lambda f, i: staff.heal(f, i.actor, i.levels, i.damage_type),
+    it.SetTimeout: _timeout,
+    it.Expire: _expire,
+    it.End: lambda f, i: f.run(sch.end(f.state, f.rules)),
+}
+
+# What each spotlight-only intent means here, for the player who typed it.
+NOT_HERE = {
+    it.Move: "move as your declared action: +combat/declare move <yards>",
+    it.Free: "a d10 turn has no free action; declare what you do: +combat/declare",
+    it.Done: "your turn ends when you have acted: +combat/act, or +combat/pass",
+    it.Swap: "ties are settled by rating and then at once (INIT-06); nothing to swap",
+    it.Ambush: "ambushes are rolled as attacks from hiding here",
+    it.Narrate: "describe it in a pose; the d10 turn has no event switch",
+    it.SetRange: "range bands are a spotlight rule",
+    it.Stake: "stake with an attack (as stake) or by hand: +combat/mod <name>=staked",
+    it.Feed: "heal by hand: +combat/heal <name>=<levels> <type>",
+}
+
+
+class D10Engine:
+    name = "d10"
+
+    def new_combat(self, combat_id: str, rules, options: Mapping[str, Any]) -> Outcome:
+        """TURN-05 ``mode`` (classic or simple) and INIT-04 ``reroll`` from /start."""
+        sch.turn_rules(rules)  # refuse a ruleset without a turn before creating anything
+        state = sch.new_combat(combat_id, rules, mode=options.get("mode"),
+                               reroll_initiative=True if options.get("reroll") else None)
+        how = f"{state.options.mode} mode"
+        return Outcome(state, {}, events_of([{"event": "start", "engine": self.name,
+                                              "how": how, **state.options.to_dict()}]))
+
+    def apply(self, state: CombatState, intent: it.Intent, sheets: Mapping, rules,
+              rng: random.Random) -> Outcome:
+        handler = HANDLERS.get(type(intent))
+        if handler is None:
+            why = NOT_HERE.get(type(intent), "see help +combat")
+            raise IllegalAction(f"That is not part of this fight's rules: {why}.")
+        if intent.actor is not None and not isinstance(intent, it.Join):
+            state.find(intent.actor)  # someone in this fight, or a clear refusal
+        f = Fight(state, sheets, rules, rng, intent.by)
+        handler(f, intent)
+        return Outcome(f.state, dict(f.changed), events_of(f.events))
+
+    def load(self, data: Mapping) -> CombatState:
+        return CombatState.from_dict(data)
+
+    def prompts(self, state: CombatState) -> list[tuple[str, str]]:
+        return [] if state.phase == "ended" else sch.prompts(state)
+
+    def pending(self, state: CombatState) -> list[str]:
+        return sch.pending(state)
+
+    # the idle clock (combat/idle.py): a deadline on the state, applied by ``Expire``
+    def stamp(self, state: CombatState, timeout: int | None, now: float) -> CombatState:
+        return idle.stamp(state, timeout, now)
+
+    def due(self, state: CombatState, now: float) -> bool:
+        return idle.due(state, now)
+
+    def remaining(self, state: CombatState, now: float) -> float | None:
+        return idle.remaining(state, now)
+
+    def timeout(self, state: CombatState) -> int | None:
+        return state.options.timeout
+
+    def view(self, state: CombatState, sheets: Mapping, rules) -> dict:
+        """What the status screen and the web page show: each combatant in initiative
+        order with health, gear in hand, declarations and conditions."""
+        f = Fight(state, sheets, rules, random.Random(0), "")
+        rows = []
+        for c in sorted(state.combatants, key=lambda x: -(x.init_total or -99)):
+            try:
+                track = f.track(c.key)
+                health = track.level_name + (" (incapacitated)" if track.incapacitated else "")
+                hand = f.in_hand(c.key)
+                armor = f.sheet(c.key).armor
+            except IllegalAction:
+                health, hand, armor = "?", "?", ""
+            conds = [k.name for k in c.conditions if k.active(state.turn)]
+            if c.gear.grapple:
+                conds.append(f"{c.gear.grapple.kind} with {f.name(c.gear.grapple.other)}")
+            if c.gear.cover != "none":  # RNG-03
+                conds.append(f"{c.gear.cover} cover")
+            rows.append({"key": c.key, "name": c.name, "npc": c.is_npc, "init": c.init_total,
+                         "delayed": c.delayed, "health": health, "outcome": c.outcome,
+                         "hand": hand, "armor": armor,
+                         "actions": list(c.actions) if c.declared else None,
+                         "conditions": conds})
+        return {"engine": self.name, "turn": state.turn, "phase": state.phase,
+                "mode": state.options.mode, "reroll": state.options.reroll_initiative,
+                "waiting": self.prompts(state), "rows": rows}
+
+    def default_actor(self, state: CombatState, by: str, runs_npcs: bool) -> str | None:
+        """Who a command with no name is for: the one who typed it."""
+        return by if state.get(by) is not None else None
+
+
+ENGINE = D10Engine()
+

@@ -1,0 +1,180 @@
+"""One ``apply`` call's working context: the state as it changes, the sheets read and
+written, the events so far.
+
+``apply`` is pure from the outside (a frozen state in, a new one out); inside, one intent
+runs many small rule steps, and each needs the latest state and sheets. ``Fight`` holds them
+for the length of one call and is thrown away after it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Mapping
+
+from .. import damage as dmg
+from .. import scheduler as sch
+from ..attack import CONDITIONS, Side, WeaponState
+from ..errors import IllegalAction, InputError
+from ..maneuvers import tables
+from ..pools import PoolSpec
+from ..sheet import Sheet
+from ..state import CombatState
+from .gear import Gear, Grip
+
+# HLT-02..05 outcomes that take a combatant out of the turn (they keep their place in the
+# fight and the log; the turn no longer waits for them).
+OUT_OF_ACTION = frozenset({dmg.INCAPACITATED, dmg.UNCONSCIOUS, dmg.TORPOR, dmg.DEAD})
+
+
+def roll_event(actor: str, purpose: str, spec: PoolSpec | None, roll, **extra) -> dict:
+    """The ``roll`` event: every input of one roll, enough to recount it by hand."""
+    return {
+        "event": "roll", "actor": actor, "purpose": purpose,
+        "traits": [list(t) for t in spec.terms] if spec is not None else [],
+        "pool": roll.pool,
+        "modifiers": [m.as_dict() for m in spec.modifiers] if spec is not None else [],
+        "difficulty": roll.difficulty, "faces": list(roll.faces), "specialty": roll.specialty,
+        "willpower": roll.willpower, "successes": roll.successes, "botch": roll.botch,
+        **extra,
+    }
+
+
+class Fight:
+    def __init__(self, state: CombatState, sheets: Mapping[str, Sheet], rules,
+                 rng: random.Random, by: str):
+        self.state = state
+        self.rules = rules
+        self.rng = rng
+        self.by = by
+        self._sheets = sheets
+        self.changed: dict[str, Sheet] = {}
+        self.events: list[dict] = []
+
+    # ------------------------------------------------------------ state and events
+
+    def run(self, step: sch.Step) -> None:
+        self.state = step.state
+        self.events.extend(step.events)
+
+    def emit(self, event: str, /, **fields) -> None:
+        self.events.append({"event": event, **fields})
+
+    def name(self, key: str) -> str:
+        c = self.state.get(key)
+        return c.name if c else key
+
+    def put(self, key: str, **changes) -> None:
+        c = self.state.get(key)
+        if c is not None:
+            self.state = self.state.with_combatants({key: replace(c, **changes)})
+
+    # ------------------------------------------------------------ sheets
+
+    def sheet(self, key: str) -> Sheet:
+        if key in self.changed:
+            return self.changed[key]
+        try:
+            return self._sheets[key]
+        except KeyError:
+            raise IllegalAction(f"{self.name(key)} has no sheet here.") from None
+
+    def put_sheet(self, key: str, sheet: Sheet) -> None:
+        self.changed[key] = sheet
+
+    def track(self, key: str):
+        return self.sheet(key).track(self.rules.section("health"))
+
+    # ------------------------------------------------------------ gear
+
+    def gear(self, key: str) -> Gear:
+        c = self.state.get(key)
+        return c.gear if c is not None else Gear()
+
+    def set_gear(self, key: str, gear: Gear) -> None:
+        self.put(key, gear=gear)
+
+    def weapon_state(self, key: str, weapon: str | None) -> WeaponState | None:
+        return self.gear(key).weapon(weapon)
+
+    def in_hand(self, key: str) -> str | None:
+        """The weapon ``key`` holds: the first carried one not knocked away (CLOSE-04)."""
+        g = self.gear(key)
+        return next((w for w in self.sheet(key).weapons if not g.is_dropped(w)), None)
+
+    def carries(self, key: str, weapon: str) -> None:
+        """Refuse a weapon ``key`` does not carry, or one knocked out of their hand."""
+        sheet = self.sheet(key)
+        if weapon.lower() not in [w.lower() for w in sheet.weapons]:
+            have = ", ".join(sheet.weapons) or "none"
+            raise IllegalAction(f"{self.name(key)} carries no {weapon} (weapons: {have}). "
+                                f"Equip it first: +sheet/equip {weapon}")
+        if self.gear(key).is_dropped(weapon):
+            raise IllegalAction(f"{self.name(key)}'s {weapon} was knocked away; pick it up "
+                                f"first: +combat/declare ready {weapon}")
+
+    def default_weapon(self, key: str, kinds=("firearm", "crossbow", "bow")) -> str:
+        """The first carried, not dropped weapon of these kinds (reload, aim)."""
+        t = tables(self.rules)
+        g = self.gear(key)
+        for name in self.sheet(key).weapons:
+            try:
+                w = t.weapon(name)
+            except InputError:
+                continue
+            if w.kind in kinds and not g.is_dropped(name):
+                return w.name
+        raise IllegalAction(f"{self.name(key)} carries no {'/'.join(kinds)} weapon for that.")
+
+    def side(self, key: str, weapon: str | None = None, moved: int = 0) -> Side:
+        c = self.state.get(key)
+        conds = frozenset(sch.active_conditions(c, self.state.turn)) & CONDITIONS
+        return Side(conditions=conds, weapon=weapon or self.in_hand(key),
+                    cover=c.gear.cover, moved_yards=moved)
+
+    # ------------------------------------------------------------ conditions and outcomes
+
+    def condition(self, key: str, name: str, *, turns: int | None = None) -> None:
+        self.run(sch.add_condition(self.state, key, name, self.rules, turns=turns))
+
+    def uncondition(self, key: str, name: str) -> None:
+        c = self.state.get(key)
+        if c is not None and any(k.name == name for k in c.conditions):
+            self.run(sch.remove_condition(self.state, key, name, self.rules))
+
+    def grapple(self, a_key: str, t_key: str, how: str) -> None:
+        """CLOSE-03 clinch / CLOSE-05 hold: both are locked together until one escapes."""
+        for me, other in ((a_key, t_key), (t_key, a_key)):
+            self.set_gear(me, replace(self.gear(me), grapple=Grip(other, how)))
+            self.condition(me, "grappled")
+        self.emit("grapple", actor=a_key, target=t_key, kind=how)
+
+    def release(self, key: str, other: str | None) -> None:
+        for k in (key, other):
+            if k is None or self.state.get(k) is None:
+                continue
+            self.set_gear(k, replace(self.gear(k), grapple=None))
+            self.uncondition(k, "grappled")
+
+    def outcome_of(self, key: str, sheet: Sheet) -> str:
+        """The target's state for damage.py (HLT-02..05): the kept outcome, else the track."""
+        c = self.state.get(key)
+        if c is not None and c.outcome and c.outcome != dmg.OK:
+            return c.outcome
+        track = sheet.track(self.rules.section("health"))
+        return dmg.INCAPACITATED if track.incapacitated else dmg.OK
+
+    def set_outcome(self, key: str, outcome: str) -> None:
+        """Keep the outcome on the combatant; out of action (incapacitated, unconscious,
+        torpor, dead) means the turn no longer waits for them."""
+        c = self.state.get(key)
+        if c is None or outcome in ("", "none") or outcome == c.outcome:
+            return
+        self.put(key, outcome=outcome)
+        self.emit("outcome", actor=key, outcome=outcome, before=c.outcome or dmg.OK)
+        if outcome in OUT_OF_ACTION and not any(k.name == "incapacitated"
+                                                for k in c.conditions):
+            self.condition(key, "incapacitated")
+        grip = self.gear(key).grapple
+        if grip and outcome in OUT_OF_ACTION:
+            self.release(key, grip.other)

@@ -1,0 +1,264 @@
+"""An attack from the declared action to every consequence, as events.
+
+The defense declared (DEF-01..04, TURN-09 anticipated first, TURN-08 aborted to), the roll,
+damage and soak (DMG-01..17), health outcomes (HLT-02..05) and what the hit does beyond
+damage: knockdowns (COMP-04, CLOSE-11/12), grapples (CLOSE-03/05), disarms (CLOSE-04),
+stakes (MAN-11), jagged skin (PWR-06), a thrown weapon leaving the hand.
+
+A declared defense that cannot work against this attack (a dodge against a gunshot without
+cover, a block against a blade the defender cannot soak, a parry with nothing to parry with)
+is ineffective, as seed 000 says ("your defense resolves at the same time, though it may turn
+out to be ineffective, e.g. trying to block a gunshot"): it rolls nothing and the attack
+goes on. It never stops the attacker.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .. import damage as dmg
+from .. import dice
+from .. import scheduler as sch
+from ..attack import (
+    Attack,
+    Context,
+    Defense,
+    build_defense_pool,
+    disarm_succeeds,
+    knockdown_check,
+    resolve_attack,
+    stake_holds,
+)
+from ..errors import IllegalAction
+from ..pools import Modifier
+from .fight import OUT_OF_ACTION, Fight, roll_event
+from .gear import Penalty
+
+DEFENSES = ("dodge", "block", "parry")
+
+
+def attack(f: Fight, key: str, action: dict, act_ev: dict) -> None:
+    rs = f.rules
+    tkey = action.get("target")
+    t = f.state.get(tkey)
+    if t is None:
+        f.emit("attack_lost", actor=key, target=tkey, reason="gone")
+        return
+    if t.outcome == dmg.DEAD:
+        f.emit("attack_lost", actor=key, target=tkey, reason="dead")
+        return
+    weapon = action.get("weapon")
+    if not weapon and not action.get("maneuver"):
+        # "attack Goon" with a knife in hand is a knife attack; "as strike" punches.
+        weapon = f.in_hand(key)
+    a_sheet, t_sheet = f.sheet(key), f.sheet(tkey)
+    a_gear = f.gear(key)
+    if a_gear.is_dropped(weapon):
+        f.emit("attack_lost", actor=key, target=tkey, reason="dropped", weapon=weapon)
+        return
+    aim = a_gear.aim
+    aim_turns = aim.turns if aim and aim.target == tkey and aim.weapon == weapon else 0
+    extra = [Modifier(**m) for m in act_ev.get("modifiers", [])]
+    pen = a_gear.penalty
+    if pen and pen.turn == f.state.turn:  # CLOSE-12: tackled last turn
+        extra.append(Modifier(pen.reason, difficulty=pen.difficulty))
+    intent = Attack(key, tkey, maneuver=action.get("maneuver") or "attack", weapon=weapon,
+                    location=action.get("location"), position=action.get("position") or "front",
+                    aim_turns=aim_turns, specialty=bool(action.get("specialty")),
+                    willpower=bool(action.get("willpower")))
+    grip = a_gear.grapple
+    ctx = Context(attacker=f.side(key, weapon, moved=action.get("moving", 0)),
+                  target=f.side(tkey),
+                  grapple=grip.kind if grip and grip.other == tkey else "",
+                  weapon_state=f.weapon_state(key, weapon), extra=tuple(extra))
+
+    def can_soak(kind):
+        return dmg.can_soak(rs, t_sheet, kind)
+
+    defense = _defense(f, key, tkey, intent, ctx, can_soak)
+    res = resolve_attack(rs, a_sheet, t_sheet, intent, ctx, defense, rng=f.rng,
+                         can_soak=can_soak)
+    if aim or res.weapon_after is not None:
+        g = replace(f.gear(key), aim=None)  # RNG-01: the aim is spent on this shot
+        if res.weapon_after is not None:
+            g = g.with_weapon(res.weapon_after)
+        f.set_gear(key, g)
+    f.emit("attack", actor=key, target=tkey, maneuver=res.maneuver, weapon=res.weapon,
+           location=res.location, auto=res.auto)
+    if res.roll is not None:
+        f.events.append(roll_event(key, "attack", res.pool, res.roll))
+    if res.weapon_after is not None and res.weapon_after.ammo is not None:
+        f.emit("ammo", actor=key, weapon=res.weapon_after.weapon, left=res.weapon_after.ammo)
+    if res.defense is not None:
+        d = res.defense
+        f.events.append(roll_event(tkey, "defense", d.pool, d.roll, label=d.defense.kind))
+        if d.counter is not None:  # DMG-17: the parry hurts the attacker
+            f.emit("counter", actor=tkey, target=key)
+            deal(f, tkey, key, d.counter, d.counter_type, "melee", "parry damage")
+    if res.costs:
+        f.put_sheet(key, dmg.pay_costs(f.sheet(key), dict(res.costs), "attack"))
+    if not res.hit:
+        f.emit("miss", actor=key, target=tkey, botch=res.botch)
+        effects(f, key, tkey, res, None)
+        return
+    # COMP-03: a fully immobilized (or staked) target is hit with at least one success.
+    immobile = res.roll is not None and res.roll.successes < res.successes
+    f.emit("hit", actor=key, target=tkey, net=res.net, immobile=immobile)
+    dr = None
+    if res.deals_damage:
+        dr = deal(f, key, tkey, res.damage, res.damage_type, res.damage_source, "damage",
+                  materials=res.materials, armor_rating=res.armor_rating,
+                  armor_applies=res.armor_stops_source, unarmored_part=res.unarmored_part,
+                  head_shot=res.head_shot)
+        if dr.dazed and "dazed" in sch.turn_rules(rs).conditions and \
+                f.state.get(tkey).outcome not in OUT_OF_ACTION:  # COMP-02
+            f.condition(tkey, "dazed")
+            f.emit("dazed", actor=tkey)
+    effects(f, key, tkey, res, dr)
+
+
+def _defense(f: Fight, key: str, tkey: str, intent: Attack, ctx: Context, can_soak):
+    """The target's declared defense against this attack, or None; spends it (DEF-01..04,
+    TURN-09 anticipated first, TURN-08 an abort to a defense)."""
+    t = f.state.get(tkey)
+    parry_with = f.in_hand(tkey)
+    defense = None
+    try:
+        kind = t.actions[0]["kind"] if t.desperate and t.actions else None
+        step = sch.defend(f.state, tkey, f.rules, against=key, kind=kind)
+        f.run(step)
+        dev = next(e for e in step.events if e.get("event") == "defend")
+        a = dev["action"]
+        defense = Defense(tkey, a["kind"], weapon=parry_with,
+                          prone=a.get("how") == "prone", to_cover=a.get("how") == "cover",
+                          extra=tuple(Modifier(**m) for m in dev.get("modifiers", [])))
+    except IllegalAction:
+        to = t.aborted_to
+        if to and to.get("kind") in DEFENSES and not to.get("resolved"):  # TURN-08
+            defense = Defense(tkey, to["kind"], weapon=parry_with)
+            f.put(tkey, aborted_to={**to, "resolved": True})
+    if defense is None:
+        return None
+    try:
+        build_defense_pool(f.rules, f.sheet(tkey), f.sheet(key), defense, intent, ctx,
+                           can_soak=can_soak)
+    except IllegalAction as why:
+        f.emit("defense_ineffective", actor=tkey, kind=defense.kind, against=key,
+               reason=str(why))
+        return None
+    return defense
+
+
+def deal(f: Fight, attacker_key: str, key: str, dice_pool, kind: str, source: str,
+         label: str, **kw):
+    """Roll ``dice_pool`` damage against ``key`` through damage.py and mark it."""
+    t_sheet = f.sheet(key)
+    dr = dmg.resolve_damage(f.rules, t_sheet, dice=dice_pool.dice, damage_type=kind,
+                            source=source, rng=f.rng, condition=f.outcome_of(key, t_sheet), **kw)
+    f.events.append(roll_event(attacker_key, "damage", dice_pool, dr.damage_roll,
+                               label=f"{label} ({dr.damage_type})"))
+    if dr.soak_roll is not None:
+        f.events.append(roll_event(key, "soak", dr.soak.spec, dr.soak_roll))
+    before, after = dr.health_before, dr.health_after
+    f.emit("damage", actor=attacker_key, target=key, source=source, type=dr.damage_type,
+           rolled=dr.levels_rolled, soaked=dr.soaked, applied=dr.applied,
+           health_before=before.level, health_after=after.level, outcome=dr.outcome,
+           dazed=dr.dazed, detail=dr.as_dict())
+    f.put_sheet(key, dr.sheet)
+    f.set_outcome(key, dr.outcome)
+    return dr
+
+
+def apply_levels(f: Fight, key: str, levels: int, kind: str, source: str, *,
+                 soakable: bool, why: str) -> None:
+    """Fixed levels of damage (a knockdown botch, Rokea jagged skin): soaked with a reflex
+    roll when soakable, then marked; logged like any damage."""
+    sheet = f.sheet(key)
+    soaked = 0
+    if soakable:
+        pool = dmg.soak_pool(f.rules, sheet, kind, source=source)
+        if pool is not None and pool.dice > 0:
+            sroll = dice.roll(pool.dice, pool.difficulty, f.rng, f.rules.dice, can_botch=False)
+            soaked = min(levels, sroll.successes)
+            f.events.append(roll_event(key, "soak", pool.spec, sroll))
+    before = sheet.track(f.rules.section("health"))
+    applied = levels - soaked
+    after = before.apply(kind, applied).track if applied else before
+    f.put_sheet(key, sheet.with_health(after))
+    outcome = dmg.INCAPACITATED if after.incapacitated and not before.incapacitated else "none"
+    f.emit("damage", target=key, source=source, type=kind, rolled=levels, soaked=soaked,
+           applied=applied, health_before=before.level_name, health_after=after.level_name,
+           outcome=outcome, why=why)
+    f.set_outcome(key, outcome)
+
+
+def effects(f: Fight, key: str, tkey: str, res, dr) -> None:
+    """What the hit (or botch) does beyond damage."""
+    turn = f.state.turn
+    for e in res.effects:
+        who = tkey if e.who == "target" else key
+        if f.state.get(who) is None:
+            continue
+        if e.kind == "knockdown_check":
+            if f.state.get(who).outcome not in OUT_OF_ACTION:
+                knockdown(f, who, e.difficulty, e.absolute)
+        elif e.kind == "grapple":
+            f.grapple(key, tkey, e.detail or "clinch")
+        elif e.kind == "next_turn_difficulty":  # CLOSE-12: off balance next turn
+            f.set_gear(who, replace(f.gear(who), penalty=Penalty(turn + 1, e.value,
+                                                                 "tackled last turn")))
+            f.emit("off_balance", actor=who, difficulty=e.value)
+        elif e.kind in ("disarm_if_damage_over", "disarmed"):
+            disarm(f, key, tkey, res, e)
+        elif e.kind == "staked_if_damage" and dr is not None:  # MAN-11
+            if stake_holds(res, dr.applied):
+                f.condition(tkey, "staked")
+                f.emit("staked", actor=tkey, detail=e.detail)
+        elif e.kind == "attacker_damage":  # PWR-06 Rokea jagged skin
+            apply_levels(f, key, e.value, e.detail or "lethal", "other", soakable=True,
+                         why=f"{f.name(tkey)}'s jagged skin")
+        elif e.kind == "knocked_down_or_damage":  # CLOSE-12 botched tackle
+            f.condition(who, "prone")
+            f.emit("tackle_botched", actor=who)
+        elif e.kind == "weapon_thrown":
+            f.set_gear(key, f.gear(key).drop(e.detail))
+        elif e.kind == "string_snapped":
+            f.emit("string_snapped", actor=key)
+        else:
+            f.emit("effect_note", actor=who, what=e.kind, detail=e.detail)
+
+
+def knockdown(f: Fight, key: str, difficulty: int, absolute: int | None) -> None:
+    """COMP-04: Dexterity + Athletics reflex. Up at once with -2 initiative next turn;
+    failure: on the ground (rise takes an action); botch: also 1 unsoakable bashing."""
+    kd = knockdown_check(f.rules, f.sheet(key), difficulty=difficulty, absolute=absolute,
+                         rng=f.rng)
+    f.events.append(roll_event(key, "knockdown", kd.reflex.pool, kd.roll))
+    if kd.standing:
+        f.condition(key, "knocked_down")
+        f.emit("knockdown", actor=key, standing=True, initiative=kd.initiative_next_turn)
+        return
+    f.condition(key, "prone")
+    f.emit("knockdown", actor=key, standing=False)
+    if kd.damage:
+        apply_levels(f, key, kd.damage, kd.damage_type, "fall", soakable=kd.soakable,
+                     why="botched knockdown roll")
+
+
+def disarm(f: Fight, key: str, tkey: str, res, e) -> None:
+    """CLOSE-04: roll the damage pool only to compare it with the target's Strength."""
+    weapon = e.detail or f.in_hand(tkey)
+    if e.kind == "disarmed":
+        ok = True
+    else:
+        if res.damage is None:
+            return
+        roll = dice.roll(res.damage.dice, res.damage.difficulty, f.rng, f.rules.dice,
+                         can_botch=False)
+        f.events.append(roll_event(key, "disarm", res.damage, roll,
+                                   label=f"disarm (over Strength {e.value})"))
+        ok = disarm_succeeds(res, roll.successes)
+    ok = bool(ok and weapon)
+    if ok:
+        f.set_gear(tkey, f.gear(tkey).drop(weapon))
+    f.emit("disarm", actor=key, target=tkey, weapon=weapon, ok=ok)

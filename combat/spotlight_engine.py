@@ -1,0 +1,533 @@
+"""The spotlight engine behind the one engine interface (issue 8; seed 004, SPOT-01..14).
+
+``ENGINE.apply(state, intent, sheets, rules, rng) -> Outcome`` runs a spotlight fight: it
+turns a typed intent (``combat/core/intents.py``) into calls of the pure spotlight steps
+(``combat/spotlight.py``, ``combat/spotlight_attack.py``) and returns the new state and the
+events. Every game decision a spotlight ``+combat`` command used to take lives here, so the
+command only parses text into an intent, checks who may ask (organizer/staff or player) and
+renders events; the text it prints is rebuilt from the events' fields alone.
+
+Why an adapter and not a rewrite: ``combat/spotlight.py`` is the tested rules engine; this
+module adds what sat in the command (the attack roll and its Harm, reading sheets, the
+refusals of d10-only intents) and the idle clock (issue 5), nothing else.
+
+Readings where the seed and the old command are silent (listed for the lead):
+- idle clock: the fight has no deadline before round 1 (the Storyteller's ``advance`` starts
+  it and never waits for a PC who has not rolled, SPOT-01/04); a holder of the spotlight who
+  is idle ends the turn as ``done`` would; the Storyteller idle on a pick passes it as
+  ``advance`` would (SPOT-04/06); a deleted character the fight waits for is removed;
+- a PC always acts once a round (SPOT-04), whatever the YAML gives opponents;
+- Harm stays in the fight's state (seed 004's harm is per scene), so ``sheet_changes`` is
+  always empty.
+
+Pure: no Evennia, Django or Twisted import; dice come from the injected ``random.Random``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any, Callable, Mapping
+
+from . import spotlight as sp
+from . import spotlight_attack as spa
+from .core import intents
+from .core.events import events_of
+from .core.outcome import Outcome
+from .errors import IllegalAction, InputError
+from .spotlight_state import ENGINE as NAME
+from .spotlight_state import SpotlightState
+
+PASS, REMOVED = "pass", "removed"  # the idle defaults, as combat/idle.py names them
+ATTACKS = ("attack", "bite")  # the acts that roll (spotlight_attack) and mark Harm
+UNARMED = "unarmed"  # the range tag of an attack named without a weapon
+TEXT_MAX = 300  # an act described in words: kept short in the log
+REMOVE_WHY = ("leave", "kick", "deleted")
+
+# ---------------------------------------------------------------- d10-only intents
+
+# What a player typed that only the d10 engine takes, and what to do here instead. Keyed by
+# intent kind; ``DECLARED`` refines ``declare`` by what was declared (the d10 shorthands
+# /attack, /dodge, /celerity ... are declarations).
+D10_ONLY = {
+    "declare": "there is no declaration: on your turn use +combat/act, /move, /free, /done",
+    "pass": "end your turn with +combat/done",
+    "delay": "the spotlight moves in initiative order; end your turn with +combat/done",
+    "abort": "there is nothing declared to abort; act on your turn with +combat/act",
+    "condition": "stake with +combat/stake <name>, mark Harm with +combat/damage",
+    "cover": "there is no cover here: what counts is the range (+combat/move, SPOT-10)",
+    "heal": "blood revives a vampire in torpor: +combat/feed <name>=<hunger slaked>",
+}
+DECLARED = {
+    "attack": "attack on your turn: +combat/act attack <target> [with <weapon>]",
+    "dodge": "there are no declared defenses here; act on your turn with +combat/act",
+    "block": "there are no declared defenses here; act on your turn with +combat/act",
+    "parry": "there are no declared defenses here; act on your turn with +combat/act",
+    "defend": "there are no declared defenses here; act on your turn with +combat/act",
+    "celerity": "a turn is one move, one action, one free action (SPOT-07)",
+    "rage": "a turn is one move, one action, one free action (SPOT-07)",
+    "spend": "a turn is one move, one action, one free action (SPOT-07)",
+}
+SWITCH = {"condition": "mod", "cover": "mod"}  # the switch a player types for these kinds
+
+
+def _declared_word(intent: intents.Intent) -> str:
+    """The d10 shorthand a declaration came from (``attack``, ``dodge``, ``celerity`` ...)."""
+    words = [str(a.get("activate", "")) for a in getattr(intent, "activations", ())]
+    for a in getattr(intent, "actions", ()):
+        words.append("defend" if a.get("desperate") else str(a.get("kind", "")))
+    words = ["spend" if w == "effect" else w for w in words]
+    return next((w for w in words if w in DECLARED), "declare")
+
+
+def d10_only(intent: intents.Intent) -> str:
+    """The refusal of an intent this engine does not take, with what to type instead."""
+    if intent.kind == "declare":
+        word = _declared_word(intent)
+        hint = DECLARED.get(word, D10_ONLY["declare"])
+    else:
+        word = SWITCH.get(intent.kind, intent.kind)
+        hint = D10_ONLY.get(intent.kind, "see +combat for what this fight takes")
+    return (f"+combat/{word} is for d10 combats; this fight runs the spotlight engine: "
+            f"{hint}. See +combat for the state.")
+
+
+# ---------------------------------------------------------------- the idle clock (issue 5)
+
+
+def waited(state: SpotlightState) -> list[tuple[str, str]]:
+    """The prompts the idle clock defaults: everyone the fight waits for once round 1 is
+    under way. Before it (SPOT-01) the Storyteller starts the round whenever they like, PCs
+    who have not rolled or not: nobody stalls the fight, so nobody gets a deadline."""
+    if state.stage in ("initiative", "ended"):
+        return []
+    return sp.prompts(state)
+
+
+def stamp(state: SpotlightState, timeout: int | None, now: float) -> SpotlightState:
+    """``combat/idle.stamp`` for this engine: give a new prompt its deadline (the engine
+    clears it whenever the turn moves on), or clear it when nobody is waited for or the
+    timeout is off (None or 0)."""
+    if not timeout or timeout <= 0 or not waited(state):
+        return state if state.deadline is None else replace(state, deadline=None)
+    if state.deadline is None:
+        return replace(state, deadline=float(now) + int(timeout))
+    return state
+
+
+def due(state: SpotlightState, now: float) -> bool:
+    return state.stage != "ended" and state.deadline is not None and now >= state.deadline
+
+
+def remaining(state: SpotlightState, now: float) -> float | None:
+    """Seconds left before the timeout (0 when due), or None without a deadline."""
+    if state.deadline is None:
+        return None
+    return max(0.0, state.deadline - now)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+Handler = Callable[[SpotlightState, Any, Mapping[str, Any], Any, random.Random], Outcome]
+_HANDLERS: dict[str, Handler] = {}
+
+
+def _handles(cls: type[intents.Intent]):
+    def wrap(fn: Handler) -> Handler:
+        _HANDLERS[cls.kind] = fn
+        return fn
+
+    return wrap
+
+
+def _out(state: SpotlightState, events) -> Outcome:
+    return Outcome(state, {}, events_of(events))
+
+
+def _step(step: sp.Step) -> Outcome:
+    return _out(step.state, step.events)
+
+
+def _live(state: SpotlightState) -> None:
+    if state.stage == "ended":
+        raise IllegalAction("This combat has ended. Start a new one with +combat/start.")
+
+
+def _own(state: SpotlightState, intent: intents.Intent):
+    """The fighter an intent is for: ``actor``, else the one who typed it."""
+    key = intent.actor or intent.by
+    c = state.get(key)
+    if c is None and key == intent.by:
+        raise IllegalAction("You are not in this fight: +combat/join first.")
+    return c or state.find(key)
+
+
+def _named(state: SpotlightState, intent: intents.Intent, usage: str):
+    """The fighter an intent names (a target: kick, damage, stake ...)."""
+    if not intent.actor:
+        raise InputError(f"Name whom: {usage}.")
+    return state.find(intent.actor)
+
+
+def _sheet(sheets: Mapping[str, Any], key: str, name: str):
+    """One sheet, read only when needed (``sheets`` may load lazily)."""
+    try:
+        return sheets[key]
+    except KeyError:
+        raise IllegalAction(f"{name} has no sheet here.") from None
+
+
+def _sheet_or_none(sheets: Mapping[str, Any], key: str):
+    try:
+        return sheets[key]
+    except KeyError:
+        return None
+
+
+# ---------------------------------------------------------------- setting up
+
+
+@_handles(intents.Join)
+def _join(st, intent: intents.Join, sheets, rules, rng) -> Outcome:
+    """PCs from their sheet (vampire, Blood Potency: SPOT-13); opponents from theirs when
+    they have one (a template), else plain HP (``hp``) and turns a round (SPOT-05)."""
+    _live(st)
+    if not intent.actor:
+        raise InputError("Who joins? A combatant needs a key (a dbref).")
+    key, name = intent.actor, (intent.name or intent.actor).strip()
+    if intent.is_npc and any(c.name.lower() == name.lower() for c in st.combatants):
+        raise IllegalAction(f"Someone called {name} is already in this fight.")
+    if intent.is_npc:
+        sheet = _sheet_or_none(sheets, key)
+        profile = sp.sheet_profile(sheet, rules) if sheet is not None else {}
+        apr = intent.actions
+    else:
+        profile = sp.sheet_profile(_sheet(sheets, key, name), rules)
+        apr = 1 if intent.actions is None else intent.actions  # SPOT-04: once a round
+    step = sp.join(st, key, name, rules, is_npc=intent.is_npc, controller=intent.controller,
+                   hp=intent.hp, actions_per_round=apr, **profile)
+    return _step(step)
+
+
+@_handles(intents.Remove)
+def _remove(st, intent: intents.Remove, sheets, rules, rng) -> Outcome:
+    """Leave, kick, or the game removing a deleted character (a no-op once gone)."""
+    if intent.why not in REMOVE_WHY:
+        raise InputError(f"A removal is {', '.join(REMOVE_WHY)}, not '{intent.why}'.")
+    key = intent.actor or intent.by
+    c = st.get(key)
+    first: list[dict] = []
+    if intent.why == "deleted":
+        if c is None or st.stage == "ended":
+            return Outcome(st)
+        first = [{"event": "deleted", "actor": key, "name": c.name}]
+    elif c is None and intent.why == "leave":
+        raise IllegalAction("You are not in this fight.")
+    step = sp.remove(st, key, rules)
+    events = [{**e, "why": intent.why} if e.get("event") == "leave" else e for e in step.events]
+    return _out(step.state, first + events)
+
+
+@_handles(intents.End)
+def _end(st, intent, sheets, rules, rng) -> Outcome:
+    return _step(sp.end(st, rules))
+
+
+# ---------------------------------------------------------------- the round (SPOT-01..09)
+
+
+@_handles(intents.RollInitiative)
+def _initiative(st, intent: intents.RollInitiative, sheets, rules, rng) -> Outcome:
+    """SPOT-01: only PCs roll, the YAML's dice + the highest of their initiative traits."""
+    _live(st)
+    if intent.rating is not None:
+        raise IllegalAction("Opponents don't roll initiative (SPOT-01); roll your own "
+                            "with +combat/init.")
+    c = _own(st, intent)
+    ratings = sp.initiative_ratings(_sheet(sheets, c.key, c.name), rules) if c.is_pc else {}
+    return _step(sp.roll_initiative(st, c.key, rules, rng, ratings=ratings))
+
+
+@_handles(intents.Advance)
+def _advance(st, intent: intents.Advance, sheets, rules, rng) -> Outcome:
+    """SPOT-04..06: the Storyteller gives an opponent the spotlight, or moves on."""
+    if intent.actor:
+        return _step(sp.next_opponent(st, intent.actor, rules))
+    return _step(sp.advance(st, rules))
+
+
+@_handles(intents.Swap)
+def _swap(st, intent: intents.Swap, sheets, rules, rng) -> Outcome:
+    """SPOT-03: tied PCs settle it: ``actor`` goes before ``other``."""
+    a = _named(st, intent, "+combat/swap <goes first>=<goes second>")
+    return _step(sp.swap(st, a.key, intent.other, rules))
+
+
+@_handles(intents.Ambush)
+def _ambush(st, intent: intents.Ambush, sheets, rules, rng) -> Outcome:
+    return _step(sp.ambush(st, intent.side, rules))  # SPOT-08
+
+
+@_handles(intents.Narrate)
+def _narrate(st, intent: intents.Narrate, sheets, rules, rng) -> Outcome:
+    return _step(sp.event(st, intent.text, rules))  # SPOT-09
+
+
+@_handles(intents.SetRange)
+def _range(st, intent: intents.SetRange, sheets, rules, rng) -> Outcome:
+    """SPOT-10: the Storyteller places two combatants at a band."""
+    a = _named(st, intent, "+combat/range <a>/<b>=<range>")
+    return _step(sp.set_range(st, a.key, intent.other, intent.band, rules))
+
+
+# ---------------------------------------------------------------- a turn (SPOT-07)
+
+
+@_handles(intents.Move)
+def _move(st, intent: intents.Move, sheets, rules, rng) -> Outcome:
+    c = _own(st, intent)
+    return _step(sp.move(st, c.key, intent.other, intent.direction, rules))
+
+
+@_handles(intents.Free)
+def _free(st, intent: intents.Free, sheets, rules, rng) -> Outcome:
+    c = _own(st, intent)
+    return _step(sp.free(st, c.key, rules, intent.text))
+
+
+@_handles(intents.Done)
+def _done(st, intent: intents.Done, sheets, rules, rng) -> Outcome:
+    c = _own(st, intent)
+    return _step(sp.done(st, c.key, rules))
+
+
+def _action(raw: Mapping | None, key: str) -> dict:
+    """The act as ``spotlight.act`` takes it: an attack or bite names a target (not
+    oneself); an attack names a weapon (unarmed by default), a bite none (SPOT-10: the bite
+    is its own range tag); anything else is an action in words."""
+    a = dict(raw or {})
+    kind = str(a.get("kind") or "action").strip().lower()
+    if kind in ATTACKS:
+        target = str(a.get("target") or "").strip()
+        if not target:
+            raise InputError("Attack whom? +combat/act attack <target> [with <weapon>].")
+        if target == key:
+            raise IllegalAction("You cannot attack yourself.")
+        weapon = str(a.get("weapon") or "").strip().lower()
+        if kind == "bite":
+            if weapon:
+                raise InputError("A bite needs no weapon: +combat/act bite <target>.")
+            return {"kind": kind, "target": target}
+        return {"kind": kind, "target": target, "weapon": weapon or UNARMED}
+    if kind == "other":
+        text = str(a.get("text") or "").strip()[:TEXT_MAX]
+        if not text:
+            raise InputError("Say what you do: +combat/act <what>.")
+        return {"kind": kind, "text": text}
+    return {**a, "kind": kind}
+
+
+@_handles(intents.Act)
+def _act(st, intent: intents.Act, sheets, rules, rng) -> Outcome:
+    """SPOT-07: the turn's one action; an attack is rolled and its Harm marked at once."""
+    _live(st)
+    c = _own(st, intent)
+    action = _action(intent.action, c.key)
+    step = sp.act(st, c.key, rules, action)
+    if action["kind"] not in ATTACKS:
+        return _step(step)
+    return _attack(step, c, action, sheets, rules, rng)
+
+
+def _attack(step: sp.Step, c, action: dict, sheets, rules, rng) -> Outcome:
+    """The YAML house roll (combat/spotlight_attack.py: seed 004 names no attack dice), then
+    Harm on the target (SPOT-11..13). The attack reads as one beat in the log: act, roll,
+    harm, then wherever the round went (the act may have ended the turn, SPOT-07)."""
+    tag = action.get("weapon") or action["kind"]
+    row = spa.attack_row(rules, tag)
+    sheet = _sheet(sheets, c.key, c.name)
+    ratings = {n: sheet.rating(rules.traits, n) for n in row.pool}
+    res = spa.resolve(rules, tag, ratings, rng)
+    act_ev, *after_act = step.events
+    rnd, target = act_ev["round"], action["target"]
+    roll = {"event": "roll", "actor": c.key, "purpose": "attack", "target": target,
+            "round": rnd, **{k: v for k, v in res.items() if k not in ("harm", "kind")}}
+    if res["harm"] <= 0:
+        hit = sp.Step(step.state, ({"event": "unharmed", "actor": c.key, "target": target,
+                                    "round": rnd},))
+    else:
+        hit = sp.harm(step.state, target, res["harm"], res["kind"], rules, source=c.key)
+    hit_ev, *after_hit = hit.events
+    events = [act_ev, roll, {**hit_ev, "round": rnd}, *after_act, *after_hit]
+    return _out(hit.state, events)
+
+
+# ---------------------------------------------------------------- harm (SPOT-11..14)
+
+
+@_handles(intents.StaffDamage)
+def _damage(st, intent: intents.StaffDamage, sheets, rules, rng) -> Outcome:
+    """SPOT-11: staff mark Harm by hand (superficial or aggravated)."""
+    c = _named(st, intent, "+combat/damage <name>=<n> superficial|aggravated")
+    return _step(sp.harm(st, c.key, intent.levels, intent.damage_type, rules,
+                         source=f"staff {intent.by}"))
+
+
+@_handles(intents.StaffHeal)
+def _heal(st, intent, sheets, rules, rng) -> Outcome:
+    """Seed 004 heals nothing mid-combat; only blood revives a vampire in torpor (SPOT-14)."""
+    raise IllegalAction(d10_only(intent))
+
+
+@_handles(intents.Stake)
+def _stake(st, intent: intents.Stake, sheets, rules, rng) -> Outcome:
+    """SPOT-12: staked at once; ``remove`` pulls the stake."""
+    c = _named(st, intent, "+combat/stake <name>")
+    return _step((sp.unstake if intent.remove else sp.stake)(st, c.key, rules))
+
+
+@_handles(intents.Feed)
+def _feed(st, intent: intents.Feed, sheets, rules, rng) -> Outcome:
+    """SPOT-14: blood slaking ``slaked`` Hunger revives a vampire in torpor."""
+    c = _named(st, intent, "+combat/feed <name>=<hunger slaked>")
+    return _step(sp.feed(st, c.key, intent.slaked, rules))
+
+
+# ---------------------------------------------------------------- the clock's intents
+
+
+@_handles(intents.SetTimeout)
+def _set_timeout(st, intent: intents.SetTimeout, sheets, rules, rng) -> Outcome:
+    """Issue 5: the fight's idle timeout (0: off); the current wait restarts on it."""
+    _live(st)
+    secs = intent.seconds
+    if isinstance(secs, bool) or not isinstance(secs, int) or secs < 0:
+        raise InputError(f"A timeout is a whole number of seconds (0: off), not {secs!r}.")
+    new = replace(st, options=replace(st.options, timeout=secs), deadline=None, seq=st.seq + 1)
+    return _out(new, [{"event": "timeout_set", "seconds": secs, "by": intent.by}])
+
+
+def _timeout(st: SpotlightState, key: str | None, what: str, did: str, **extra) -> dict:
+    return {"event": "timeout", "actor": key, "what": what, "default": did,
+            "deadline": st.deadline, **extra}
+
+
+@_handles(intents.Expire)
+def _expire(st, intent: intents.Expire, sheets, rules, rng) -> Outcome:
+    """Issue 5: the deadline passed: the idle default for everyone the fight waited for.
+    ``gone`` (deleted characters) leave first, since that may end the turn; then a holder
+    of the spotlight ends the turn (``done``), and a Storyteller's pick is passed once
+    (``advance``: SPOT-04, or the round's end, SPOT-06). Only the prompts of the deadline
+    are defaulted; the caller stamps the next one's. Not due: nothing changes."""
+    if not due(st, intent.now):
+        return Outcome(st)
+    prompted = waited(st)
+    cur, events = st, []
+    for key, what in prompted:
+        if key in intent.gone and cur.get(key) is not None:
+            step = sp.remove(cur, key, rules)
+            events += [_timeout(st, key, what, REMOVED)]
+            events += [{**e, "why": "deleted"} if e.get("event") == "leave" else e
+                       for e in step.events]
+            cur = step.state
+    for key, what in prompted:
+        if key in intent.gone or dict(sp.prompts(cur)).get(key) != what:
+            continue  # gone, or an earlier default already moved the fight past them
+        if what == "act":
+            step, ev = sp.done(cur, key, rules), _timeout(st, key, what, PASS)
+        else:  # a pick: the Storyteller's, so it names every opponent that could act
+            picks = [k for k, w in sp.prompts(cur) if w == what]
+            step, ev = sp.advance(cur, rules), _timeout(st, None, what, PASS, who=picks)
+        events += [ev, *step.events]
+        cur = step.state
+    return _out(replace(cur, deadline=None), events)
+
+
+# ---------------------------------------------------------------- the engine
+
+
+class SpotlightEngine:
+    """The ``combat.core.engine.Engine`` of a spotlight ruleset (``engine: spotlight``)."""
+
+    name = NAME
+
+    def new_combat(self, combat_id: str, rules, options: Mapping[str, Any]) -> Outcome:
+        """A fight before round 1. The d10 modes (simple, classic, reroll) mean nothing
+        here and are refused; ``timeout`` (seconds) is the only option taken."""
+        opts = dict(options or {})
+        timeout = opts.pop("timeout", None)
+        if any(v not in (None, False, "", (), []) for v in opts.values()):
+            raise IllegalAction("A spotlight fight has no modes (=simple, =reroll are for "
+                                "d10 rulesets): +combat/start spotlight")
+        state = sp.new_combat(combat_id, rules)
+        if timeout is not None:
+            state = replace(state, options=replace(state.options, timeout=int(timeout)))
+        start = {"event": "start", "engine": NAME, "ruleset": rules.name,
+                 "how": "spotlight engine"}
+        return _out(state, [start])
+
+    def apply(self, state: SpotlightState, intent: intents.Intent, sheets: Mapping[str, Any],
+              rules, rng: random.Random) -> Outcome:
+        handler = _HANDLERS.get(intent.kind)
+        if handler is None:
+            raise IllegalAction(d10_only(intent))
+        return handler(state, intent, sheets, rules, rng)
+
+    def load(self, data: Mapping) -> SpotlightState:
+        return SpotlightState.from_dict(data)
+
+    def prompts(self, state: SpotlightState) -> list[tuple[str, str]]:
+        return sp.prompts(state)
+
+    def pending(self, state: SpotlightState) -> list[str]:
+        return sp.pending(state)
+
+    # The idle clock, shaped like combat/idle.py so the service treats both engines alike.
+
+    def stamp(self, state: SpotlightState, timeout: int | None, now: float) -> SpotlightState:
+        return stamp(state, timeout, now)
+
+    def due(self, state: SpotlightState, now: float) -> bool:
+        return due(state, now)
+
+    def remaining(self, state: SpotlightState, now: float) -> float | None:
+        return remaining(state, now)
+
+    def timeout(self, state: SpotlightState) -> int | None:
+        return state.options.timeout
+
+    def view(self, state: SpotlightState, sheets: Mapping, rules) -> dict:
+        """What the status screen and the web page show: the order, who holds the
+        spotlight, each fighter's Harm and status, the range between every pair."""
+        rows = []
+        for c in state.combatants:
+            status = c.status + (", staked" if c.staked else "")
+            if c.revive_round is not None:
+                status += f", wakes round {c.revive_round}"
+            rows.append({"key": c.key, "name": c.name, "npc": not c.is_pc,
+                         "init": c.init_total, "turns": c.turns,
+                         "actions_per_round": c.actions_per_round, "hp": c.hp,
+                         "hp_max": c.hp_max, "superficial": c.superficial,
+                         "aggravated": c.aggravated, "status": status})
+        keys = [c.key for c in state.combatants]
+        ranges = [(a, b, sp.range_between(state, a, b, rules))
+                  for i, a in enumerate(keys) for b in keys[i + 1:]]
+        return {"engine": self.name, "round": state.round, "stage": state.stage,
+                "order": sp.order_view(state), "holder": list(state.holder),
+                "waiting": self.prompts(state), "rows": rows, "ranges": ranges}
+
+    def default_actor(self, state: SpotlightState, by: str, runs_npcs: bool) -> str | None:
+        """Who an act with no name is for: your PC when it has the spotlight; else, for
+        whoever runs the opponents, the opponent holding it (SPOT-04/05); else your PC."""
+        mine = state.get(by)
+        if mine is not None and mine.key in state.holder:
+            return mine.key
+        if runs_npcs:
+            opp = [k for k in state.holder if not state.get(k).is_pc]
+            if opp:
+                return opp[0]
+        return mine.key if mine is not None else None
+
+
+ENGINE = SpotlightEngine()

@@ -1,0 +1,122 @@
+"""The switches of a d10 fight's turn (seeds 000-003): declaring, the declaration
+shorthands, passing, delaying, aborting, and the organizer's conditions and healing.
+
+Each parses text into an intent for the combat service; a spotlight fight's engine refuses
+these intents with what to type there instead.
+"""
+
+from __future__ import annotations
+
+from combat.core import intents as it
+from combat.errors import InputError
+
+from .combat_declare import COVER_WORDS, DEFENSES, DeclarationParser, cover_level
+
+
+class D10Switches:
+    """Mixed into ``CmdCombat`` (its ``load``, ``actor``, ``combatant``, ``apply``)."""
+
+    def declare(self, who: str | None, text: str) -> None:
+        self.load()
+        c = self.actor(who)
+        if not text.strip():
+            raise InputError(self.usage())
+        parsed = DeclarationParser(self.rs, lambda name: self.combatant(name).key).parse(text)
+        self.apply(it.Declare(by=self.me(), actor=c.key, actions=tuple(parsed.actions),
+                              activations=tuple(parsed.activations),
+                              desperate=parsed.desperate))
+
+    def do_declare(self):
+        if self.rhs is not None:
+            self.declare(self.lhs, self.rhs)
+        else:
+            self.declare(None, self.args)
+
+    def do_attack(self):
+        if not self.args.strip():
+            raise InputError(self.usage())
+        text = f"attack {self.lhs.strip()}"
+        if self.rhs is not None:
+            if not self.rhs.strip():
+                raise InputError(self.usage())
+            text += f" as {self.rhs.strip()}"
+        self.declare(None, text)
+
+    def _shorthand(self, word: str) -> None:
+        who, rest = (self.lhs, self.rhs) if self.rhs is not None else (None, self.args)
+        if rest.strip() and word not in ("defend", "dodge"):
+            raise InputError(self.usage())
+        self.declare(who, f"{word} {rest.strip()}".strip())
+
+    def do_dodge(self):
+        self._shorthand("dodge")
+
+    def do_block(self):
+        self._shorthand("block")
+
+    def do_parry(self):
+        self._shorthand("parry")
+
+    def do_defend(self):
+        self._shorthand("defend")
+
+    def do_celerity(self):
+        self.declare(self.args.strip() or None, "celerity")
+
+    def do_rage(self):
+        who, n = (self.lhs, self.rhs) if self.rhs is not None else (None, self.args)
+        self.declare(who, f"rage {n.strip()}")
+
+    def do_spend(self):
+        who, what = (self.lhs, self.rhs) if self.rhs is not None else (None, self.args)
+        self.declare(who, f"spend {what.strip()}")
+
+    def do_pass(self):
+        self.load()
+        c = self.actor(self.args)
+        self.apply(it.Pass(by=self.me(), actor=c.key))
+
+    def do_delay(self):
+        self.load()
+        c = self.actor(self.args)
+        self.apply(it.Delay(by=self.me(), actor=c.key))
+
+    def do_abort(self):
+        """TURN-08: <dodge|block|parry>[/wp]."""
+        self.load()
+        who, text = (self.lhs, self.rhs) if self.rhs is not None else (None, self.args)
+        kind, _, flag = text.strip().lower().partition("/")
+        if kind not in DEFENSES or flag not in ("", "wp"):
+            raise InputError(self.usage() + "  e.g. +combat/abort dodge or dodge/wp")
+        c = self.actor(who)
+        self.apply(it.Abort(by=self.me(), actor=c.key, to=kind, spend_willpower=flag == "wp"))
+
+    # ---------------------------------------------------------------- staff
+
+    def do_mod(self):
+        """<name>=<condition>, <name>=!<condition>, <name>=cover <level> (RNG-03)."""
+        self.load()
+        self.need_runner("set conditions")
+        if not self.rhs or not self.lhs.strip():
+            raise InputError(self.usage())
+        c = self.combatant(self.lhs)
+        cond = self.rhs.strip().lower()
+        words = cond.split()
+        if words and words[0] in COVER_WORDS:
+            self.apply(it.SetCover(by=self.me(), actor=c.key,
+                                   level=cover_level(" ".join(words[1:]))))
+            return
+        remove = cond.startswith(("!", "-"))
+        self.apply(it.SetCondition(by=self.me(), actor=c.key,
+                                   condition=cond[1:] if remove else cond, remove=remove))
+
+    def do_heal(self):
+        """<name>=<levels> <type>: marks off the track by hand."""
+        self.load()
+        self.need_runner("heal by hand")
+        parts = (self.rhs or "").split()
+        if not self.lhs.strip() or len(parts) != 2 or not parts[0].isdecimal():
+            raise InputError(self.usage() + "  e.g. +combat/heal Bob=2 lethal")
+        c = self.combatant(self.lhs)
+        self.apply(it.StaffHeal(by=self.me(), actor=c.key, levels=int(parts[0]),
+                                damage_type=parts[1]))

@@ -1,0 +1,57 @@
+"""The ``+combat`` status screen, from the engine's ``view`` of the fight."""
+
+from __future__ import annotations
+
+from world.combat_text import Names, actions_text
+
+from .render import header
+
+
+def status_lines(engine, state, rules, sheets, organizer: str) -> list[str]:
+    view = engine.view(state, sheets, rules)
+    names = Names(state)
+    return (_d10 if view["engine"] == "d10" else _spotlight)(view, rules, names, organizer)
+
+
+def _d10(view, rules, names, organizer) -> list[str]:
+    reroll = ", initiative every turn" if view["reroll"] else ""
+    lines = [header(f"Combat: {rules.name}, turn {view['turn']}, {view['phase']} phase"),
+             f" Mode: {view['mode']}{reroll}   Organizer: {organizer}"]
+    if view["waiting"]:
+        lines.append(" Now: " + ", ".join(f"{names(k)} ({w})" for k, w in view["waiting"]))
+    for r in view["rows"]:
+        init = "--" if r["init"] is None else str(r["init"])
+        decl = actions_text(r["actions"], names) if r["actions"] is not None else "-"
+        hl = r["health"]
+        if r["outcome"] and r["outcome"] not in ("ok", "incapacitated"):
+            hl = f"{hl} ({r['outcome'].upper()})"
+        tags = ("[NPC]" if r["npc"] else "") + (" [delayed]" if r["delayed"] else "")
+        gear = (r["hand"] or "unarmed") + (f", {r['armor']}" if r["armor"] else "")
+        conds = f"  ({', '.join(r['conditions'])})" if r["conditions"] else ""
+        lines.append(f" {init:>3}  {r['name']:<16} {tags:<6} {hl:<14} [{gear}] {decl}{conds}")
+    return lines
+
+
+def _spotlight(view, rules, names, organizer) -> list[str]:
+    order = ", ".join(f"{' = '.join(names(k) for k in slot['keys'])} {slot['total']}"
+                      for slot in view["order"]) or "nobody has rolled"
+    lines = [header(f"Combat: {rules.name} (spotlight), round {view['round']}, "
+                    f"{view['stage']}"),
+             f" Organizer: {organizer}", f" Order (highest first): {order}"]
+    if view["holder"]:
+        lines.append(" Spotlight: " + ", ".join(names(k) for k in view["holder"]))
+    if view["waiting"]:
+        lines.append(" Now: " + ", ".join(f"{names(k)} ({w})" for k, w in view["waiting"]))
+    elif view["stage"] != "ended":
+        lines.append(" Now: the Storyteller moves on (+combat/next)")
+    lines.append(f" {'Name':<16} {'Side':<9} {'Init':>4}  {'HP':>5}  Superficial "
+                 f"Aggravated  Status")
+    for r in view["rows"]:
+        init = "--" if r["init"] is None else str(r["init"])
+        side = f"NPC {r['turns']}/{r['actions_per_round']}" if r["npc"] else "PC"
+        lines.append(f" {r['name']:<16} {side:<9} {init:>4}  {r['hp']:>2}/{r['hp_max']:<2}  "
+                     f"{r['superficial']:>11} {r['aggravated']:>10}  {r['status']}")
+    if view["ranges"]:
+        lines.append(" Ranges: " + "; ".join(f"{names(a)}-{names(b)} {band}"
+                                             for a, b, band in view["ranges"]))
+    return lines

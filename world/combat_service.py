@@ -1,0 +1,239 @@
+"""The combat service: load the state and the sheets involved, ``apply`` the intent, commit
+state + changed sheets + the log in one transaction, tell the room (issue 8).
+
+Everything that changes a fight comes through here: the ``+combat`` command, the idle
+clock (``typeclasses/combat_timers.py``) and a character's deletion
+(``typeclasses/combat_guard.py``). The engine (``combat.core``) decides; this module only
+reads, writes and sends, and never asks which engine runs.
+
+The log holds, before each command's events, an ``intent`` record: what was asked, the
+dice it consumed and the sheets it read, so ``bin/replay`` can re-apply it and compare.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from combat.core import intents as it
+from combat.core.dice_log import RecordingDice
+from combat.core.engine import engine_for
+from combat.core.events import Event
+from combat.errors import IllegalAction
+
+from . import combat_text
+from .combat_text import Names
+
+COMBAT_KEY = "wod_combat"
+SCRIPT_TYPECLASS = "typeclasses.combat.CombatScript"
+NPC_TYPECLASS = "typeclasses.characters.NPC"
+
+
+# ---------------------------------------------------------------- reading
+
+
+class Objects:
+    """Game objects by ``#dbref``: the room's contents first, then the database; each
+    looked up once per command."""
+
+    def __init__(self, room, exclude=None):
+        self._room = room
+        self._exclude = exclude
+        self._cache: dict[str, Any] | None = None
+
+    def forget(self) -> None:
+        self._cache = None
+
+    def __call__(self, key: str | None):
+        if not key:
+            return None
+        if self._cache is None:
+            room = self._room
+            self._cache = {f"#{o.id}": o for o in (room.contents if room else [])}
+        if key not in self._cache:
+            from evennia.objects.models import ObjectDB
+
+            try:
+                pk = int(key.lstrip("#"))
+            except ValueError:
+                pk = None
+            obj = None
+            if pk is not None:
+                obj = ObjectDB.get_cached_instance(pk) or ObjectDB.objects.filter(
+                    id=pk).first()
+            self._cache[key] = obj
+        obj = self._cache[key]
+        return None if obj is None or obj is self._exclude else obj
+
+
+class Sheets(Mapping):
+    """The engine's ``sheets``: each character's sheet read once, when the engine asks."""
+
+    def __init__(self, objects: Objects):
+        self._objects = objects
+        self.read: dict[str, Any] = {}
+
+    def __getitem__(self, key: str):
+        if key not in self.read:
+            obj = self._objects(key)
+            if obj is None or not hasattr(obj, "sheet"):
+                raise KeyError(key)
+            self.read[key] = obj.sheet.get()
+        return self.read[key]
+
+    def __iter__(self):
+        return iter(self.read)
+
+    def __len__(self) -> int:
+        return len(self.read)
+
+
+# ---------------------------------------------------------------- applying
+
+
+@dataclass(frozen=True)
+class Applied:
+    script: Any
+    before: Any
+    state: Any
+    events: tuple[Event, ...]
+    records: list[dict]
+
+
+def timeout_of(engine, state) -> tuple[int, str]:
+    """(seconds, where it comes from): the fight's own, or the server's default."""
+    own = engine.timeout(state)
+    if own is not None:
+        return int(own), "set for this fight"
+    return int(getattr(settings, "COMBAT_DEFAULT_TIMEOUT", 0) or 0), "server default"
+
+
+def run(script, intent: it.Intent, rng: random.Random, *, objects: Objects | None = None,
+        prelude: tuple[dict, ...] = (), now: float | None = None) -> Applied:
+    """Apply ``intent`` to ``script``'s fight; commit; tell the room. Raises (changing
+    nothing) when the engine refuses."""
+    engine = script.engine()
+    rules = script.ruleset()
+    before = script.get_state()
+    objects = objects or Objects(script.obj)
+    sheets = Sheets(objects)
+    dice = RecordingDice(rng)
+    out = engine.apply(before, intent, sheets, rules, dice)
+    now = time.time() if now is None else now
+    state = engine.stamp(out.state, timeout_of(engine, out.state)[0], now)
+    changed = []
+    for key, sheet in out.sheet_changes.items():
+        obj = objects(key)
+        if obj is None:
+            raise IllegalAction(f"{key} has no sheet here.")
+        changed.append((obj, sheet))
+    asked = {"event": "intent", "intent": intent.to_dict(), "dice": list(dice.faces),
+             "sheets": {k: s.to_dict() for k, s in sheets.read.items()}}
+    records = script.commit(state, changed, [*prelude, asked, *(e.to_dict() for e in
+                                                                 out.events)], before=before)
+    events = (*(Event.from_dict(e) for e in prelude), *out.events)
+    done = Applied(script, before, state, events, records)
+    announce(done, objects)
+    return done
+
+
+def announce(done: Applied, objects: Objects) -> None:
+    """The room reads what happened; whoever is now up is told; the organizer hears when
+    everyone has declared or acted."""
+    script, engine = done.script, done.script.engine()
+    names = Names(done.state, done.events)
+    text = combat_text.room_text(engine.name, done.events, done.state, names)
+    room = script.obj
+    if text and room is not None:
+        for obj in room.contents:  # not msg_contents: it would $funcparse players' words
+            obj.msg(text)
+    already = set(engine.prompts(done.before))
+    organizer = script.organizer
+    for key, msg in combat_text.prompt_messages(engine.name, done.events, done.state, names,
+                                                already, organizer):
+        obj = objects(key)
+        if obj is not None:
+            obj.msg(msg)
+    notes = combat_text.organizer_notes(done.events)
+    org = objects(organizer)
+    if notes and org is not None:
+        org.msg(notes)
+
+
+# ---------------------------------------------------------------- starting and NPCs
+
+
+def new_id(room) -> str:
+    """Unique over the game's life (database ids can come back after a rollback)."""
+    return f"{room.id}-{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:6]}"
+
+
+def start(room, rules, options: Mapping, organizer, rng: random.Random) -> Applied:
+    """A new fight in ``room`` under ``rules``; the organizer joins it."""
+    from evennia import create_script
+
+    engine = engine_for(rules)
+    out = engine.new_combat(new_id(room), rules, options)
+    key = f"#{organizer.id}"
+    first = out.events[0].to_dict()
+    first.update(organizer=key, ruleset=rules.name, state=out.state.to_dict())
+    with transaction.atomic():
+        script = create_script(SCRIPT_TYPECLASS, key=COMBAT_KEY, obj=room, persistent=True)
+        script.setup(out.state, rules.name, key)
+        return run(script, it.Join(by=key, actor=key, name=organizer.key), rng,
+                   prelude=(first,))
+
+
+def add_npc(script, name: str, sheet, by: str, rng: random.Random, **join) -> Applied:
+    """Create the NPC object here with ``sheet`` and join it, all or nothing."""
+    from evennia import create_object
+
+    with transaction.atomic():
+        npc = create_object(NPC_TYPECLASS, key=name, location=script.obj)
+        npc.sheet.save(sheet)
+        key = f"#{npc.id}"
+        return run(script, it.Join(by=by, actor=key, name=name, is_npc=True,
+                                   controller=script.organizer, **join), rng)
+
+
+def end(script, by: str, rng: random.Random) -> Applied:
+    done = run(script, it.End(by=by), rng)
+    script.delete()
+    return done
+
+
+# ---------------------------------------------------------------- the game acting
+
+
+GAME_DICE = random.SystemRandom()
+
+
+def expire_due(script, now: float | None = None, rng: random.Random | None = None
+               ) -> Applied | None:
+    """The idle clock: apply the defaults if the deadline has passed (``now`` for tests)."""
+    engine = script.engine()
+    state = script.get_state()
+    now = time.time() if now is None else now
+    if not engine.due(state, now):
+        return None
+    objects = Objects(script.obj)
+    gone = tuple(k for k in engine.pending(state) if objects(k) is None)
+    return run(script, it.Expire(now=now, gone=gone), rng or GAME_DICE, objects=objects,
+               now=now)
+
+
+def remove_deleted(script, obj) -> Applied | None:
+    """Take ``obj`` (being deleted) out of ``script``'s fight; the room is told."""
+    key = f"#{obj.id}"
+    if script.get_state().get(key) is None:
+        return None
+    return run(script, it.Remove(actor=key, why="deleted"), GAME_DICE,
+               objects=Objects(script.obj, exclude=obj))
+
