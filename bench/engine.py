@@ -1,23 +1,30 @@
-"""How many full attack resolutions the pure engine manages per second on one core.
+"""How many declared attacks the d10 engine acts out per second on one core, through ``apply``.
 
 Design card target: at least 50,000 a second (``../shared/design.md``, Performance targets),
 and a cost per combatant that stays flat from 10 to 100 combatants in one combat.
 
-One "resolution" is what ``+combat/act`` asks of the engine for an attack, called exactly as
-``commands/combat.py`` calls it (``engine_resolve_attack`` / ``engine_resolve_damage``):
-``resolve_attack`` (attack pool, attack roll, the target's defense roll cancelling successes,
-damage dice with extra successes) with a fresh ``can_soak`` lambda, then, on a damaging hit,
-the target's standing condition from its track and ``resolve_damage(**result.soak_kwargs())``
-(damage roll, soak as a reflex from the soak table, health marks, outcome, daze).
-Rendering, the log and the database are not included: they are the Evennia side's cost.
+One "resolution" is one ``+combat/act`` for a declared attack, called the way the combat
+service calls it (``world/combat_service.py``)::
+
+    engine_for(rules).apply(state, Act(by=key, actor=key), sheets, rules, rng)
+
+on a state in the act phase that waits for that attacker. That is everything the engine does
+for the command: the scheduler's checks, the target's declared defense spent, the attack,
+defense, damage and soak rolls, health marks and outcome, the effects of the hit, the events,
+and the scheduler moving the turn on (the next slot, the next phase, a new turn).
+
+The fight states are built once per scenario with the same intents the game sends (``Join``,
+``RollInitiative``, ``Advance``, ``Declare``, ``Act``); ``apply`` is pure, so acting again and
+again on the same pre-act state is valid, and that is what is timed. Not timed: the service's
+side (reading sheets from Attributes, ``RecordingDice``, the log, rendering, the database).
 
 Run from the repository root with the project's interpreter::
 
     python bench/engine.py                # every scenario, ~1 s each
     python bench/engine.py --seconds 3    # longer runs, steadier figures
     python bench/engine.py --n 20000      # a fixed number of resolutions per scenario
-    python bench/engine.py --only brawl   # scenarios whose name contains "brawl"
-    python bench/engine.py --profile crinos  # cProfile one scenario (top 25 by own time)
+    python bench/engine.py --only crowd   # scenarios whose name contains "crowd"
+    python bench/engine.py --profile claws  # cProfile one scenario (top 25 by own time)
 
 Dice come from ``random.Random(seed)`` so two runs roll the same faces.
 """
@@ -29,155 +36,233 @@ import pathlib
 import random
 import sys
 import time
+from collections.abc import Mapping
 from dataclasses import replace
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from combat import damage as dmg  # noqa: E402
-from combat.attack import Attack, Context, Defense, resolve_attack  # noqa: E402
+from combat.core import intents as it  # noqa: E402
+from combat.core.engine import engine_for  # noqa: E402
+from combat.d10.fight import OUT_OF_ACTION  # noqa: E402
 from combat.ruleset import load_ruleset  # noqa: E402
-from combat.sheet import Pool, Sheet  # noqa: E402
+from combat.sheet import Sheet  # noqa: E402
 
-# ---------------------------------------------------------------- the engine calls, as the
-# command makes them (commands/combat.py: engine_resolve_attack, engine_resolve_damage,
-# CombatCommand.target_condition).
+# ---------------------------------------------------------------- sheets, as +sheet/set makes them
 
 
-def target_condition(rs, sheet: Sheet) -> str:
-    track = sheet.track(rs.section("health"))
-    return dmg.INCAPACITATED if track.incapacitated else dmg.OK
-
-
-def resolve_once(rs, a_sheet, t_sheet, intent, ctx, defense, rng):
-    """One full attack resolution; returns (AttackResult, DamageResult or None)."""
-    res = resolve_attack(rs, a_sheet, t_sheet, intent, ctx, defense, rng=rng,
-                         can_soak=lambda kind: dmg.can_soak(rs, t_sheet, kind))
-    if not res.hit or not res.deals_damage:
-        return res, None
-    dr = dmg.resolve_damage(rs, t_sheet, rng=rng, condition=target_condition(rs, t_sheet),
-                            **res.soak_kwargs())
-    return res, dr
-
-
-# ---------------------------------------------------------------- sheets
-
-
-def mk(splat="mortal", *, race="", form="", weapons=(), armor="", pools=None,
-       **traits) -> Sheet:
-    pools = {k: Pool(v, max(v, 10)) for k, v in (pools or {}).items()}
-    return Sheet.from_dict({
-        "splat": splat, "race": race, "form": form, "weapons": list(weapons), "armor": armor,
-        "pools": {k: {"current": p.current, "permanent": p.permanent} for k, p in pools.items()},
-        "traits": {k.replace("_", " "): v for k, v in traits.items()},
-    })
+def mk(rs, splat="mortal", *, race="", form="", weapons=(), pools=None, **traits) -> Sheet:
+    """A sheet set up the way ``+sheet/set`` does it (``Sheet.set``), then ``+sheet/equip``."""
+    cat = rs.traits
+    s = Sheet().with_pools_for(cat)
+    for key, value in (("splat", splat), ("race", race), ("form", form)):
+        if value:
+            s, _ = s.set(cat, key, value)
+    for name, value in {**traits, **(pools or {})}.items():
+        s, _ = s.set(cat, name.replace("_", " "), str(value))
+    return replace(s, weapons=tuple(weapons)) if weapons else s
 
 
 FIGHTER = dict(Dexterity=3, Strength=3, Stamina=3, Perception=2, Wits=2, Brawl=3, Melee=3,
                Firearms=3, Athletics=2, Dodge=2)
 VICTIM = dict(Dexterity=2, Strength=2, Stamina=2, Wits=2, Brawl=1, Dodge=2, Melee=2)
 
-
-def brawl_vs_dodge():
-    return (mk(**FIGHTER), mk(**VICTIM), Attack("a", "b"), Context(), Defense("b", "dodge"))
+ATTACK = {"kind": "attack", "target": "b"}
 
 
-def melee_vs_parry():
-    return (mk(weapons=("Sword",), **FIGHTER), mk(weapons=("Sword",), **VICTIM),
-            Attack("a", "b", weapon="Sword"), Context(target=replace(Context().target,
-                                                                      weapon="Sword")),
-            Defense("b", "parry", weapon="Sword"))
+def fists_vs_dodge(rs):
+    return mk(rs, **FIGHTER), mk(rs, **VICTIM), ATTACK, {"kind": "dodge"}
 
 
-def firearm_vs_vampire():
-    vamp = mk("vampire", pools={"Blood": 10, "Willpower": 5}, Fortitude=2, **VICTIM)
-    return (mk(weapons=("Pistol, heavy",), **FIGHTER), vamp,
-            Attack("a", "b", weapon="Pistol, heavy"), Context(range_yards=10),
-            Defense("b", "dodge", to_cover=True))
+def knife_vs_parry(rs):
+    return (mk(rs, weapons=("Knife",), **FIGHTER), mk(rs, weapons=("Knife",), **VICTIM),
+            {**ATTACK, "weapon": "Knife"}, {"kind": "parry"})
 
 
-def crinos_claws():
+def sword_vs_parry(rs):
+    return (mk(rs, weapons=("Sword",), **FIGHTER), mk(rs, weapons=("Sword",), **VICTIM),
+            {**ATTACK, "weapon": "Sword"}, {"kind": "parry"})
+
+
+def pistol_vs_vampire(rs):
+    vamp = mk(rs, "vampire", pools={"Blood": "10/10"}, Fortitude=2, **VICTIM)
+    return (mk(rs, weapons=("Pistol, heavy",), **FIGHTER), vamp,
+            {**ATTACK, "weapon": "Pistol, heavy"}, {"kind": "dodge", "how": "cover"})
+
+
+def crinos_claws(rs):
     garou = dict(FIGHTER, Strength=5, Dexterity=4, Stamina=5)
-    a = mk("shifter", race="Garou", form="Crinos", pools={"Rage": 5, "Gnosis": 3}, **garou)
-    t = mk("shifter", race="Garou", form="Crinos", pools={"Rage": 4, "Gnosis": 3},
+    a = mk(rs, "shifter", race="Garou", form="Crinos", pools={"Rage": "5/5", "Gnosis": "3/3"},
+           **garou)
+    t = mk(rs, "shifter", race="Garou", form="Crinos", pools={"Rage": "4/4", "Gnosis": "3/3"},
            **dict(VICTIM, Stamina=4))
-    # DMG-16: a block against aggravated claws asks the target's can_soak (the lambda).
-    return a, t, Attack("a", "b", maneuver="claw"), Context(), Defense("b", "block")
+    # DMG-16: a block against aggravated claws asks whether the target can soak them.
+    return a, t, {**ATTACK, "maneuver": "claw"}, {"kind": "block"}
 
 
 MATCHUPS = {
-    "brawl vs dodge": brawl_vs_dodge,
-    "melee (Sword) vs parry": melee_vs_parry,
-    "firearm vs vampire w/ Fortitude": firearm_vs_vampire,
+    "fists vs dodge": fists_vs_dodge,
+    "knife vs parry": knife_vs_parry,
+    "sword vs parry": sword_vs_parry,
+    "heavy pistol vs vampire in cover": pistol_vs_vampire,
     "Crinos claws vs block": crinos_claws,
 }
 
 
-def crowd(n: int, seed: int) -> list[Sheet]:
+def crowd_sheets(rs, n: int, seed: int) -> dict[str, Sheet]:
     """``n`` distinct sheets (different dots, splats), as a combat of n combatants has."""
     r = random.Random(seed)
-    out = []
+    out = {}
     for i in range(n):
         t = {k: r.randint(1, 4) for k in ("Dexterity", "Strength", "Stamina", "Wits")}
         t.update({k: r.randint(0, 4) for k in ("Brawl", "Dodge", "Melee", "Athletics")})
         kind = i % 3
         if kind == 0:
-            out.append(mk(**t))
+            s = mk(rs, **t)
         elif kind == 1:
-            out.append(mk("vampire", pools={"Blood": 10, "Willpower": 5},
-                          Fortitude=r.randint(0, 3), **t))
+            s = mk(rs, "vampire", Fortitude=r.randint(0, 3), **t)
         else:
-            out.append(mk("shifter", race="Garou", form="Homid",
-                          pools={"Rage": 4, "Gnosis": 3}, **t))
+            s = mk(rs, "shifter", race="Garou", form="Homid", pools={"Rage": "4/4"}, **t)
+        out[f"#{100 + i}"] = s
     return out
+
+
+class FreshSheets(Mapping):
+    """Like the service's ``Sheets``: each sheet read once per command, as a new object (the
+    game reads it from an Attribute each time), so ``Sheet.value_key`` is rebuilt as it is
+    in the game. The copy stands in for ``Sheet.from_dict``, which is the service's cost."""
+
+    __slots__ = ("_base", "_read")
+
+    def __init__(self, base: Mapping[str, Sheet]):
+        self._base = base
+        self._read: dict[str, Sheet] = {}
+
+    def __getitem__(self, key: str) -> Sheet:
+        s = self._read.get(key)
+        if s is None:
+            old = self._base[key]
+            s = object.__new__(Sheet)
+            s.__dict__.update(old.__dict__)
+            s.__dict__.pop("_value_key", None)
+            self._read[key] = s
+        return s
+
+    def __iter__(self):
+        return iter(self._base)
+
+    def __len__(self) -> int:
+        return len(self._base)
+
+
+# ---------------------------------------------------------------- fights, built with intents
+
+
+class Builder:
+    """A fight driven through ``apply`` with the intents the commands send."""
+
+    def __init__(self, rs, sheets: dict[str, Sheet], seed: int, cid: str = "bench"):
+        self.rs, self.engine = rs, engine_for(rs)
+        self.sheets = dict(sheets)
+        self.rng = random.Random(seed)
+        self.state = self.engine.new_combat(cid, rs, {}).state
+
+    def apply(self, intent: it.Intent):
+        out = self.engine.apply(self.state, intent, self.sheets, self.rs, self.rng)
+        self.state = out.state
+        self.sheets.update(out.sheet_changes)
+        return out
+
+    def start(self) -> None:
+        for key in self.sheets:
+            self.apply(it.Join(by=key, actor=key, name=f"N{key[1:]}"))
+        for key in self.sheets:
+            self.apply(it.RollInitiative(by=key, actor=key))
+        self.apply(it.Advance(by=next(iter(self.sheets))))
+
+    def run_until_act(self, plan) -> tuple[str, str] | None:
+        """Answer prompts (``plan(key)`` gives a declaration) until one waits to act."""
+        for _ in range(10 * len(self.sheets) + 10):
+            waiting = self.engine.prompts(self.state)
+            if not waiting:
+                if self.state.phase == "ended":
+                    return None
+                self.apply(it.Advance(by=next(iter(self.sheets))))
+                continue
+            key, what = waiting[0]
+            if what == "act":
+                return key, what
+            if what == "declare":
+                self.apply(it.Declare(by=key, actor=key, actions=plan(key)))
+            elif what == "initiative":
+                self.apply(it.RollInitiative(by=key, actor=key))
+            else:
+                raise RuntimeError(f"unexpected prompt: {key} {what}")
+        raise RuntimeError(f"the fight does not reach an act: {self.engine.prompts(self.state)}")
+
+
+def matchup_case(rs, build, seed):
+    """Two combatants, turn 1's act phase waiting for the attacker ``a``; ``b`` defends."""
+    a, b, attack, defense = build(rs)
+    f = Builder(rs, {"a": a, "b": b}, seed)
+    f.start()
+    got = f.run_until_act(lambda key: (attack,) if key == "a" else (defense,))
+    assert got == ("a", "act"), got
+    return f.state, it.Act(by="a", actor="a"), f.sheets
+
+
+def crowd_cases(rs, size: int, seed: int, want: int = 400, turns: int = 3):
+    """Pre-act moments of real fights of ``size``: each turn half the crowd declares
+    ``attack <random able foe>`` and the other half ``dodge; attack <random able foe>`` (the
+    dodge is ready in the act phase, the split attack comes in the extra phase, TURN-07);
+    every act is recorded (state, intent, sheets) and then made. A fight runs ``turns`` turns
+    (wounds pile up), then a fresh one starts, until ``want`` moments are kept."""
+    base = crowd_sheets(rs, size, seed)
+    pick = random.Random(seed + 1)
+    cases, fight = [], 0
+    while len(cases) < want:
+        f = Builder(rs, base, seed + 1000 * fight, cid=f"crowd{fight}")
+        fight += 1
+        f.start()
+
+        def plan(key, f=f):
+            able = [c.key for c in f.state.combatants
+                    if c.key != key and c.outcome not in OUT_OF_ACTION]
+            attack = {"kind": "attack", "target": pick.choice(able)}
+            return ({"kind": "dodge"}, attack) if int(key[1:]) % 2 else (attack,)
+
+        while len(cases) < want and f.state.turn <= turns:
+            got = f.run_until_act(plan)
+            if got is None:
+                break
+            key = got[0]
+            intent = it.Act(by=key, actor=key)
+            cases.append((f.state, intent, dict(f.sheets)))
+            f.apply(intent)
+    return cases
 
 
 # ---------------------------------------------------------------- runners
 
 
-def run_matchup(rs, build, n, seconds, seed):
-    """The same two sheets every time: what a balance simulation of one matchup does."""
-    a, t, intent, ctx, defense = build()
+def timed(rs, cases, n, seconds, seed, fresh):
+    """``apply`` each (state, Act, sheets) in turn; (resolutions, CPU seconds, hits). A hit
+    is an attack that got through the defense (a ``hit`` event)."""
+    apply = engine_for(rs).apply
     rng = random.Random(seed)
-    done, hits = 0, 0
-    start = time.process_time()
-    deadline = start + seconds if n is None else None
-    while True:
-        for _ in range(500):
-            _, dr = resolve_once(rs, a, t, intent, ctx, defense, rng)
-            hits += dr is not None
-        done += 500
-        if (n is not None and done >= n) or (deadline and time.process_time() >= deadline):
-            break
-    return done, time.process_time() - start, hits
-
-
-def run_crowd(rs, size, n, seconds, seed):
-    """A combat of ``size`` combatants: random attacker and target each time, brawl vs
-    dodge; each hit's new sheet replaces the target's (a fresh one once incapacitated), as
-    in a real fight, so every hurt sheet is a new object the engine has not seen."""
-    sheets = crowd(size, seed)
-    fresh = list(sheets)
-    pick = random.Random(seed + 1)
-    pairs = []
-    for _ in range(4096):
-        i = pick.randrange(size)
-        j = (i + 1 + pick.randrange(size - 1)) % size
-        pairs.append((i, j))
-    intent, ctx = Attack("a", "b"), Context()
-    defense = Defense("b", "dodge")
-    rng = random.Random(seed)
+    m = len(cases)
     done, hits, k = 0, 0, 0
     start = time.process_time()
     deadline = start + seconds if n is None else None
     while True:
         for _ in range(500):
-            i, j = pairs[k & 4095]
+            state, intent, sheets = cases[k % m]
             k += 1
-            _, dr = resolve_once(rs, sheets[i], sheets[j], intent, ctx, defense, rng)
-            if dr is not None:
-                hits += 1
-                sheets[j] = fresh[j] if dr.condition != dmg.OK else dr.sheet
+            out = apply(state, intent, FreshSheets(sheets) if fresh else sheets, rs, rng)
+            for e in out.events:
+                if e.kind == "hit":
+                    hits += 1
+                    break
         done += 500
         if (n is not None and done >= n) or (deadline and time.process_time() >= deadline):
             break
@@ -186,10 +271,10 @@ def run_crowd(rs, size, n, seconds, seed):
 
 def scenarios(rs, args):
     for name, build in MATCHUPS.items():
-        yield name, lambda n, secs, b=build: run_matchup(rs, b, n, secs, args.seed)
+        yield name, lambda b=build: ([matchup_case(rs, b, args.seed)], False)
     for size in (10, 100):
-        yield (f"crowd of {size}: brawl vs dodge",
-               lambda n, secs, s=size: run_crowd(rs, s, n, secs, args.seed))
+        yield (f"crowd of {size}: random pairs",
+               lambda s=size: (crowd_cases(rs, s, args.seed), True))
 
 
 def main(argv=None) -> int:
@@ -212,17 +297,21 @@ def main(argv=None) -> int:
         import cProfile
         import pstats
 
-        name, fn = chosen[0]
-        fn(1000, 0)  # warm the caches first, as a running server has them
+        name, build = chosen[0]
+        cases, fresh = build()
+        timed(rs, cases, 1000, 0, args.seed, fresh)  # warm the caches first, as a server has them
         prof = cProfile.Profile()
-        prof.runcall(fn, args.n, args.seconds)
+        prof.runcall(timed, rs, cases, args.n, args.seconds, args.seed, fresh)
+        print(f"profile of: {name}")
         pstats.Stats(prof).sort_stats("tottime").print_stats(25)
         return 0
-    print(f"ruleset {rs.name}, Python {sys.version.split()[0]}, seed {args.seed}")
+    print(f"ruleset {rs.name}, engine {engine_for(rs).name}, Python {sys.version.split()[0]}, "
+          f"seed {args.seed}")
     print(f"{'scenario':<36} {'resolutions':>11} {'per second':>11} {'us each':>8} {'hit%':>5}")
-    for name, fn in chosen:
-        fn(1000, 0)  # warm-up (caches, allocator), as a running server has them
-        done, secs, hits = fn(args.n, args.seconds)
+    for name, build in chosen:
+        cases, fresh = build()
+        timed(rs, cases, 1000, 0, args.seed, fresh)  # warm-up (caches, allocator), as a server
+        done, secs, hits = timed(rs, cases, args.n, args.seconds, args.seed, fresh)
         print(f"{name:<36} {done:>11,} {done / secs:>11,.0f} {secs / done * 1e6:>8.1f} "
               f"{100 * hits / done:>5.0f}")
     return 0

@@ -266,6 +266,7 @@ MOVEMENT_SCHEMA = Struct(
                                         "percent": Int(1, 1000)})),
         "while_acting": Struct(optional={"max_percent_of_run": Int(0, 100),
                                          "dice_per_yard": Int(-10, 0)}),
+        "starting_range_yards": Int(0, 1000),
     },
 )
 

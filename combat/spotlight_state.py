@@ -213,7 +213,8 @@ class SpotlightState:
         c = self.get(key)
         if c is None:
             names = ", ".join(c.name for c in self.combatants) or "nobody yet"
-            raise InputError(f"'{key}' is not in this combat. In it: {names}.")
+            raise InputError(f"'{key}' is not in this combat. In it: {names} "
+                             f"(+combat shows them).")
         return c
 
     def with_fighters(self, changed: Mapping[str, Fighter]) -> "SpotlightState":

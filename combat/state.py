@@ -261,6 +261,9 @@ class CombatState:
     cursor: int = 0  # index into ``order``: the slot the phase waits for
     seq: int = 0  # bumped by every operation: log order, stale-write checks
     deadline: float | None = None  # when the current prompt times out (set by the caller)
+    # RNG-05: yards between two combatants, set by staff and by moving; (a, b, yards) with
+    # a < b. A pair not listed stands at the ruleset's starting range.
+    ranges: tuple[tuple[str, str, int], ...] = ()
 
     # ------------------------------------------------------------ lookups
 
@@ -278,8 +281,18 @@ class CombatState:
         c = self.get(key)
         if c is None:
             names = ", ".join(c.name for c in self.combatants) or "nobody yet"
-            raise InputError(f"'{key}' is not in this combat. In it: {names}.")
+            raise InputError(f"'{key}' is not in this combat. In it: {names} "
+                             f"(+combat shows them).")
         return c
+
+    def range_between(self, a: str, b: str, default: int) -> int:
+        lo, hi = sorted((a, b))
+        return next((y for x, z, y in self.ranges if x == lo and z == hi), default)
+
+    def with_range(self, a: str, b: str, yards: int) -> "CombatState":
+        lo, hi = sorted((a, b))
+        rest = tuple(r for r in self.ranges if (r[0], r[1]) != (lo, hi))
+        return replace(self, ranges=tuple(sorted(rest + ((lo, hi, int(yards)),))))
 
     def with_combatants(self, changed: Mapping[str, Combatant]) -> "CombatState":
         """Replace the combatants named in ``changed`` in one pass (O(n), not O(n) each)."""
@@ -302,6 +315,7 @@ class CombatState:
             "cursor": self.cursor,
             "seq": self.seq,
             "deadline": self.deadline,
+            "ranges": [list(r) for r in self.ranges],
         }
 
     @classmethod
@@ -321,4 +335,5 @@ class CombatState:
             cursor=int(d.get("cursor", 0)),
             seq=int(d.get("seq", 0)),
             deadline=None if deadline is None else float(deadline),
+            ranges=tuple((str(a), str(b), int(y)) for a, b, y in d.get("ranges") or ()),
         )

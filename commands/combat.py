@@ -79,6 +79,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       mod       - organizer/staff: <name>=<condition> (prone, blinded, dazed, grappled,
                   staked, immobilized ...); <name>=!<condition> removes it;
                   <name>=cover <none||light||good||superior> sets their cover (RNG-03)
+      range     - organizer/staff: <a>/<b>=<yards> places two combatants that far
+                  apart (shots: point-blank, beyond normal range, too far)
       damage    - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>; past
                   Incapacitated it does what an attack would (torpor, death ...)
       heal      - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>
@@ -97,12 +99,14 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
              maneuvers: strike, kick, bite, claw, clinch, clinch_strike, hold,
              disarm, sweep, tackle, weapon_strike, shoot, burst, throw ...;
              locations: head, arm, leg, hand, heart, eye ...
-      dodge, block, parry [against <attacker>] - rolled when you are attacked
+      dodge, block, parry [against <attacker>] - rolled when you are attacked;
+             dodge prone / dodge cover: the only dodge against gunfire
       defend [dodge||block||parry]  - desperate defense: defend against every
              attack this turn (-1 die on the 2nd, -2 on the 3rd ...), nothing else
       aim <target> [with <weapon>]  - +1 die per turn on your next shot at them
       reload [<weapon>]      - reload a gun or crossbow (nock: nock an arrow)
-      move <yards>           - move, as the whole action
+      move <yards> [toward <name>||away from <name>] - move, as the whole
+             action; toward or away changes the range to them
       cover <level>          - you are in none, light, good or superior cover (RNG-03):
              shots at you +1/+2/+3 difficulty; shooting out of good/superior
              cover +1/+2. Not an action; it stays until you declare another.

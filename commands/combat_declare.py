@@ -124,10 +124,8 @@ class DeclarationParser:
             return action
         if kind in ("reload", "nock"):  # RNG-06, ATK-07/08
             return {"kind": kind, **({"weapon": t.weapon(rest).name} if rest else {})}
-        if kind == "move":  # MAN-03
-            if not rest.isdecimal() or int(rest) < 1:
-                raise InputError("Move as: move <yards>, e.g. move 10.")
-            return {"kind": "move", "yards": int(rest)}
+        if kind == "move":  # MAN-03; toward or away from someone changes the range (RNG-05)
+            return self.move(words[1:])
         if kind in ("rise", "escape"):
             if rest:
                 raise InputError(f"'{kind}' takes nothing after it.")
@@ -143,6 +141,26 @@ class DeclarationParser:
         if kind == "pass":
             return {"kind": "pass"}
         raise InputError(f"'{words[0]}' is not an action: {ACTIONS_HINT}")
+
+    def move(self, words: list[str]) -> dict:
+        """``move <yards> [toward <name> | away from <name>]``."""
+        usage = "Move as: move <yards> [toward <name>|away from <name>], e.g. move 10 toward Bob."
+        if not words or not words[0].isdecimal() or int(words[0]) < 1:
+            raise InputError(usage)
+        action: dict = {"kind": "move", "yards": int(words[0])}
+        rest = [w.lower() for w in words[1:]]
+        if not rest:
+            return action
+        if rest[0] in ("toward", "towards", "to"):
+            direction, name = "toward", words[2:]
+        elif rest[0] == "away":
+            direction, name = "away", words[3:] if rest[1:2] == ["from"] else words[2:]
+        else:
+            raise InputError(usage)
+        if not name:
+            raise InputError(usage)
+        action.update(target=self.find(" ".join(name)), direction=direction)
+        return action
 
     def defense(self, kind: str, words: list[str], text: str) -> dict:
         """``dodge [prone|cover] [against <attacker>]`` (DEF-02, TURN-09)."""

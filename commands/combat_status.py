@@ -29,6 +29,9 @@ def _d10(view, rules, names, organizer) -> list[str]:
         gear = (r["hand"] or "unarmed") + (f", {r['armor']}" if r["armor"] else "")
         conds = f"  ({', '.join(r['conditions'])})" if r["conditions"] else ""
         lines.append(f" {init:>3}  {r['name']:<16} {tags:<6} {hl:<14} [{gear}] {decl}{conds}")
+    if view["ranges"]:  # RNG-05: pairs placed or moved apart (others stand at the start)
+        lines.append(" Ranges: " + "; ".join(f"{names(a)}-{names(b)} {y} yd"
+                                             for a, b, y in view["ranges"]))
     return lines
 
 

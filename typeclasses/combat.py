@@ -86,12 +86,14 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
     def set_organizer(self, key: str) -> None:
         self.attributes.add("organizer", key)
 
-    def commit(self, state, sheets=(), events=(), before=None) -> list[dict]:
+    def commit(self, state, sheets=(), events=(), before=None, stored: str | None = None
+               ) -> list[dict]:
         """Save the new state and every changed sheet ((character, Sheet) pairs) in one
         transaction, then append the events to the log. ``before``: the state the command
-        started from (the log's turn and phase). Returns the log records."""
+        started from (the log's turn and phase); ``stored``: the state's JSON if the caller
+        has it already. Returns the log records."""
         before = before or state
-        text = json.dumps(state.to_dict())
+        text = stored if stored is not None else json.dumps(state.to_dict())
         sheets = list(sheets)
         try:
             with transaction.atomic():

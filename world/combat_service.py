@@ -12,6 +12,8 @@ dice it consumed and the sheets it read, so ``bin/replay`` can re-apply it and c
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 import time
 import uuid
@@ -105,6 +107,12 @@ class Applied:
     state: Any
     events: tuple[Event, ...]
     records: list[dict]
+    text: str | None  # what the room read
+
+
+def digest(stored: str) -> str:
+    """A short fingerprint of a stored state: replay compares it after each command."""
+    return hashlib.sha1(stored.encode()).hexdigest()[:16]
 
 
 def timeout_of(engine, state) -> tuple[int, str]:
@@ -127,19 +135,24 @@ def run(script, intent: it.Intent, rng: random.Random, *, objects: Objects | Non
     dice = RecordingDice(rng)
     out = engine.apply(before, intent, sheets, rules, dice)
     now = time.time() if now is None else now
-    state = engine.stamp(out.state, timeout_of(engine, out.state)[0], now)
+    timeout = timeout_of(engine, out.state)[0]
+    state = engine.stamp(out.state, timeout, now)
     changed = []
     for key, sheet in out.sheet_changes.items():
         obj = objects(key)
         if obj is None:
             raise IllegalAction(f"{key} has no sheet here.")
         changed.append((obj, sheet))
-    asked = {"event": "intent", "intent": intent.to_dict(), "dice": list(dice.faces),
-             "sheets": {k: s.to_dict() for k, s in sheets.read.items()}}
-    records = script.commit(state, changed, [*prelude, asked, *(e.to_dict() for e in
-                                                                 out.events)], before=before)
     events = (*(Event.from_dict(e) for e in prelude), *out.events)
-    done = Applied(script, before, state, events, records)
+    text = combat_text.room_text(engine.name, events, state, Names(state, events))
+    stored = json.dumps(state.to_dict())
+    asked = {"event": "intent", "intent": intent.to_dict(), "dice": list(dice.faces),
+             "sheets": {k: s.to_dict() for k, s in sheets.read.items()}, "now": now,
+             "timeout": timeout, "digest": digest(stored), "text": text}
+    records = script.commit(state, changed, [*prelude, asked, *(e.to_dict() for e in
+                                                                 out.events)],
+                            before=before, stored=stored)
+    done = Applied(script, before, state, events, records, text)
     announce(done, objects)
     return done
 
@@ -149,11 +162,10 @@ def announce(done: Applied, objects: Objects) -> None:
     everyone has declared or acted."""
     script, engine = done.script, done.script.engine()
     names = Names(done.state, done.events)
-    text = combat_text.room_text(engine.name, done.events, done.state, names)
     room = script.obj
-    if text and room is not None:
+    if done.text and room is not None:
         for obj in room.contents:  # not msg_contents: it would $funcparse players' words
-            obj.msg(text)
+            obj.msg(done.text)
     already = set(engine.prompts(done.before))
     organizer = script.organizer
     for key, msg in combat_text.prompt_messages(engine.name, done.events, done.state, names,

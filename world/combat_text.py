@@ -161,6 +161,10 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
         return (f"{who} is in {ev['cover']} cover: shots at them +{ev['to_be_hit']} "
                 f"difficulty{out}.")
     if k == "action":
+        if ev["kind"] == "move" and ev.get("target"):
+            way = "toward" if ev.get("direction") == "toward" else "away from"
+            return (f"{who} moves {ev['yards']} yards {way} {n(ev['target'])} (now "
+                    f"{ev['range']} yards apart).")
         return {"other": f"{who} acts: {ev.get('text', '')}",
                 "move": f"{who} moves {ev.get('yards')} yards.",
                 "rise": f"{who} gets up.",
@@ -206,6 +210,9 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
             return f"{who}'s target is no longer in the fight; the attack is lost."
         if ev["reason"] == "dead":
             return f"{who}'s target {n(ev['target'])} is already dead."
+        if ev["reason"] == "impossible":
+            return (f"{who} cannot attack {n(ev['target'])} now: {ev.get('why')} The action "
+                    f"is lost.")
         w = ev.get("weapon")
         return f"{who}'s {w} was knocked away: the attack is lost (pick it up: ready {w})."
     if k == "ammo":
@@ -242,6 +249,8 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
         if ev.get("ok"):
             return f"  {t}'s {w} flies away (pick it up: ready {w})."
         return f"  {t} keeps hold of the weapon."
+    if k == "range":
+        return f"{who} and {n(ev['other'])} are now {ev['yards']} yards apart."
     if k == "timeout_set":
         secs = ev["seconds"]
         return (f"{n(ev.get('by'))} sets the idle timeout to "
@@ -249,8 +258,10 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
                    f"default (pass, or a full defense when declaring)."
                    if secs else "off: the turn waits as long as it takes."))
     if k == "timeout":
-        return (f"Time is up for {who} ({ev['what']}): "
-                f"{_IDLE.get(ev['default'], ev['default'])}.")
+        did = _IDLE.get(ev["default"], ev["default"])
+        if not ev.get("actor"):  # the Storyteller's pick (spotlight)
+            return f"Time is up for the Storyteller's {ev['what']}: {did}."
+        return f"Time is up for {who} ({ev['what']}): {did}."
     return None
 
 

@@ -67,24 +67,17 @@ def clock(state) -> tuple[int, str]:
     return state.turn, state.phase
 
 
-def write(combat_id: str, ruleset: str, turn: int, phase: str,
-          events: Iterable[Mapping]) -> list[dict]:
-    """Append ``events``; returns the records written (with their seq).
+def build(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable[Mapping],
+          *, seq: int = 0, now: float = 0.0) -> list[dict]:
+    """The log records of ``events``, numbered from ``seq`` + 1 (pure; ``bin/replay``
+    rebuilds a command's records this way to compare them with the logged ones).
 
     ``turn`` and ``phase`` are where the combat stood before these events; the d10
     ``turn``/``phase`` and the spotlight ``round``/stage events move them on, so each record
-    says when it happened. An
-    event's own ``phase`` field (an act's main/extra) is kept as ``event_phase``.
+    says when it happened. An event's own ``turn``/``phase`` field (an act's main/extra) is
+    kept as ``event_turn``/``event_phase``. Values are as JSON keeps them (lists, not
+    tuples).
     """
-    events = list(events)
-    if not events:
-        return []
-    path = path_for(combat_id)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    seq = _last_seq.get(combat_id)
-    if seq is None:
-        seq = _tail_seq(path)
-    now = time.time()
     records = []
     for ev in events:
         kind = ev.get("event", "note")
@@ -106,10 +99,25 @@ def write(combat_id: str, ruleset: str, turn: int, phase: str,
                 rec["event_" + k] = v
             elif k not in ("event", "seq", "ts", "combat", "ruleset", "turn", "phase"):
                 rec[k] = v
-        records.append(rec)
+        records.append(json.loads(json.dumps(rec, default=str)))
+    return records
+
+
+def write(combat_id: str, ruleset: str, turn: int, phase: str,
+          events: Iterable[Mapping]) -> list[dict]:
+    """Append ``events`` (see ``build``); returns the records written (with their seq)."""
+    events = list(events)
+    if not events:
+        return []
+    path = path_for(combat_id)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    seq = _last_seq.get(combat_id)
+    if seq is None:
+        seq = _tail_seq(path)
+    records = build(combat_id, ruleset, turn, phase, events, seq=seq, now=time.time())
     with open(path, "a", encoding="utf-8") as fh:
-        fh.write("".join(json.dumps(r, default=str) + "\n" for r in records))
-    _last_seq[combat_id] = seq
+        fh.write("".join(json.dumps(r) + "\n" for r in records))
+    _last_seq[combat_id] = records[-1]["seq"]
     return records
 
 

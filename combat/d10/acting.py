@@ -28,6 +28,8 @@ def act(f: Fight, key: str) -> None:
         aim(f, key, action)
     elif kind == "escape":
         escape(f, key)
+    elif kind == "move" and action.get("target"):
+        move_relative(f, key, action)
     else:
         if kind == "ready":
             f.set_gear(key, f.gear(key).pick_up(action["weapon"]))
@@ -51,6 +53,20 @@ def finish(f: Fight, key: str) -> None:
         st = st.with_combatants({key: replace(st.get(key), lost=True)})
     f.state = st
     f.events.extend(step.events)
+
+
+def move_relative(f: Fight, key: str, action: dict) -> None:
+    """MAN-03 toward or away from someone: the range to them changes by the yards run
+    (RNG-05); a target who has left the fight makes it a plain move."""
+    other = action["target"]
+    if f.state.get(other) is None:
+        f.emit("action", actor=key, kind="move", yards=action["yards"])
+        return
+    sign = -1 if action.get("direction", "toward") == "toward" else 1
+    yards = max(0, f.yards(key, other) + sign * action["yards"])
+    f.set_yards(key, other, yards)
+    f.emit("action", actor=key, kind="move", yards=action["yards"], target=other,
+           direction=action.get("direction", "toward"), range=yards)
 
 
 def ready(f: Fight, key: str, action: dict) -> None:

@@ -16,7 +16,7 @@ from .. import scheduler as sch
 from ..core import intents as it
 from ..core.events import events_of
 from ..core.outcome import Outcome
-from ..errors import IllegalAction
+from ..errors import IllegalAction, InputError
 from ..state import CombatState
 from . import acting, declare, staff
 from .declare import set_cover
@@ -65,6 +65,19 @@ def _act(f: Fight, i: it.Act) -> None:
     acting.act(f, i.actor)
 
 
+def _range(f: Fight, i: it.SetRange) -> None:
+    """RNG-05: the Storyteller places two combatants ``band`` yards apart."""
+    f.state.find(i.other)
+    if i.other == i.actor:
+        raise InputError("Name two different combatants: +combat/range <a>/<b>=<yards>.")
+    raw = str(i.band).strip().lower().removesuffix("yards").removesuffix("yd").strip()
+    if not raw.isdecimal():
+        raise InputError(f"'{i.band}' is not a distance in yards: +combat/range "
+                         f"<a>/<b>=<yards>, e.g. +combat/range Bob/Thug=15.")
+    f.set_yards(i.actor, i.other, int(raw))
+    f.emit("range", actor=i.actor, other=i.other, yards=int(raw), by=i.by)
+
+
 def _timeout(f: Fight, i: it.SetTimeout) -> None:
     f.run(sch.set_options(f.state, f.rules, timeout=i.seconds))
     f.state = replace(f.state, deadline=None)  # the current wait restarts on the new clock
@@ -92,6 +105,7 @@ HANDLERS: dict[type, Callable[[Fight, Any], None]] = {
     it.SetCover: lambda f, i: set_cover(f, i.actor, i.level, by=i.by),
     it.StaffDamage: lambda f, i: staff.damage(f, i.actor, i.levels, i.damage_type),
     it.StaffHeal: lambda f, i: staff.heal(f, i.actor, i.levels, i.damage_type),
+    it.SetRange: _range,
     it.SetTimeout: _timeout,
     it.Expire: _expire,
     it.End: lambda f, i: f.run(sch.end(f.state, f.rules)),
@@ -102,10 +116,9 @@ NOT_HERE = {
     it.Move: "move as your declared action: +combat/declare move <yards>",
     it.Free: "a d10 turn has no free action; declare what you do: +combat/declare",
     it.Done: "your turn ends when you have acted: +combat/act, or +combat/pass",
-    it.Swap: "ties are settled by rating and then at once (INIT-06); nothing to swap",
-    it.Ambush: "ambushes are rolled as attacks from hiding here",
-    it.Narrate: "describe it in a pose; the d10 turn has no event switch",
-    it.SetRange: "range bands are a spotlight rule",
+    it.Swap: "equal initiatives act at once; to go later, +combat/delay",
+    it.Ambush: "attack from hiding: +combat/declare attack <target> from rear",
+    it.Narrate: "describe it in a pose, or set a condition: +combat/mod <name>=<condition>",
     it.Stake: "stake with an attack (as stake) or by hand: +combat/mod <name>=staked",
     it.Feed: "heal by hand: +combat/heal <name>=<levels> <type>",
 }
@@ -182,7 +195,8 @@ class D10Engine:
                          "conditions": conds})
         return {"engine": self.name, "turn": state.turn, "phase": state.phase,
                 "mode": state.options.mode, "reroll": state.options.reroll_initiative,
-                "waiting": self.prompts(state), "rows": rows}
+                "waiting": self.prompts(state), "rows": rows,
+                "ranges": [list(r) for r in state.ranges]}
 
     def default_actor(self, state: CombatState, by: str, runs_npcs: bool) -> str | None:
         """Who a command with no name is for: the one who typed it."""

@@ -85,6 +85,15 @@ class Fight:
     def track(self, key: str):
         return self.sheet(key).track(self.rules.section("health"))
 
+    # ------------------------------------------------------------ range (RNG-05)
+
+    def yards(self, a: str, b: str) -> int:
+        start = tables(self.rules).movement["starting_range_yards"]
+        return self.state.range_between(a, b, start)
+
+    def set_yards(self, a: str, b: str, yards: int) -> None:
+        self.state = self.state.with_range(a, b, yards)
+
     # ------------------------------------------------------------ gear
 
     def gear(self, key: str) -> Gear:

@@ -23,6 +23,7 @@ from ..attack import (
     Attack,
     Context,
     Defense,
+    build_attack_pool,
     build_defense_pool,
     disarm_succeeds,
     knockdown_check,
@@ -67,10 +68,18 @@ def attack(f: Fight, key: str, action: dict, act_ev: dict) -> None:
                     aim_turns=aim_turns, specialty=bool(action.get("specialty")),
                     willpower=bool(action.get("willpower")))
     grip = a_gear.grapple
-    ctx = Context(attacker=f.side(key, weapon, moved=action.get("moving", 0)),
-                  target=f.side(tkey),
+    moving = action.get("moving", 0)
+    if moving:  # MAN-04: the yards moved while attacking close on the target
+        f.set_yards(key, tkey, max(0, f.yards(key, tkey) - moving))
+    ctx = Context(attacker=f.side(key, weapon, moved=moving), target=f.side(tkey),
+                  range_yards=f.yards(key, tkey),
                   grapple=grip.kind if grip and grip.other == tkey else "",
                   weapon_state=f.weapon_state(key, weapon), extra=tuple(extra))
+    try:  # the attack as things stand now (range, grapple ...): impossible loses the action
+        build_attack_pool(rs, a_sheet, t_sheet, intent, ctx)
+    except IllegalAction as why:
+        f.emit("attack_lost", actor=key, target=tkey, reason="impossible", why=str(why))
+        return
 
     def can_soak(kind):
         return dmg.can_soak(rs, t_sheet, kind)

@@ -1,0 +1,65 @@
+"""A fight played through +combat replays from its log (issue 8): the same intents with the
+same dice and sheets give the same events, state and room text; a changed die is found."""
+
+import json
+
+from tests.commands.test_combat import CombatTest
+from tests.commands.test_combat_spotlight import SpotTest
+from typeclasses.combat import combat_in
+from world import combat_replay, combatlog, rulebook
+
+
+def rules(name):
+    return rulebook.get(name)
+
+
+class TestReplay(CombatTest):
+    def play(self):
+        self.setup_fight()
+        self.cmd("+combat/declare Thug=attack Char2")
+        self.player("+combat/declare dodge")
+        self.cmd("+combat/declare attack Thug")
+        with self.dice(*[8, 8, 8, 2, 2] + [9] * 12):
+            self.assertIn("Char attacks Thug", self.cmd("+combat/act").text)
+        with self.dice(*[7, 7, 2, 2, 3, 3] + [9] * 12):
+            self.assertIn("Thug attacks Char2", self.cmd("+combat/act Thug").text)
+        self.cmd("+combat/damage Char2=1 bashing")
+        return combatlog.read(combat_in(self.room1).combat_id)
+
+    def test_a_played_fight_replays_identically(self):
+        records = self.play()
+        report = combat_replay.replay(records, rules)
+        self.assertTrue(report.ok, str(report.difference))
+        self.assertEqual(report.commands, sum(r["event"] == "intent" for r in records))
+        self.assertGreater(report.commands, 8)
+
+    def test_a_changed_die_is_the_first_difference(self):
+        records = self.play()
+        asked = [r for r in records if r["event"] == "intent" and r["dice"]]
+        attack = next(r for r in asked if r["intent"]["intent"] == "act")
+        attack["dice"][0] = 2  # the attack's first die: a success becomes a failure
+        report = combat_replay.replay(json.loads(json.dumps(records)), rules)
+        self.assertFalse(report.ok)
+        self.assertEqual(report.difference.what, "events")
+        self.assertGreater(report.difference.seq, attack["seq"])
+
+    def test_the_log_keeps_what_the_room_read(self):
+        records = self.play()
+        staff = next(r for r in records if r["event"] == "intent"
+                     and r["intent"]["intent"] == "damage")
+        self.assertIn("Char2 takes 1 bashing (by Char)", staff["text"])
+
+
+class TestSpotlightReplay(SpotTest):
+    def test_a_spotlight_fight_replays_identically(self):
+        self.setup_fight()
+        self.cmd("+combat/next")
+        self.cmd("+combat/move Thug=closer")
+        with self.dice(8, 6, 3, 1, 10):
+            self.assertIn("2 superficial harm", self.cmd("+combat/act attack Thug").text)
+        self.cmd("+combat/done")
+        self.cmd("+combat/damage Thug=1 aggravated")
+        records = combatlog.read(combat_in(self.room1).combat_id)
+        report = combat_replay.replay(records, rules)
+        self.assertTrue(report.ok, str(report.difference))
+        self.assertGreater(report.commands, 6)
