@@ -388,6 +388,9 @@ class DamageResult:
     def as_dict(self) -> dict:
         req = asdict(self.request)
         req["soak_modifiers"] = [m.as_dict() for m in self.request.soak_modifiers]
+        for k, v in req.items():  # as JSON keeps them, so a logged event reads back equal
+            if isinstance(v, tuple):
+                req[k] = list(v)
         return {
             "ruleset": self.ruleset,
             "request": req,

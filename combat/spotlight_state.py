@@ -213,8 +213,8 @@ class SpotlightState:
         c = self.get(key)
         if c is None:
             names = ", ".join(c.name for c in self.combatants) or "nobody yet"
-            raise InputError(f"'{key}' is not in this combat. In it: {names} "
-                             f"(+combat shows them).")
+            raise InputError(f"'{key}' is not in this combat. In it: {names}; to add "
+                             f"someone: +combat/join or +combat/npc.")
         return c
 
     def with_fighters(self, changed: Mapping[str, Fighter]) -> "SpotlightState":

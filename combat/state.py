@@ -281,8 +281,8 @@ class CombatState:
         c = self.get(key)
         if c is None:
             names = ", ".join(c.name for c in self.combatants) or "nobody yet"
-            raise InputError(f"'{key}' is not in this combat. In it: {names} "
-                             f"(+combat shows them).")
+            raise InputError(f"'{key}' is not in this combat. In it: {names}; to add "
+                             f"someone: +combat/join or +combat/npc.")
         return c
 
     def range_between(self, a: str, b: str, default: int) -> int:

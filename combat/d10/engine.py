@@ -79,6 +79,9 @@ def _range(f: Fight, i: it.SetRange) -> None:
 
 
 def _timeout(f: Fight, i: it.SetTimeout) -> None:
+    if isinstance(i.seconds, bool) or not isinstance(i.seconds, int) or i.seconds < 0:
+        raise InputError(f"A timeout is a whole number of seconds (0: off), not "
+                         f"{i.seconds!r}: +combat/timeout <seconds>.")
     f.run(sch.set_options(f.state, f.rules, timeout=i.seconds))
     f.state = replace(f.state, deadline=None)  # the current wait restarts on the new clock
     f.emit("timeout_set", seconds=i.seconds, by=i.by)

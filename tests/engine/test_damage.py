@@ -650,6 +650,6 @@ def test_result_is_frozen_and_logs_every_input(rs):
     with pytest.raises(Exception):
         res.applied = 9
     log = res.as_dict()
-    assert log["request"]["faces_damage"] == (10, 10)
+    assert log["request"]["faces_damage"] == [10, 10]  # as JSON keeps it
     assert log["soak"]["dropped"] == [{"reason": "split", "dice": -1}]
     assert log["soak_roll"]["faces"] == [6, 1]

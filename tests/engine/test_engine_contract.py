@@ -64,12 +64,6 @@ def engine(rs):
 ENGINE_OF = {name: engine_for(ruleset(name)).name for name in RULESETS}
 
 
-def rulesets_xfail(engine_name: str, reason: str):
-    """The rulesets as parameters, those of ``engine_name`` marked as a known defect."""
-    return [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=reason))
-            if ENGINE_OF[n] == engine_name else n for n in RULESETS]
-
-
 # ---------------------------------------------------------------- sheets
 
 
@@ -470,11 +464,7 @@ def test_every_event_of_a_fight_is_an_event_and_json_safe(rs):
         json.dumps(e.to_dict(), allow_nan=False)
 
 
-@pytest.mark.parametrize("rs_name", rulesets_xfail("d10", (
-    "combat/damage.py DamageResult.as_dict() puts asdict(self.request) into the d10 'damage' "
-    "event's 'detail' (combat/d10/strike.py deal): request.materials and request.flags stay "
-    "tuples, so the logged event comes back from JSON with lists and no longer equals the "
-    "live one")))
+@pytest.mark.parametrize("rs_name", RULESETS)
 def test_a_logged_event_reads_back_equal(rs_name):
     """JSON-safe strictly: an event read back from the log equals the one the fight emitted
     (replays and renders compare them)."""
@@ -552,11 +542,6 @@ def test_refused_unknown_combatant_changes_nothing(rs):
         run.refused(intent)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "an unknown key reaches CombatState.find (combat/state.py; via combat/d10/engine.py "
-    "D10Engine.apply) and SpotlightState.find (combat/spotlight_state.py; via "
-    "combat/spotlight_engine.py _named), which refuse with \"'#77' is not in this "
-    "combat. In it: Alice, Bob, Goon.\": no +combat/ command to type"))
 def test_refused_unknown_combatant_says_what_to_type(rs):
     run = started(rs)
     err = run.refused(I.StaffDamage(by=STAFF, actor=NOBODY, levels=1,
@@ -609,10 +594,7 @@ def test_set_timeout_and_the_clock(rs):
     assert e.remaining(again.state, NOW) is None and e.timeout(again.state) == 60
 
 
-@pytest.mark.parametrize("rs_name", rulesets_xfail("d10", (
-    "combat/d10/engine.py _timeout -> combat/scheduler.py set_options takes any int: "
-    "SetTimeout(seconds=-1) is stored as the timeout -1 instead of being refused like the "
-    "spotlight engine does (InputError: a whole number of seconds, 0: off)")))
+@pytest.mark.parametrize("rs_name", RULESETS)
 def test_a_negative_timeout_is_refused(rs_name):
     run = started(ruleset(rs_name))
     err = run.refused(I.SetTimeout(by=STAFF, seconds=-1))
