@@ -28,6 +28,9 @@ class EffectsTest(CombatTest):
     def log(self):
         return combatlog.read(combat_in(self.room1).combat_id)
 
+    def rolls(self, purpose):
+        return [r for r in self.log() if r["event"] == "roll" and r["purpose"] == purpose]
+
     def to_act(self, thug_action="other growls", char2_action="other waits", char_action=""):
         """Declare for all three so Char (11) acts first."""
         self.setup_fight()

@@ -12,10 +12,6 @@ from tests.commands.test_combat import make_sheet
 from tests.commands.test_combat_effects import EffectsTest, thug
 
 
-def rolls(test, purpose):
-    return [r for r in test.log() if r["event"] == "roll" and r["purpose"] == purpose]
-
-
 class TestCover(EffectsTest):
     def gunman(self):
         """Char with a heavy pistol: Dex 3 + Firearms 2 = 5 dice; at 1 yard point-blank
@@ -27,7 +23,7 @@ class TestCover(EffectsTest):
     def shoot(self, faces=(2, 2, 2, 2, 2)):
         with self.dice(*faces):
             text = self.cmd("+combat/act").text
-        return text, rolls(self, "attack")[-1]
+        return text, self.rolls("attack")[-1]
 
     @pytest.mark.rule("RNG-03")
     def test_cover_levels_add_to_be_hit(self):
@@ -114,7 +110,7 @@ class TestMovingWhileAttacking(EffectsTest):
         with self.dice(8, 8, 2, 2, 2, 2):
             text = self.cmd("+combat/act").text
         self.assertIn("moved 3 yd -3 dice = 2 vs 6: [8 8] => 2 successes", text)
-        roll = rolls(self, "attack")[-1]
+        roll = self.rolls("attack")[-1]
         self.assertEqual((roll["pool"], roll["faces"]), (2, [8, 8]))
 
     @pytest.mark.rule("MAN-04", "MAN-03")
@@ -157,7 +153,7 @@ class TestMovingEveryman(EffectsTest):
         # Strike: Dex 3 + Brawl 2 vs 6 [8 8 2 2 2] = 2; damage 4 dice [2 2 2 2] = 0.
         with self.dice(8, 8, 2, 2, 2, 2, 2, 2, 2):
             self.cmd("+combat/act")
-        roll = rolls(self, "attack")[-1]
+        roll = self.rolls("attack")[-1]
         self.assertEqual(roll["pool"], 5)  # Dex 3 + Brawl 2, nothing off for 5 yards
 
 

@@ -9,10 +9,6 @@ from tests.commands.test_combat import make_sheet
 from tests.commands.test_combat_effects import EffectsTest
 
 
-def rolls(test, purpose):
-    return [r for r in test.log() if r["event"] == "roll" and r["purpose"] == purpose]
-
-
 class TestRange(EffectsTest):
     def gunman(self):
         """Char with a heavy pistol (normal range 30, maximum 60): Dex 3 + Firearms 2."""
@@ -34,7 +30,7 @@ class TestRange(EffectsTest):
     def test_point_blank_within_two_yards(self):
         self.gunman()
         self.shoot_at(2)
-        roll = rolls(self, "attack")[-1]
+        roll = self.rolls("attack")[-1]
         self.assertEqual(roll["difficulty"], 4)  # 6 - 2 point-blank
         self.assertIn({"reason": "point-blank", "difficulty": -2}, roll["modifiers"])
 
@@ -42,7 +38,7 @@ class TestRange(EffectsTest):
     def test_beyond_normal_range_is_harder(self):
         self.gunman()
         self.shoot_at(40)
-        roll = rolls(self, "attack")[-1]
+        roll = self.rolls("attack")[-1]
         self.assertEqual(roll["difficulty"], 8)  # 6 + 2 beyond 30 yards
         self.assertIn({"reason": "beyond normal range (30 yd)", "difficulty": 2},
                       roll["modifiers"])
@@ -53,7 +49,7 @@ class TestRange(EffectsTest):
         text = self.shoot_at(61)
         self.assertIn("beyond the Pistol, heavy's maximum of 60", text)
         self.assertIn("Miss.", text)
-        self.assertEqual(rolls(self, "attack"), [])
+        self.assertEqual(self.rolls("attack"), [])
 
     @pytest.mark.rule("RNG-05", "MAN-03")
     def test_close_attack_out_of_reach_loses_the_action_and_the_turn_goes_on(self):

@@ -1,0 +1,70 @@
+"""A declared defense that cannot work against the attack never stalls the fight: the attack
+resolves and the room is told why the defense did nothing (seed 000: "your defense resolves
+at the same time (though it may turn out to be ineffective, e.g. trying to block a
+gunshot)"). Char (11) attacks Thug (5), who declared a defense; Char2 passes.
+"""
+
+import pytest
+
+from tests.commands.test_combat import make_sheet
+from tests.commands.test_combat_effects import EffectsTest
+
+
+class TestRefusedDefenses(EffectsTest):
+    def arm(self, char_weapon=None):
+        self.char1.sheet.save(make_sheet(strength=3, dexterity=3, wits=3, brawl=2, melee=2,
+                                         stamina=2, firearms=2))
+        if char_weapon:
+            self.cmd(f"+sheet/equip {char_weapon}")
+
+    def attack_into(self, defense: str, weapon: str, thug_weapon=None, faces=(8, 8, 8, 2, 2)):
+        self.setup_fight()
+        if thug_weapon:
+            self.cmd(f"+sheet/equip Thug/{thug_weapon}")
+        self.cmd(f"+combat/declare Thug={defense}")
+        self.player("+combat/declare pass")
+        self.cmd(f"+combat/declare attack Thug with {weapon}")
+        with self.dice(*faces, *([9] * 12)):
+            return self.cmd("+combat/act").text
+
+    def assert_resolved(self, text: str, defense: str):
+        self.assertIn(f"Thug's {defense} does not work against this attack", text)
+        self.assertIn("Char attack:", text)
+        self.assertNotIn("Thug " + defense + ":", text)  # no defense roll
+        self.assertNotIn("went wrong", text)
+        self.assertEqual(self.rolls("defense"), [])
+        self.assertNotEqual(self.state().phase, "act")  # the turn moved on
+
+    @pytest.mark.rule("DEF-02")
+    def test_dodge_against_a_gunshot_without_cover_or_prone(self):
+        self.arm(char_weapon="pistol, heavy")
+        text = self.attack_into("dodge", "pistol, heavy")
+        self.assert_resolved(text, "dodge")
+        self.assertIn("into cover", text)
+
+    @pytest.mark.rule("DEF-01", "DMG-16")
+    def test_a_mortal_blocking_a_knife(self):
+        self.arm(char_weapon="knife")
+        self.assert_resolved(self.attack_into("block", "knife"), "block")
+
+    @pytest.mark.rule("DEF-03")
+    def test_parry_with_no_weapon_in_hand(self):
+        self.arm(char_weapon="knife")
+        self.assert_resolved(self.attack_into("parry", "knife"), "parry")
+
+    @pytest.mark.rule("DEF-03")
+    def test_parry_with_a_pistol(self):
+        self.arm(char_weapon="knife")
+        text = self.attack_into("parry", "knife", thug_weapon="pistol, heavy")
+        self.assert_resolved(text, "parry")
+        self.assertIn("cannot parry with a Pistol, heavy", text)
+
+    @pytest.mark.rule("DEF-02")
+    def test_dodging_prone_against_a_gunshot_rolls(self):
+        self.arm(char_weapon="pistol, heavy")
+        self.to_act(thug_action="dodge prone", char2_action="pass",
+                    char_action="attack Thug with pistol, heavy")
+        with self.dice(8, 8, 8, 2, 2, 9, 9, *([2] * 12)):
+            text = self.cmd("+combat/act").text
+        self.assertIn("Thug dodge:", text)
+        self.assertEqual(len(self.rolls("defense")), 1)
