@@ -323,3 +323,24 @@ class TestRefusals(SpotTest):
         self.assertTrue(any("Round 1 begins" in m for m in got[self.char2]))
         self.cmd("+combat/end")
         self.assertIsNone(combat_in(self.room1))
+
+
+class TestIdleClock(SpotTest):
+    """Issue 8: the spotlight fight has the d10 fight's idle clock and /slackers."""
+
+    def test_timeout_passes_an_idle_pc_and_slackers_shows_the_wait(self):
+        from typeclasses import combat_timers
+
+        self.setup_fight()
+        self.assertIn("sets the idle timeout to 30s", self.cmd("+combat/timeout 30").text)
+        self.cmd("+combat/next")  # round 1: Char (12) has the spotlight
+        self.assertIn("Char", self.cmd("+combat/slackers").text)
+        script = combat_in(self.room1)
+        deadline = script.get_state().deadline
+        self.assertIsNotNone(deadline)
+        self.assertFalse(combat_timers.check(script, now=deadline - 1))
+        self.assertTrue(combat_timers.check(script, now=deadline))
+        log = [r for r in self.log() if r["event"] == "timeout"]
+        self.assertEqual((log[-1]["actor"], log[-1]["what"], log[-1]["default"]),
+                         (f"#{self.char1.id}", "act", "pass"))
+        self.assertNotIn(f"#{self.char1.id}", script.get_state().holder)
