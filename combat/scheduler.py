@@ -1070,16 +1070,10 @@ def _why_not_act(st: CombatState, c: Combatant, waiting: dict, rules: TurnRules)
     )
 
 
-def act(
-    state: CombatState, key: str, ruleset, *, willpower: bool = False, power: str | None = None
-) -> Step:
-    """Perform ``key``'s next declared action in this phase.
-
-    The event carries the declared action and its modifiers (``action_penalties``) for the
-    attack layer to resolve. ``willpower``/``power``: what this action spends or uses, which
-    must have been declared (TURN-02).
-    """
-    rules = turn_rules(ruleset)
+def _act_checks(state: CombatState, key: str, ruleset, rules: TurnRules, willpower: bool,
+                power: str | None):
+    """What ``act`` checks before anything changes: (combatant, index, action, interrupt,
+    waiting), or IllegalAction saying why ``key`` cannot act now."""
     _live(state)
     c = state.find(key)
     if c.lost:
@@ -1113,6 +1107,27 @@ def act(
             f"{c.name} declared {a.get('power') or 'no power'} for this "
             f"{a['kind']}."
         )
+    return c, i, a, interrupt, waiting
+
+
+def next_action(state: CombatState, key: str, ruleset) -> tuple[int, dict, tuple[Modifier, ...]]:
+    """(index, action, modifiers) of what ``act`` would perform now, checked the same way,
+    without performing it: the attack layer resolves it first, then ``act`` marks it done."""
+    c, i, a, _, _ = _act_checks(state, key, ruleset, turn_rules(ruleset), False, None)
+    return i, a, action_penalties(c, ruleset)[i]
+
+
+def act(
+    state: CombatState, key: str, ruleset, *, willpower: bool = False, power: str | None = None
+) -> Step:
+    """Perform ``key``'s next declared action in this phase.
+
+    The event carries the declared action and its modifiers (``action_penalties``) for the
+    attack layer to resolve. ``willpower``/``power``: what this action spends or uses, which
+    must have been declared (TURN-02).
+    """
+    rules = turn_rules(ruleset)
+    c, i, a, interrupt, waiting = _act_checks(state, key, ruleset, rules, willpower, power)
     mods = action_penalties(c, ruleset)[i]
     conds = tuple(
         k

@@ -14,14 +14,12 @@ from .strike import attack
 
 
 def act(f: Fight, key: str) -> None:
-    # Validate on the current state first; the action's own changes (the defense spent, a
+    # Checked on the current state first; the action's own changes (the defense spent, a
     # knockdown) belong to this moment of the turn, before ``act`` moves the turn on.
-    probe = sch.act(f.state, key, f.rules)
-    ev = next(e for e in probe.events if e.get("event") == "act")
-    action = ev["action"]
+    _, action, mods = sch.next_action(f.state, key, f.rules)
     kind = action["kind"]
     if kind == "attack":
-        attack(f, key, action, ev)
+        attack(f, key, action, mods)
     elif kind in ("reload", "nock"):
         ready(f, key, action)
     elif kind == "aim":

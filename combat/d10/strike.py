@@ -38,7 +38,8 @@ from .gear import Penalty
 DEFENSES = ("dodge", "block", "parry")
 
 
-def attack(f: Fight, key: str, action: dict, act_ev: dict) -> None:
+def attack(f: Fight, key: str, action: dict, mods) -> None:
+    """``mods``: the action's multiple-action penalties (MAN-05..08) from the scheduler."""
     rs = f.rules
     tkey = action.get("target")
     t = f.state.get(tkey)
@@ -59,7 +60,7 @@ def attack(f: Fight, key: str, action: dict, act_ev: dict) -> None:
         return
     aim = a_gear.aim
     aim_turns = aim.turns if aim and aim.target == tkey and aim.weapon == weapon else 0
-    extra = [Modifier(**m) for m in act_ev.get("modifiers", [])]
+    extra = list(mods)
     pen = a_gear.penalty
     if pen and pen.turn == f.state.turn:  # CLOSE-12: tackled last turn
         extra.append(Modifier(pen.reason, difficulty=pen.difficulty))
