@@ -86,12 +86,12 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
     def set_organizer(self, key: str) -> None:
         self.attributes.add("organizer", key)
 
-    def commit(self, state, sheets=(), events=(), before=None, stored: str | None = None
-               ) -> list[dict]:
-        """Save the new state and every changed sheet ((character, Sheet) pairs) in one
-        transaction, then append the events to the log. ``before``: the state the command
-        started from (the log's turn and phase); ``stored``: the state's JSON if the caller
-        has it already. Returns the log records."""
+    def commit(self, state, sheets=(), events=(), before=None, stored: str | None = None,
+               undo=None) -> list[dict]:
+        """Save the new state, every changed sheet ((character, Sheet) pairs) and the log's
+        row for these events in one transaction. ``before``: the state the command started
+        from (the log's turn and phase); ``stored``: the state's JSON if the caller has it
+        already; ``undo``: what restoring the fight to before needs. Returns the records."""
         before = before or state
         text = stored if stored is not None else json.dumps(state.to_dict())
         sheets = list(sheets)
@@ -104,13 +104,16 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
                     attr.value = text  # one UPDATE (AttributeHandler.add writes twice)
                 for char, sheet in sheets:
                     char.sheet.save(sheet)
+                records = combatlog.write(state.id, self.ruleset_name,
+                                          *combatlog.clock(before), events, undo=undo)
         except BaseException:
             # The rows are rolled back; put the cached copies back too.
             self.ndb.state = None
+            combatlog.forget(state.id)
             combat_guard.restore_after_rollback([self, *(char for char, _ in sheets)])
             raise
         self.ndb.state = state
-        return combatlog.write(state.id, self.ruleset_name, *combatlog.clock(before), events)
+        return records
 
     def forget_cache(self) -> None:
         """Drop in-memory copies (what a reload does)."""

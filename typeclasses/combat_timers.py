@@ -5,8 +5,8 @@ wall-clock time inside the combat state (one Attribute, written with the rest of
 command), so nothing about it lives only in memory. The Script ticks every ``TICK`` seconds
 (``at_repeat``) and compares that number with the clock; Evennia restarts ticking Scripts
 after ``evennia reload`` and a full restart (``at_server_start`` re-arms one created before
-the clock existed), so a deadline that passed while the server was down is applied at the
-first tick after it comes back. A tick with nothing due costs no query (the state is cached
+the clock existed, and restarts one a crash left without a timer), so a deadline that
+passed while the server was down is applied as soon as it comes back. A tick with nothing due costs no query (the state is cached
 in ``ndb``). The rule itself (what "idle" means, the defaults) is the engine's; the service
 (``world/combat_service.py``) stamps each new wait's deadline when it commits.
 """
@@ -32,12 +32,20 @@ class TimerMixin:
     """Mixed into ``CombatScript``: the ticking and the hooks Evennia calls."""
 
     def ensure_ticking(self) -> None:
-        if not self.interval or self.interval <= 0:
+        """Tick, whatever happened before: Evennia resumes only the timers a clean shutdown
+        paused, so after a crash (kill -9, power loss) the database says the Script is
+        active while no timer runs. A running timer is left alone."""
+        task = self.ndb._task
+        if self.interval != TICK or task is None or not task.running:
             self.start(interval=TICK, start_delay=True)
 
     def at_server_start(self):
+        """Called by Evennia on every server start, clean or not: the clock ticks again,
+        and a deadline that passed while the server was down is applied at once."""
         try:
             self.ensure_ticking()
+            if self.attributes.has("state"):
+                check(self)
         except Exception:
             logger.log_trace("combat: could not start the combat clock")
 

@@ -149,9 +149,12 @@ def run(script, intent: it.Intent, rng: random.Random, *, objects: Objects | Non
     asked = {"event": "intent", "intent": intent.to_dict(), "dice": list(dice.faces),
              "sheets": {k: s.to_dict() for k, s in sheets.read.items()}, "now": now,
              "timeout": timeout, "digest": digest(stored), "text": text}
+    undo = {"state": before.to_dict(),
+            "sheets": {k: (sheets.read[k] if k in sheets.read else o.sheet.get()).to_dict()
+                       for (o, _), k in zip(changed, out.sheet_changes)}}
     records = script.commit(state, changed, [*prelude, asked, *(e.to_dict() for e in
                                                                  out.events)],
-                            before=before, stored=stored)
+                            before=before, stored=stored, undo=undo)
     done = Applied(script, before, state, events, records, text)
     announce(done, objects)
     return done

@@ -1,11 +1,13 @@
-"""The combat log: one JSON Lines file per combat, one object per event.
+"""The combat log: the fight's records in the database, exported as JSON Lines.
 
-Why a file and not the database: the log is append-only, read rarely (``+combat/log``, a
-staffer checking a roll), and may grow long; a file costs the game no query per event.
+Each command appends ONE row (``world.models.CombatRecord``) inside the transaction that
+saves the fight's state and the sheets it changed, so the log can never lose or keep a
+command the state did not (issue 14). After the commit the records are appended to
+``COMBAT_LOG_DIR/<combat id>.jsonl``, an export for tools (``bin/replay``) and people; a
+missing export is rebuilt from the rows.
 
-Each line: ``seq`` (increasing across the whole file), ``ts`` (unix time), ``combat`` (its
-id), ``ruleset``, ``turn``, ``phase``, ``event`` and the event's own fields (the scheduler's
-events and the ``roll`` / ``damage`` / ``condition`` events the command layer adds).
+Each record: ``seq`` (increasing over the whole fight), ``ts`` (unix time), ``combat`` (its
+id), ``ruleset``, ``turn``, ``phase``, ``event`` and the event's own fields.
 """
 
 from __future__ import annotations
@@ -17,9 +19,13 @@ import time
 from typing import Iterable, Mapping
 
 from django.conf import settings
+from django.db import transaction
 
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]")
-_last_seq: dict[str, int] = {}  # combat id -> last seq written (the file is the truth)
+_last_seq: dict[str, int] = {}  # combat id -> last seq written (the rows are the truth)
+
+#: records ``+combat/log`` leaves out: bookkeeping, not something that happened
+QUIET = frozenset({"intent", "prompt", "act", "defend", "extra_actions"})
 
 
 def log_dir() -> str:
@@ -28,28 +34,6 @@ def log_dir() -> str:
 
 def path_for(combat_id: str) -> str:
     return os.path.join(log_dir(), _SAFE.sub("_", str(combat_id)) + ".jsonl")
-
-
-def _tail_seq(path: str) -> int:
-    """The seq of the file's last line (after a reload the memory cache is empty)."""
-    try:
-        with open(path, "rb") as fh:
-            fh.seek(0, os.SEEK_END)
-            size = fh.tell()
-            fh.seek(max(0, size - 65536))
-            lines = [ln for ln in fh.read().splitlines() if ln.strip()]
-    except FileNotFoundError:
-        return 0
-    for line in reversed(lines):
-        try:
-            return int(json.loads(line).get("seq", 0))
-        except (ValueError, AttributeError):
-            continue
-    return 0
-
-
-#: records ``+combat/log`` leaves out: bookkeeping, not something that happened
-QUIET = frozenset({"intent", "prompt", "act", "defend", "extra_actions"})
 
 
 def event_of(record: Mapping):
@@ -103,42 +87,87 @@ def build(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable[
     return records
 
 
-def write(combat_id: str, ruleset: str, turn: int, phase: str,
-          events: Iterable[Mapping]) -> list[dict]:
-    """Append ``events`` (see ``build``); returns the records written (with their seq)."""
+def _last(combat_id: str) -> int:
+    seq = _last_seq.get(combat_id)
+    if seq is None:  # after a reload: one query, then the memory keeps it
+        from .models import CombatRecord
+
+        row = CombatRecord.objects.filter(combat=combat_id).order_by("-last_seq").first()
+        seq = row.last_seq if row else 0
+    return seq
+
+
+def write(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable[Mapping],
+          *, undo: Mapping | None = None) -> list[dict]:
+    """Append ``events`` as one row (call it inside the transaction that saves the state);
+    the JSONL export follows the commit. ``undo``: what restoring the fight to before this
+    command needs. Returns the records (with their seq)."""
+    from .models import CombatRecord
+
     events = list(events)
     if not events:
         return []
-    path = path_for(combat_id)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    seq = _last_seq.get(combat_id)
-    if seq is None:
-        seq = _tail_seq(path)
-    records = build(combat_id, ruleset, turn, phase, events, seq=seq, now=time.time())
-    with open(path, "a", encoding="utf-8") as fh:
-        fh.write("".join(json.dumps(r) + "\n" for r in records))
+    records = build(combat_id, ruleset, turn, phase, events, seq=_last(combat_id),
+                    now=time.time())
+    CombatRecord.objects.create(
+        combat=combat_id, first_seq=records[0]["seq"], last_seq=records[-1]["seq"],
+        turn=turn, records=json.dumps(records), undo=json.dumps(undo) if undo else "")
     _last_seq[combat_id] = records[-1]["seq"]
+    transaction.on_commit(lambda: export(combat_id, records))
     return records
 
 
-def read(combat_id: str, last: int | None = None) -> list[dict]:
-    """Every record (or the ``last`` ones), oldest first; unreadable lines are skipped."""
-    out = []
+def export(combat_id: str, records: list[dict]) -> None:
+    """Append committed ``records`` to the JSONL file; a file that is missing (or behind)
+    is rebuilt from the rows first."""
+    path = path_for(combat_id)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if _file_last_seq(path) != records[0]["seq"] - 1:
+        rebuild(combat_id)
+        return
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write("".join(json.dumps(r) + "\n" for r in records))
+
+
+def rebuild(combat_id: str) -> str:
+    """Write the JSONL export anew from the rows; returns its path."""
+    path = path_for(combat_id)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write("".join(json.dumps(r) + "\n" for r in read(combat_id)))
+    os.replace(tmp, path)
+    return path
+
+
+def _file_last_seq(path: str) -> int:
     try:
-        with open(path_for(combat_id), encoding="utf-8") as fh:
-            for line in fh:
-                line = line.strip()
-                if not line:
-                    continue
-                try:
-                    out.append(json.loads(line))
-                except ValueError:
-                    continue
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, fh.tell() - 65536))
+            lines = [ln for ln in fh.read().splitlines() if ln.strip()]
     except FileNotFoundError:
-        return []
+        return 0
+    for line in reversed(lines):
+        try:
+            return int(json.loads(line).get("seq", 0))
+        except (ValueError, AttributeError):
+            continue
+    return 0
+
+
+def rows(combat_id: str):
+    from .models import CombatRecord
+
+    return CombatRecord.objects.filter(combat=combat_id).order_by("first_seq")
+
+
+def read(combat_id: str, last: int | None = None) -> list[dict]:
+    """Every record (or the ``last`` ones), oldest first, from the rows."""
+    out = [r for row in rows(combat_id) for r in json.loads(row.records)]
     return out[-last:] if last else out
 
 
 def forget(combat_id: str) -> None:
-    """Drop the in-memory seq (tests simulating a reload)."""
+    """Drop the in-memory seq (a reload, or a transaction rolled back)."""
     _last_seq.pop(combat_id, None)

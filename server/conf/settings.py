@@ -70,7 +70,9 @@ if os.environ.get("WOD_E2E", "").strip() == "1":
 # Combat system
 ######################################################################
 
-# Where per-fight combat logs are written.
+# The combat log's database rows (world/models.py): written with the fight's state.
+INSTALLED_APPS = INSTALLED_APPS + ["world"]  # noqa: F405
+# Where per-fight combat logs are exported as JSON Lines (rebuilt from the rows if missing).
 COMBAT_LOG_DIR = os.path.join(GAME_DIR, "server", "logs", "combat")  # noqa: F405
 # Ruleset used when a fight does not name one.
 COMBAT_DEFAULT_RULESET = "numetal"

@@ -273,8 +273,9 @@ class TestQueryCount(CombatTest):
             return [q for q in run.queries
                     if q["sql"].lstrip().upper().startswith(("UPDATE", "INSERT", "DELETE"))]
 
-        self.assertEqual(len(writes(declare)), 1, declare.sql)  # the state
-        self.assertEqual(len(writes(act)), 2, act.sql)  # the state and Thug's sheet
+        # Issue 14: the log's row is written with them (one INSERT per command).
+        self.assertEqual(len(writes(declare)), 2, declare.sql)  # the state, the log row
+        self.assertEqual(len(writes(act)), 3, act.sql)  # the state, Thug's sheet, the log row
 
 
 class TestAbortAndDelay(CombatTest):

@@ -159,6 +159,26 @@ class TestIdleTimeout(CombatTest):
         self.assertEqual(script.interval, combat_timers.TICK)
         self.assertTrue(script.is_active)
 
+    def test_clock_restarts_after_a_crash_and_applies_a_passed_deadline_at_once(self):
+        """Issue 14: after kill -9 the database says active but no timer runs (Evennia
+        resumes only what a clean shutdown paused). On start the clock ticks again, and a
+        deadline that passed while the server was down is applied once, at once."""
+        self.setup_fight()
+        self.cmd("+combat/timeout 30")
+        script = combat_in(self.room1)
+        deadline = script.get_state().deadline
+        script.ndb._task.stop()  # what a crash leaves: active in the database, no timer
+        script.ndb._task = None
+        self.assertTrue(script.is_active)
+        with mock.patch("time.time", return_value=deadline + 600):
+            script.at_server_start()
+        self.assertTrue(script.ndb._task.running)
+        timeouts = [r for r in combatlog.read(script.combat_id) if r["event"] == "timeout"]
+        self.assertEqual(len(timeouts), 1)
+        script.at_server_start()  # a second start applies nothing more
+        self.assertEqual(len([r for r in combatlog.read(script.combat_id)
+                              if r["event"] == "timeout"]), 1)
+
 
 # ======================================================================== all or nothing
 
@@ -450,3 +470,44 @@ class TestManyAtOnce(CombatTest):
         self.assertEqual(attacks[0]["pool"], len(attacks[0]["faces"]))
         for r in attacks:
             self.assertTrue(set(r["faces"]) <= set(LoopDice.FACES))
+
+
+# ======================================================================== the log's rows
+
+
+class TestLogRows(CombatTest):
+    """Issue 14: the log is database rows written with the state; the JSONL file is an
+    export written after the commit, rebuilt from the rows when missing."""
+
+    def test_rows_hold_every_record_and_the_export_follows_the_commit(self):
+        import os
+
+        with self.captureOnCommitCallbacks(execute=True):
+            self.setup_fight()
+        script = combat_in(self.room1)
+        path = combatlog.path_for(script.combat_id)
+        with open(path) as fh:
+            exported = [json.loads(line) for line in fh]
+        self.assertEqual(exported, combatlog.read(script.combat_id))
+        self.assertEqual([r["seq"] for r in exported], list(range(1, len(exported) + 1)))
+        os.remove(path)  # lost export: the next commit rebuilds it whole
+        with self.captureOnCommitCallbacks(execute=True):
+            self.cmd("+combat/declare Thug=dodge")
+        with open(path) as fh:
+            self.assertEqual([json.loads(line) for line in fh], combatlog.read(script.combat_id))
+
+    def test_a_log_row_that_cannot_be_written_keeps_nothing(self):
+        from world.models import CombatRecord
+
+        self.setup_fight()
+        script = combat_in(self.room1)
+        before = script.get_state().to_dict()
+        rows = combatlog.rows(script.combat_id).count()
+        with mock.patch.object(CombatRecord.objects, "create", side_effect=RuntimeError):
+            out = self.cmd("+combat/declare Thug=dodge").text
+        self.assertIn("nothing was changed", out)
+        self.assertEqual(combat_in(self.room1).get_state().to_dict(), before)
+        self.assertEqual(combatlog.rows(script.combat_id).count(), rows)
+        self.cmd("+combat/declare Thug=dodge")  # and the next command logs on from there
+        seqs = [r["seq"] for r in combatlog.read(script.combat_id)]
+        self.assertEqual(seqs, list(range(1, len(seqs) + 1)))

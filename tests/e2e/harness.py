@@ -405,6 +405,29 @@ class GameServer:
         self.wait_for_telnet(timeout=timeout)
         return time.monotonic() - t0
 
+    def crash_and_start(self, down: float = 0.0, timeout: float = 120.0) -> float:
+        """kill -9 the Server and Portal (no shutdown hook runs, nothing is paused), stay
+        down ``down`` seconds, then start again as `start` does. Returns the restart time."""
+        for client in self.clients:
+            client.close()
+        self.clients.clear()
+        for pid in self._our_processes():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        deadline = time.monotonic() + 10
+        while self._our_processes() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(down)
+        t0 = time.monotonic()
+        result = self.gamectl("start", check=False, timeout=timeout)
+        if result.returncode != 0:
+            raise RuntimeError(f"test server failed to start after the crash:\n"
+                               f"{result.stdout}\n{result.stderr}\n" + self.log_tail())
+        self.wait_for_telnet(timeout=timeout)
+        return time.monotonic() - t0
+
     def log_tail(self, lines: int = 40) -> str:
         parts = []
         for name in ("server.log", "portal.log"):

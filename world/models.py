@@ -1,0 +1,28 @@
+"""The combat log in the database: one append-only row per command (issue 14).
+
+Written in the same transaction as the fight's state and the sheets it changed, so a crash
+can never keep the one without the other. ``records`` holds the command's log records (the
+intent, its dice and sheets, the events) as JSON; ``undo`` what restoring the fight to
+before this command needs (the state and the sheets it changed, as they were). Rows are
+never updated or deleted: an undo is a row of its own that names the command it undid.
+"""
+
+from django.db import models
+
+
+class CombatRecord(models.Model):
+    combat = models.CharField(max_length=80, db_index=True)
+    first_seq = models.PositiveIntegerField()
+    last_seq = models.PositiveIntegerField()
+    turn = models.IntegerField(default=0)  # where the fight stood before the command
+    records = models.TextField()  # JSON list of the log records
+    undo = models.TextField(blank=True, default="")  # JSON: {"state": ..., "sheets": {...}}
+
+    class Meta:
+        app_label = "world"
+        ordering = ("combat", "first_seq")
+        constraints = [models.UniqueConstraint(fields=("combat", "first_seq"),
+                                               name="combat_record_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.combat} #{self.first_seq}-{self.last_seq}"
