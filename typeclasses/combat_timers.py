@@ -7,8 +7,9 @@ command), so nothing about it lives only in memory. The Script ticks every ``TIC
 after ``evennia reload`` and a full restart (``at_server_start`` re-arms one created before
 the clock existed, and restarts one a crash left without a timer), so a deadline that
 passed while the server was down is applied as soon as it comes back. A tick with nothing
-due costs no query (the state is cached in ``ndb``). The rule itself (what "idle" means, the defaults) is the engine's; the service
-(``world/combat_service.py``) stamps each new wait's deadline when it commits.
+due costs no query (the state is cached in ``ndb``). The rule itself (what "idle" means,
+the defaults) is the engine's; the service (``world/combat_service.py``) stamps each new
+wait's deadline when it commits.
 """
 
 from __future__ import annotations
