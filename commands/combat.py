@@ -84,6 +84,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       damage    - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>; past
                   Incapacitated it does what an attack would (torpor, death ...)
       heal      - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>
+      undo      - organizer/staff: revert the last resolution exactly (the fight,
+                  the sheets, points spent); again to go further back this turn
       kick      - organizer/staff: take <name> out of the fight
       end       - organizer/staff: end the fight
       timeout   - organizer/staff: <seconds> (or 5m; 0 turns it off) the turn waits for
@@ -176,7 +178,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                     "attack", "dodge", "block", "parry", "defend", "pass", "act", "delay",
                     "abort", "celerity", "rage", "spend", "log", "end", "mod", "damage",
                     "heal", "kick", "timeout", "slackers", "move", "free", "done", "swap",
-                    "ambush", "event", "range", "stake", "unstake", "feed")
+                    "ambush", "event", "range", "stake", "unstake", "feed", "undo")
     switch_aliases = {"npcs": "templates", "list": "templates", "desperate": "defend",
                       "pending": "slackers", "harm": "damage"}
 
@@ -361,6 +363,14 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
         self.load()
         self.need_runner("end the fight")
         combat_service.end(self.script, self.me(), self.rng)
+
+    def do_undo(self):
+        if self.args.strip():
+            raise InputError("Usage: +combat/undo (nothing after it): reverts the last "
+                             "resolution; again to go further back this turn.")
+        self.load()
+        self.need_runner("undo a resolution")
+        combat_service.undo(self.script, self.me(), self.rng)
 
     # ================================================================ the turn
 

@@ -57,18 +57,21 @@ def read(path: str | Path) -> list[dict]:
         return [json.loads(line) for line in fh if line.strip()]
 
 
+_HEADS = ("intent", "undo")  # the record that begins a command in the log
+
+
 def _commands(records: list[dict]) -> Iterable[tuple[list[dict], dict, list[dict]]]:
-    """(prelude, intent record, event records) for each command in the log."""
+    """(prelude, intent or undo record, event records) for each command in the log."""
     prelude: list[dict] = []
     i = 0
     while i < len(records):
         rec = records[i]
-        if rec["event"] != "intent":
+        if rec["event"] not in _HEADS:
             prelude.append(rec)
             i += 1
             continue
         j = i + 1
-        while j < len(records) and records[j]["event"] not in ("intent", "start"):
+        while j < len(records) and records[j]["event"] not in (*_HEADS, "start"):
             j += 1
         yield prelude, rec, records[i + 1:j]
         prelude = []
@@ -90,8 +93,19 @@ def replay(records: list[dict], load_rules: Callable[[str], object]) -> Report:
     engine = engine_of_state(start["state"])
     state = engine.load(start["state"])
     done = 0
+    befores: dict[int, object] = {}  # intent seq -> the state before it (for undo)
     for n, (prelude, asked, logged) in enumerate(_commands(records), 1):
         seq = logged[0]["seq"] if logged else asked["seq"]
+        if asked["event"] == "undo":  # the state goes back to before the undone command
+            state = befores[asked["undone"]]
+            state = engine.stamp(state, asked.get("timeout"), asked.get("now", 0.0))
+            mine_digest = digest(json.dumps(state.to_dict()))
+            if mine_digest != asked.get("digest"):
+                return Report(done, Difference(n, seq, "state", asked.get("digest"),
+                                               mine_digest))
+            done += 1
+            continue
+        befores[asked["seq"]] = state
         intent = it.from_dict(asked["intent"])
         sheets = {k: Sheet.from_dict(v) for k, v in asked.get("sheets", {}).items()}
         turn, phase = asked["turn"], asked["phase"]

@@ -30,7 +30,7 @@ from combat.core.engine import engine_for
 from combat.core.events import Event
 from combat.errors import IllegalAction
 
-from . import combat_text
+from . import combat_text, combatlog
 from .combat_text import Names
 
 COMBAT_KEY = "wod_combat"
@@ -252,3 +252,65 @@ def remove_deleted(script, obj) -> Applied | None:
     return run(script, it.Remove(actor=key, why="deleted"), GAME_DICE,
                objects=Objects(script.obj, exclude=obj))
 
+
+
+# ---------------------------------------------------------------- undo
+
+
+def _undoable(script, state):
+    """(the command's log row, its intent record) that an undo reverts now, or None: the
+    latest command not yet undone, then further back while it is in the current turn."""
+    undone: set[int] = set()
+    turn = combatlog.clock(state)[0]
+    latest = True
+    for row in combatlog.rows(script.combat_id).order_by("-first_seq"):
+        records = json.loads(row.records)
+        for r in records:
+            if r["event"] == "undo":
+                undone.add(r["undone"])
+        asked = next((r for r in records if r["event"] == "intent"), None)
+        if any(r["event"] in ("undo", "start") for r in records) or asked is None:
+            if any(r["event"] == "start" for r in records):
+                return None  # the fight's start is ended, not undone
+            continue
+        if asked["seq"] in undone:
+            latest = False
+            continue
+        if not latest and row.turn != turn:
+            return None
+        return row, asked
+    return None
+
+
+def undo(script, by: str, rng: random.Random) -> Applied:
+    """Revert the last resolution exactly (state, sheets, pools spent), say so, and mark it
+    undone in the log (nothing is deleted). Repeated, it walks back within the turn."""
+    from combat.sheet import Sheet
+
+    engine = script.engine()
+    before = script.get_state()
+    found = _undoable(script, before)
+    if found is None:
+        raise IllegalAction("Nothing to undo in this turn.")
+    row, asked = found
+    kept = json.loads(row.undo)
+    objects = Objects(script.obj)
+    state = engine.load(kept["state"])
+    now, timeout = time.time(), timeout_of(engine, state)[0]
+    state = engine.stamp(state, timeout, now)
+    sheets = []
+    for key, data in kept["sheets"].items():
+        obj = objects(key)
+        if obj is not None:  # a deleted character keeps nothing to restore
+            sheets.append((obj, Sheet.from_dict(data)))
+    what = (asked.get("text") or "").replace(combat_text.PREFIX, "").split("\n")[0]
+    ev = {"event": "undo", "undone": asked["seq"], "intent": asked["intent"]["intent"],
+          "by": by, "what": what, "now": now, "timeout": timeout}
+    stored = json.dumps(state.to_dict())
+    ev["digest"] = digest(stored)
+    events = (Event.from_dict(ev),)
+    text = combat_text.room_text(engine.name, events, state, Names(state, events))
+    records = script.commit(state, sheets, [ev], before=before, stored=stored)
+    done = Applied(script, before, state, events, records, text)
+    announce(done, objects)
+    return done

@@ -251,6 +251,10 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
         return f"  {t} keeps hold of the weapon."
     if k == "range":
         return f"{who} and {n(ev['other'])} are now {ev['yards']} yards apart."
+    if k == "undo":
+        return (f"{n(ev.get('by'))} undoes the last resolution"
+                + (f" ({ev['what'].strip()})" if ev.get("what") else "")
+                + ": the fight and its sheets are as they were before it.")
     if k == "timeout_set":
         secs = ev["seconds"]
         return (f"{n(ev.get('by'))} sets the idle timeout to "
@@ -343,7 +347,7 @@ def _spot(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None: 
                 f"of round {ev['revive_round']}.")
     if k == "revive":
         return f"{who} wakes from torpor with {ev['hp_after']} HP."
-    if k in ("leave", "deleted", "end", "timeout", "timeout_set"):
+    if k in ("leave", "deleted", "end", "timeout", "timeout_set", "undo"):
         return _d10(ev, n, state)
     return None
 

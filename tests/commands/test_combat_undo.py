@@ -1,0 +1,116 @@
+"""+combat/undo (issue 14): the organizer reverts the last resolution exactly (state, sheets,
+points spent), the log keeps both the resolution and its undo, and undoing again walks back
+within the turn. Both engines. Set-up numbers: tests/commands/test_combat_effects.py and
+tests/commands/test_combat_spotlight.py."""
+
+import json
+
+from tests.commands.test_combat import make_sheet
+from tests.commands.test_combat_effects import EffectsTest
+from tests.commands.test_combat_spotlight import SpotTest
+from typeclasses.combat import combat_in
+from world import combat_replay, combatlog, rulebook
+
+
+class UndoChecks:
+    chars = ()
+
+    def snapshot(self):
+        script = combat_in(self.room1)
+        objs = [o for o in self.room1.contents if hasattr(o, "sheet")]
+        return (json.dumps(script.get_state().to_dict(), sort_keys=True),
+                {o.key: o.sheet.get().to_dict() for o in objs})
+
+    def assert_undone(self, line, caller=None):
+        before = self.snapshot()
+        out = self.cmd(line, caller=caller).text
+        self.assertNotIn("went wrong", out)
+        self.assertNotEqual(self.snapshot(), before, f"{line} changed nothing to undo")
+        text = self.cmd("+combat/undo").text
+        self.assertIn("undoes the last resolution", text)
+        self.assertEqual(self.snapshot(), before)
+        records = combatlog.read(combat_in(self.room1).combat_id)
+        undo = records[-1] if records[-1]["event"] == "undo" else next(
+            r for r in reversed(records) if r["event"] == "undo")
+        asked = next(r for r in records if r["seq"] == undo["undone"])
+        self.assertEqual(asked["event"], "intent")  # the resolution stays in the log
+        return text
+
+    def assert_replays(self):
+        records = combatlog.read(combat_in(self.room1).combat_id)
+        report = combat_replay.replay(records, rulebook.get)
+        self.assertTrue(report.ok, str(report.difference))
+
+
+class TestUndoD10(UndoChecks, EffectsTest):
+    def test_attack_with_damage_soak_and_outcome(self):
+        self.to_act(thug_action="other growls", char2_action="pass",
+                    char_action="attack Thug")
+        self.cmd("+combat/damage Thug=5 bashing")  # one more level incapacitates
+        with self.dice(8, 8, 8, 2, 2, *[9] * 10):
+            text = self.assert_undone("+combat/act")
+        self.assertIn("Char attacks Thug", text)
+        self.assertEqual(self.who("Thug").outcome, "")
+        self.assert_replays()
+
+    def test_spend(self):
+        self.char2.sheet.save(make_sheet(splat="vampire", generation=10, strength=2,
+                                         dexterity=2, wits=2, stamina=2))
+        self.setup_fight()
+        self.cmd("+combat/declare Thug=pass")
+        self.assert_undone("+combat/declare spend blood 1; dodge", caller=self.char2)
+        self.assertFalse(self.who("Char2").declared)
+
+    def test_staff_damage_and_heal(self):
+        self.setup_fight()
+        self.assert_undone("+combat/damage Char2=3 lethal")
+        self.cmd("+combat/damage Char2=3 lethal")
+        self.assert_undone("+combat/heal Char2=2 lethal")
+        self.assert_replays()
+
+    def test_condition(self):
+        self.setup_fight()
+        self.assert_undone("+combat/mod Thug=prone")
+
+    def test_undo_walks_back_within_the_turn_and_no_further(self):
+        self.setup_fight()
+        start = self.snapshot()
+        self.cmd("+combat/declare Thug=dodge")
+        self.player("+combat/declare dodge")
+        self.cmd("+combat/undo")
+        self.cmd("+combat/undo")
+        self.assertEqual(self.snapshot(), start)
+        # next back: the organizer's /next, then the initiative rolls and the joins, all in
+        # turn 1; the fight's start is not undone (+combat/end ends a fight)
+        self.cmd("+combat/undo")
+        self.assertEqual(self.state().phase, "initiative")
+        for _ in range(10):
+            out = self.cmd("+combat/undo").text
+            if "Nothing to undo" in out:
+                break
+        self.assertIn("Nothing to undo in this turn", out)
+        self.assertEqual([c.name for c in self.state().combatants], ["Char"])
+        self.assert_replays()
+
+    def test_only_the_organizer_or_staff_undo(self):
+        self.setup_fight()
+        self.cmd("+combat/declare Thug=dodge")
+        before = self.snapshot()
+        self.assertIn("Only the organizer or staff", self.player("+combat/undo").text)
+        self.assertIn("nothing after it", self.cmd("+combat/undo now").text)
+        self.assertEqual(self.snapshot(), before)
+
+
+class TestUndoSpotlight(UndoChecks, SpotTest):
+    def test_attack_with_harm(self):
+        self.setup_fight()
+        self.cmd("+combat/next")
+        self.cmd("+combat/move Thug=closer")
+        with self.dice(8, 6, 3, 1, 10):
+            self.assert_undone("+combat/act attack Thug")
+        self.assert_replays()
+
+    def test_staff_harm_and_stake(self):
+        self.setup_fight()
+        self.assert_undone("+combat/damage Thug=2 aggravated")
+        self.assert_undone("+combat/stake Char2")
