@@ -58,3 +58,12 @@ def test_plain_pytest_function_with_db(evennia_db):
 def test_rule_marker_is_registered(request):
     marker = request.node.get_closest_marker("rule")
     assert marker is not None and marker.args == ("INFRA-1",)
+
+
+def test_sqlite_connections_open_in_wal_with_synchronous_normal(db):
+    """Issue 13: the settings give every SQLite connection these pragmas."""
+    from django.db import connection
+
+    with connection.cursor() as cur:
+        assert cur.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+        assert cur.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

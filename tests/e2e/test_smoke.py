@@ -34,3 +34,16 @@ def test_admin_account_and_helpers(game_server):
         client.create_and_login(name, "pw-" + uuid.uuid4().hex[:10], timeout=15)
         reply = client.command("look", until="Limbo", timeout=10)
         assert "Limbo" in reply
+
+
+def test_the_running_server_uses_wal_and_synchronous_normal(game_server):
+    """Issue 13: the pragmas in force on the server's own database connection."""
+    with game_server.connect() as client:
+        client.read_until("connect", timeout=15)
+        client.login(game_server.admin_user, game_server.admin_password, timeout=15)
+        out = client.command(
+            "py from django.db import connection as c; k = c.cursor(); "
+            "print('PRAGMAS', k.execute('PRAGMA journal_mode').fetchone()[0], "
+            "k.execute('PRAGMA synchronous').fetchone()[0], 'END')",
+            until="END", timeout=15)
+        assert "PRAGMAS wal 1 END" in out, out  # synchronous 1 = NORMAL
