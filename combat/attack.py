@@ -1170,7 +1170,7 @@ def _defense_plan(ruleset, defender, attacker, defense: Defense, plan: _Plan, ct
             if d.get("dodge_vs_firearms_requires_cover_or_prone", True) and not (
                     defense.prone or defense.to_cover):
                 raise IllegalAction("Dodging gunfire means diving into cover at least a yard "
-                                    "away or dropping prone: declare /cover or /prone.")
+                                    "away or dropping prone: declare dodge cover or dodge prone.")
         elif plan.range == "close" and not ctx.room_to_dodge:
             raise IllegalAction("There is no room to bob and weave here; block or parry.")
         if defender.race and defender.race in d.get("dodge_cannot_botch_races", ()):

@@ -433,15 +433,16 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
             raise InputError(self.usage()) from None
         if not 1 <= count <= 200:
             raise InputError("Show from 1 to 200 entries.")
-        recs = [r for r in combatlog.read(self.script.combat_id)
-                if r.get("event") not in combatlog.QUIET][-count:]
-        names = combat_text.Names(self.state, [combatlog.event_of(r) for r in
-                                               combatlog.read(self.script.combat_id)])
+        every = combatlog.read(self.script.combat_id)
+        undone = combatlog.undone(every)
+        recs = [r for r in every if r.get("event") not in combatlog.QUIET][-count:]
+        names = combat_text.Names(self.state, [combatlog.event_of(r) for r in every])
         lines = [header(f"Combat log: last {len(recs)}")]
         for r in recs:
             text = combat_text.room_lines(self.engine.name, [combatlog.event_of(r)],
                                           self.state, names)
             body = " / ".join(t.strip() for t in text) or r["event"]
-            lines.append(f" {r['seq']:>4} t{r['turn']} {str(r['phase'])[:7]:<7} {body}")
+            mark = "[undone] " if r["seq"] in undone else ""
+            lines.append(f" {r['seq']:>4} t{r['turn']} {str(r['phase'])[:7]:<7} {mark}{body}")
         self.msg("\n".join(lines))
 

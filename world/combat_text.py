@@ -114,7 +114,8 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
                 f"{ev.get('how')}). +combat/join to take part.")
     if k == "join":
         later = ev.get("from_turn", 1) > getattr(state, "turn", 1)
-        return f"{who} joins the fight" + (f" (from turn {ev['from_turn']})" if later else "")
+        return f"{who} joins the fight" + (f" (from turn {ev['from_turn']})" if later else "") \
+            + "."
     if k == "leave":
         return f"{ev.get('name') or who} leaves the fight."
     if k == "deleted":
@@ -252,9 +253,9 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
     if k == "range":
         return f"{who} and {n(ev['other'])} are now {ev['yards']} yards apart."
     if k == "undo":
-        return (f"{n(ev.get('by'))} undoes the last resolution"
-                + (f" ({ev['what'].strip()})" if ev.get("what") else "")
-                + ": the fight and its sheets are as they were before it.")
+        what = (ev.get("what") or "").strip().rstrip(":.")
+        return (f"{n(ev.get('by'))} undoes the last resolution" + (f": {what}" if what else "")
+                + ". The fight and its sheets are as they were before it.")
     if k == "timeout_set":
         secs = ev["seconds"]
         return (f"{n(ev.get('by'))} sets the idle timeout to "

@@ -168,6 +168,19 @@ def read(combat_id: str, last: int | None = None) -> list[dict]:
     return out[-last:] if last else out
 
 
+def undone(records: list[dict]) -> set[int]:
+    """The seqs of every record of the commands an undo reverted (they stay in the log)."""
+    heads = {r["undone"] for r in records if r.get("event") == "undo"}
+    out: set[int] = set()
+    current = None
+    for r in records:
+        if r.get("event") in ("intent", "undo", "start"):
+            current = r["seq"] if r["seq"] in heads else None
+        if current is not None:
+            out.add(r["seq"])
+    return out
+
+
 def forget(combat_id: str) -> None:
     """Drop the in-memory seq (a reload, or a transaction rolled back)."""
     _last_seq.pop(combat_id, None)

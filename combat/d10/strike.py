@@ -85,7 +85,7 @@ def attack(f: Fight, key: str, action: dict, mods) -> None:
     def can_soak(kind):
         return dmg.can_soak(rs, t_sheet, kind)
 
-    defense = _defense(f, key, tkey, intent, ctx, can_soak)
+    defense, useless = _defense(f, key, tkey, intent, ctx, can_soak)
     res = resolve_attack(rs, a_sheet, t_sheet, intent, ctx, defense, rng=f.rng,
                          can_soak=can_soak)
     if aim or res.weapon_after is not None:
@@ -97,6 +97,8 @@ def attack(f: Fight, key: str, action: dict, mods) -> None:
            location=res.location, auto=res.auto)
     if res.roll is not None:
         f.events.append(roll_event(key, "attack", res.pool, res.roll))
+    if useless is not None:  # told where the defense would have been rolled
+        f.events.append(useless)
     if res.weapon_after is not None and res.weapon_after.ammo is not None:
         f.emit("ammo", actor=key, weapon=res.weapon_after.weapon, left=res.weapon_after.ammo)
     if res.defense is not None:
@@ -128,8 +130,9 @@ def attack(f: Fight, key: str, action: dict, mods) -> None:
 
 
 def _defense(f: Fight, key: str, tkey: str, intent: Attack, ctx: Context, can_soak):
-    """The target's declared defense against this attack, or None; spends it (DEF-01..04,
-    TURN-09 anticipated first, TURN-08 an abort to a defense)."""
+    """(the target's declared defense against this attack or None, the event saying why a
+    declared one cannot work or None); spends it (DEF-01..04, TURN-09 anticipated first,
+    TURN-08 an abort to a defense)."""
     t = f.state.get(tkey)
     parry_with = f.in_hand(tkey)
     defense = None
@@ -148,15 +151,14 @@ def _defense(f: Fight, key: str, tkey: str, intent: Attack, ctx: Context, can_so
             defense = Defense(tkey, to["kind"], weapon=parry_with)
             f.put(tkey, aborted_to={**to, "resolved": True})
     if defense is None:
-        return None
+        return None, None
     try:
         build_defense_pool(f.rules, f.sheet(tkey), f.sheet(key), defense, intent, ctx,
                            can_soak=can_soak)
     except IllegalAction as why:
-        f.emit("defense_ineffective", actor=tkey, kind=defense.kind, against=key,
-               reason=str(why))
-        return None
-    return defense
+        return None, {"event": "defense_ineffective", "actor": tkey, "kind": defense.kind,
+                      "against": key, "reason": str(why)}
+    return defense, None
 
 
 def deal(f: Fight, attacker_key: str, key: str, dice_pool, kind: str, source: str,

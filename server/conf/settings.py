@@ -57,6 +57,13 @@ if os.environ.get("WOD_WEB_ENABLED", "1").strip() == "0":
 if os.environ.get("WOD_DB_PATH"):
     DATABASES["default"]["NAME"] = os.path.abspath(os.environ["WOD_DB_PATH"])  # noqa: F405
 
+# Issue 13: TCP_NODELAY on every socket of the portal (telnet, websocket, AMP) and on the
+# server's end of AMP (server/conf/nodelay.py says why).
+TELNET_PROTOCOL_CLASS = "server.conf.nodelay.NoDelayTelnet"
+WEBSOCKET_PROTOCOL_CLASS = "server.conf.nodelay.NoDelayWebSocket"
+AMP_SERVER_PROTOCOL_CLASS = "server.conf.nodelay.NoDelayAMPServer"
+AMP_CLIENT_PROTOCOL_CLASS = "server.conf.nodelay.NoDelayAMPClient"
+
 # Issue 13: every SQLite connection in WAL mode with synchronous=NORMAL. A commit then
 # appends to the write-ahead log instead of syncing a rollback journal: 0.04 ms instead of
 # 2.7 ms per committed UPDATE, measured, on the single server thread that runs commands.

@@ -114,3 +114,13 @@ class TestUndoSpotlight(UndoChecks, SpotTest):
         self.setup_fight()
         self.assert_undone("+combat/damage Thug=2 aggravated")
         self.assert_undone("+combat/stake Char2")
+
+
+class TestUndoneInTheLog(UndoChecks, EffectsTest):
+    def test_log_marks_what_was_undone(self):
+        self.setup_fight()
+        self.cmd("+combat/declare Thug=dodge")
+        self.cmd("+combat/undo")
+        log = self.cmd("+combat/log 5").text
+        self.assertIn("[undone] Thug declares: dodge.", log)
+        self.assertIn("Char undoes the last resolution: Thug declares: dodge. The fight", log)

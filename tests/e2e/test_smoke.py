@@ -47,3 +47,17 @@ def test_the_running_server_uses_wal_and_synchronous_normal(game_server):
             "k.execute('PRAGMA synchronous').fetchone()[0], 'END')",
             until="END", timeout=15)
         assert "PRAGMAS wal 1 END" in out, out  # synchronous 1 = NORMAL
+
+
+def test_the_server_end_of_the_portal_link_sends_without_delay(game_server):
+    """Issue 13: TCP_NODELAY on the server's AMP socket (server/conf/nodelay.py); the portal's
+    telnet, websocket and AMP sockets use the same classes (server/conf/settings.py)."""
+    with game_server.connect() as client:
+        client.read_until("connect", timeout=15)
+        client.login(game_server.admin_user, game_server.admin_password, timeout=15)
+        out = client.command(
+            "py import socket, evennia; t = evennia.EVENNIA_SERVER_SERVICE.amp_protocol"
+            ".transport; print('NODELAY', type(evennia.EVENNIA_SERVER_SERVICE.amp_protocol)"
+            ".__name__, t.getHandle().getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY), "
+            "'END')", until="END", timeout=15)
+        assert "NODELAY NoDelayAMPClient 1 END" in out, out
