@@ -4,7 +4,8 @@ Run it with the project's virtualenv Python (bin/play does):
 
     python bin/gamectl.py [--gamedir DIR] prepare   # logs dir, secret key, migrate, admin account
     python bin/gamectl.py [--gamedir DIR] start     # prepare + `evennia start` + connection info
-    python bin/gamectl.py [--gamedir DIR] stop|reload|status|...   # passed to `evennia`
+    python bin/gamectl.py [--gamedir DIR] status    # each process as the system sees it
+    python bin/gamectl.py [--gamedir DIR] stop|reload|...   # passed to `evennia`
 
 `prepare` is idempotent. The admin (superuser, Account #1) is created without a TTY:
 credentials come from WOD_ADMIN_USER / WOD_ADMIN_PASSWORD when set, otherwise from
@@ -240,8 +241,78 @@ def came_up_late(gamedir: str, timeout: float = 90.0) -> bool:
     return False
 
 
+# --------------------------------------------------------------------------- processes
+
+PROCESSES = ("portal", "server")
+
+
+def process_pid(gamedir: str, name: str) -> int | None:
+    """The pid of this game dir's Portal or Server when that process is alive, else None.
+
+    Read from its pid file and checked against /proc (a pid file a crash left behind, or a
+    pid the system gave to another program since, is not a running process of ours)."""
+    try:
+        with open(os.path.join(gamedir, "server", f"{name}.pid")) as fh:
+            pid = int(fh.read().strip())
+    except (OSError, ValueError):
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None
+    except PermissionError:
+        return pid
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            cmdline = fh.read().decode(errors="replace")
+    except OSError:
+        return pid  # no /proc here: the pid answered, trust it
+    return pid if "twistd" in cmdline and name in cmdline.lower() else None
+
+
+def processes(gamedir: str) -> dict[str, int | None]:
+    return {name: process_pid(gamedir, name) for name in PROCESSES}
+
+
+def status(gamedir: str) -> int:
+    """Each process as the system sees it (not only what the Portal believes)."""
+    found = processes(gamedir)
+    for name, pid in found.items():
+        _say(f"{name.title()}: " + (f"running (pid {pid})" if pid else "NOT RUNNING"))
+    if found["portal"] and not found["server"]:
+        _say("The Server is down while the Portal runs: bin/play starts it again.")
+    elif found["server"] and not found["portal"]:
+        _say("The Portal is down while the Server runs: bin/play starts the Portal again "
+             "(the Server reconnects to it).")
+    return 0 if all(found.values()) else 1
+
+
+def stop(gamedir: str) -> int:
+    """`evennia stop`, then whatever process of ours outlived it (a Server whose Portal
+    crashed cannot be told to stop through it): SIGTERM, then SIGKILL after 10 s."""
+    import signal
+
+    result = run_evennia(gamedir, "stop", check=False)
+    left = {n: pid for n, pid in processes(gamedir).items() if pid}
+    for name, pid in left.items():
+        deadline = time.monotonic() + 10
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.kill(pid, sig)
+            except OSError:
+                break
+            while process_pid(gamedir, name) and time.monotonic() < deadline:
+                time.sleep(0.2)
+            if not process_pid(gamedir, name):
+                break
+            deadline = time.monotonic() + 5
+        _say(f"Stopped the {name.title()} (pid {pid}), which was running on its own.")
+    return 0 if not any(processes(gamedir).values()) else (result.returncode or 1)
+
+
 def start(gamedir: str) -> int:
     info = prepare(gamedir)
+    was = processes(gamedir)
     log_offset = _log_size(_server_log(gamedir))
     result = run_evennia(gamedir, "start", check=False, capture=True)
     output = (result.stdout or "") + (result.stderr or "")
@@ -258,7 +329,16 @@ def start(gamedir: str) -> int:
         _say("see server/logs/server.log.")
         return 1
     telnet, web = _port_info()
-    _say("Evennia was already running." if already else "Evennia running.")
+    now = processes(gamedir)
+    if all(was.values()):
+        _say("Evennia was already running.")
+    elif any(was.values()):
+        back = [n.title() for n, pid in was.items() if not pid]
+        _say(f"Evennia running (the {' and '.join(back)} had stopped and was started again).")
+    elif already and not all(now.values()):
+        _say("Evennia says it is running, but not every process is: see bin/play status.")
+    else:
+        _say("Evennia running.")
     _say(f"  Telnet:    telnet localhost {telnet}")
     _say(f"  Webclient: http://localhost:{web}/webclient")
     saved = read_credentials(gamedir)
@@ -285,6 +365,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if ns.command == "start":
         return start(gamedir)
+    if ns.command == "status":
+        return status(gamedir)
+    if ns.command == "stop" and not ns.args:
+        return stop(gamedir)
     if not os.path.exists(db_path(gamedir)):
         _say(f"No database yet ({os.path.relpath(db_path(gamedir))}); start the game first.")
         return 1

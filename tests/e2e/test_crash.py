@@ -49,3 +49,21 @@ def test_idle_deadline_passed_while_crashed_is_applied_after_restart(game_server
         a.command("+combat/end", until="The fight is over", timeout=15)
     finally:
         a.close()
+
+
+def test_play_status_and_start_tell_the_truth_after_a_server_crash(game_server):
+    """Issue 14: after a Server-only crash, status names the dead process and start says it
+    started it again (not "already running")."""
+    import os
+    import signal
+
+    with open(os.path.join(game_server.gamedir, "server", "server.pid")) as fh:
+        os.kill(int(fh.read().strip()), signal.SIGKILL)
+    time.sleep(1)
+    out = game_server.gamectl("status", check=False).stdout
+    assert "Portal: running" in out and "Server: NOT RUNNING" in out, out
+    out = game_server.gamectl("start", check=False, timeout=120).stdout
+    assert "the Server had stopped and was started again" in out, out
+    game_server.wait_for_telnet()
+    out = game_server.gamectl("status", check=False).stdout
+    assert "Portal: running" in out and "Server: running" in out, out
