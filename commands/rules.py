@@ -18,21 +18,29 @@ class CmdRules(WodCommand):
       +rules/list
       +rules/check
       +rules/reload
+      +rules/weapons [<ruleset>]
+      +rules/armor [<ruleset>]
 
     Switches:
       list    - every installed ruleset with its parent
+      weapons - what you can carry (+sheet/equip <weapon>), with damage, range,
+                rate of fire, clip and concealment
+      armor   - what you can wear (+sheet/armor <armor>), with its rating and its
+                penalty to Dexterity rolls
       check   - admin: validate the files, change nothing, report every error
       reload  - admin: apply the files if all of them are valid; otherwise keep
                 the running rules and report every error
 
     Examples:
       +rules
+      +rules/weapons
+      +rules/armor revised
       +rules/check
     """
 
     key = "+rules"
     aliases = ["rules"]
-    wod_switches = ("list", "check", "reload")
+    wod_switches = ("list", "check", "reload", "weapons", "armor")
 
     def do_default(self):
         ruleset = rulebook.get()
@@ -52,6 +60,45 @@ class CmdRules(WodCommand):
             f"{'yes' if d.specialty_doubles_tens else 'no'}"
         )
         lines.append(" See +rules/list for every ruleset.")
+        self.msg("\n".join(lines))
+
+    def _tables(self):
+        from combat.maneuvers import tables
+
+        name = self.args.strip() or None
+        rs = rulebook.get(name)
+        return rs, tables(rs)
+
+    def do_weapons(self):
+        rs, t = self._tables()
+        lines = [header(f"Weapons: {rs.name}"),
+                 f" {'Weapon':<20} {'Damage':<9} {'Type':<10} {'Kind':<8} {'Range':>5} "
+                 f"{'Rate':>4} {'Clip':>4} {'Hide':>4}"]
+        for w in sorted(t.weapons.values(), key=lambda w: (w.kind, w.name)):
+            d = w.damage
+            dmg = {"str": "Str", "weapon": "weapon", "fixed": str(d.bonus),
+                   "none": "none"}[d.base]
+            if d.base in ("str", "weapon") and d.bonus:
+                dmg += f"{d.bonus:+d}"
+            rng = str(w.range) if w.range else "-"
+            clip = str(w.clip) if w.clip else "-"
+            lines.append(f" {w.name[:20]:<20} {dmg:<9} {w.type:<10} {w.kind:<8} {rng:>5} "
+                         f"{w.rate:>4} {clip:>4} {w.conceal or '-':>4}")
+        lines.append(" Carry one: +sheet/equip <weapon>. Range in yards; Hide: P pocket, "
+                     "J jacket,")
+        lines.append(" T trenchcoat, N cannot be hidden.")
+        self.msg("\n".join(lines))
+
+    def do_armor(self):
+        rs, t = self._tables()
+        lines = [header(f"Armor: {rs.name}"),
+                 f" {'Armor':<28} {'Rating':>6} {'Penalty':>7}  Covers"]
+        for a in sorted(t.armors.values(), key=lambda a: (a.shield, a.rating, a.name)):
+            covers = "shield" if a.shield else (", ".join(a.covers) or "body")
+            lines.append(f" {a.name[:28]:<28} {a.rating:>6} {a.penalty:>7}  {covers[:33]}")
+        lines.append(" Wear one: +sheet/armor <armor>. The rating adds to soak; the penalty "
+                     "is taken")
+        lines.append(" from Dexterity rolls.")
         self.msg("\n".join(lines))
 
     def do_list(self):
