@@ -72,7 +72,9 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       spend     - /spend <pool> <n>: spend Blood, Gnosis, Quintessence ... for a power
       log       - the last <count> entries of the combat log (default 10)
       npc       - organizer/staff: <name>=<template> or <name>=<trait>=<n>,... makes an
-                  NPC here and joins it; /templates lists the templates
+                  NPC here and joins it; /templates lists the templates. Several:
+                  Thug1,Thug2=thug or 3 Thug=thug (Thug1..Thug3); then init,
+                  declare and act take a list: +combat/init Thug1,Thug2=4
       templates - the ready NPC templates (also: +combat/npc with nothing after it)
       next      - organizer/staff: move on (start the turn, next phase); with a
                   name, stop waiting for that combatant
@@ -86,8 +88,12 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       heal      - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>
       undo      - organizer/staff: revert the last resolution exactly (the fight,
                   the sheets, points spent); again to go further back this turn
-      kick      - organizer/staff: take <name> out of the fight
-      end       - organizer/staff: end the fight
+      kick      - organizer/staff: take <name> out of the fight (an NPC made for
+                  it leaves the room too; <name>=keep keeps it)
+      organizer - organizer/staff: <name> organizes the fight from now on
+      fights    - staff: every fight running in the game
+      end       - organizer/staff: end the fight; the room hears who was hurt and
+                  who fell; NPCs made for it go too (end keep keeps them)
       timeout   - organizer/staff: <seconds> (or 5m; 0 turns it off) the turn waits for
                   someone idle before the game passes for them (or, declaring, gives
                   them a full defense); with nothing after it, shows the setting
@@ -178,7 +184,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                     "attack", "dodge", "block", "parry", "defend", "pass", "act", "delay",
                     "abort", "celerity", "rage", "spend", "log", "end", "mod", "damage",
                     "heal", "kick", "timeout", "slackers", "move", "free", "done", "swap",
-                    "ambush", "event", "range", "stake", "unstake", "feed", "undo")
+                    "ambush", "event", "range", "stake", "unstake", "feed", "undo",
+                    "organizer", "fights")
     switch_aliases = {"npcs": "templates", "list": "templates", "desperate": "defend",
                       "pending": "slackers", "harm": "damage"}
 
@@ -288,12 +295,83 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
         if self.state.get(self.me()) is None:
             raise IllegalAction("You are not in this fight.")
         self.apply(it.Remove(by=self.me(), actor=self.me(), why="leave"))
+        if self.script.organizer == self.me():
+            self.hand_over(None)
 
     def do_kick(self):
+        """<name>: out of the fight; an NPC made for it goes too, unless <name>=keep."""
         self.load()
         self.need_runner("take someone out of the fight")
-        c = self.combatant(self.args)
+        keep = (self.rhs or "").strip().lower()
+        if self.rhs is not None and keep != "keep":
+            raise InputError("+combat/kick <name> (an NPC made here: +combat/kick <name>=keep "
+                             "keeps it in the room).")
+        c = self.combatant(self.lhs if self.rhs is not None else self.args)
         self.apply(it.Remove(by=self.me(), actor=c.key, why="kick"))
+        if not keep:
+            gone = combat_service.discard_npc(self.script, c.key, self.objects)
+            if gone:
+                self.msg(f"{gone} was made for this fight and is gone from the room "
+                         f"(+combat/kick {gone}=keep would have kept it).")
+        if self.script.organizer == c.key:
+            self.hand_over(None)
+
+    def hand_over(self, key: str | None) -> None:
+        """The organizer role to ``key``, or (None) to the first player left in the fight;
+        the room is told."""
+        state = self.script.get_state()
+        if key is None:
+            key = next((c.key for c in state.combatants if not is_npc(c)), None)
+        self.script.set_organizer(key)
+        name = self.name(key) if key else None
+        if state.get(key) is not None:
+            name = state.get(key).name
+        text = (f"{name} now organizes the fight." if key else
+                "Nobody organizes the fight now; staff can: +combat/organizer <name>.")
+        for obj in self.caller.location.contents:
+            obj.msg(combat_text.PREFIX + text)
+
+    def do_organizer(self):
+        """<name>: hand the organizer role to a player in the fight."""
+        self.load()
+        self.need_runner("hand over the fight")
+        c = self.combatant(self.args)
+        if is_npc(c):
+            raise IllegalAction(f"{c.name} is an NPC; hand the fight to a player in it.")
+        self.hand_over(c.key)
+
+    def do_fights(self):
+        """Staff: every running fight in the game."""
+        if not self.is_staff():
+            raise IllegalAction("Only staff list the fights in every room.")
+        from typeclasses.combat_guard import combat_scripts
+
+        lines = [header("Fights running")]
+        for script in combat_scripts():
+            try:
+                st, engine = script.get_state(), script.engine()
+            except Exception:  # a broken fight must not hide the others
+                continue
+            turn, phase = combatlog.clock(st)
+            org = self.objects_for(script)(script.organizer)
+            room = script.obj
+            waiting = ", ".join(self.name_in(st, k) for k in engine.pending(st)) or "-"
+            lines.append(f" {(room.key if room else '?')[:18]:<18} #{room.id if room else 0:<5} "
+                         f"{script.ruleset_name:<9} t{turn} {str(phase)[:8]:<8} "
+                         f"{len(st.combatants):>3} in  org {(org.key if org else '-')[:10]}")
+            lines.append(f"   waiting for: {waiting[:66]}")
+        if len(lines) == 1:
+            lines.append(" None.")
+        self.msg("\n".join(lines))
+
+    @staticmethod
+    def objects_for(script):
+        return combat_service.Objects(script.obj)
+
+    @staticmethod
+    def name_in(state, key: str) -> str:
+        c = state.get(key)
+        return c.name if c else key
 
     def do_templates(self):
         from world.prototypes import NPC_TEMPLATES
@@ -324,7 +402,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
         return Sheet.from_dict(row["sheet"]).with_pools_for(self.rs.traits)
 
     def do_npc(self):
-        """<name>=<template> or <name>=<trait>=<n>,...; spotlight: also actions=<n>, hp=<n>
+        """<name>=<template> or <name>=<trait>=<n>,...; several at once: <a>,<b>=<template>
+        or <n> <name>=<template> (Name1, Name2 ...); spotlight: also actions=<n>, hp=<n>
         (SPOT-05, SPOT-11)."""
         if not self.args.strip():
             return self.do_templates()
@@ -333,9 +412,11 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
         if not self.rhs or not self.lhs.strip():
             raise InputError(self.usage() + "  e.g. +combat/npc Thug=thug or "
                              "+combat/npc Thug=str=3,dex=3,brawl=2")
-        name = self.lhs.strip()
-        if any(c.name.lower() == name.lower() for c in self.state.combatants):
-            raise IllegalAction(f"Someone called {name} is already in this fight.")
+        names = npc_names(self.lhs)
+        taken = {c.name.lower() for c in self.state.combatants}
+        for name in names:
+            if name.lower() in taken:
+                raise IllegalAction(f"Someone called {name} is already in this fight.")
         join, rest = {}, []
         for part in (p.strip() for p in self.args.split("=", 1)[1].split(",")):
             k, eq, v = part.partition("=")
@@ -357,12 +438,31 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                 if not eq or not trait.strip():
                     raise InputError(f"'{part}' is not <trait>=<value>. " + self.usage())
                 sheet, _ = sheet.set(cat, trait, value)
-        combat_service.add_npc(self.script, name, sheet, self.me(), self.rng, **join)
+        for name in names:
+            combat_service.add_npc(self.script, name, sheet, self.me(), self.rng, **join)
+
+    def for_each(self, who: str | None, intent_of) -> None:
+        """Apply ``intent_of(combatant)`` for each name of a comma list (the organizer runs a
+        group of NPCs with one line), or for the caller alone; each is its own resolution."""
+        if not who or "," not in who:
+            self.apply(intent_of(self.actor(who)))
+            return
+        names = [n.strip() for n in who.split(",")]
+        if any(not n for n in names):
+            raise InputError("Name each NPC, separated by commas: Thug1,Thug2.")
+        for name in names:
+            self.apply(intent_of(self.actor(name)))
+            self.state = self.script.get_state()
 
     def do_end(self):
+        """End the fight; NPCs made for it leave the room with it (=keep keeps them)."""
         self.load()
         self.need_runner("end the fight")
-        combat_service.end(self.script, self.me(), self.rng)
+        word = self.args.strip().lower().lstrip("=")
+        if word not in ("", "keep"):
+            raise InputError("+combat/end (or +combat/end keep: the NPCs made for the fight "
+                             "stay in the room).")
+        combat_service.end(self.script, self.me(), self.rng, keep_npcs=word == "keep")
 
     def do_undo(self):
         if self.args.strip():
@@ -375,8 +475,23 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
     # ================================================================ the turn
 
     def do_init(self):
-        """INIT-01 from your sheet; an NPC's runner may give its rating (INIT-02)."""
+        """INIT-01 from your sheet; an NPC's runner may give its rating (INIT-02); a comma
+        list rolls for several NPCs."""
         self.load()
+        group = self.lhs if self.rhs is not None else self.args
+        if "," in (group or ""):
+            rating = None
+            if self.rhs is not None:
+                if not self.rhs.strip().isdecimal():
+                    raise InputError(self.usage())
+                rating = int(self.rhs.strip())
+            for name in (n.strip() for n in group.split(",")):
+                c = self.actor(name)
+                if c.key == self.me() or not is_npc(c):
+                    raise IllegalAction(f"{c.name} rolls their own initiative: +combat/init")
+            self.for_each(group, lambda c: it.RollInitiative(by=self.me(), actor=c.key,
+                                                             rating=rating))
+            return
         if self.rhs is not None:
             c = self.actor(self.lhs)
             if c.key == self.me() or not is_npc(c):
@@ -406,6 +521,9 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
         """d10: perform what you declared (``+combat/act [<npc>]``); spotlight: say what you
         do (``+combat/act [<npc>=][attack|bite <target> [with <weapon>]|<what>]``)."""
         self.load()
+        if "," in self.args and "=" not in self.args:
+            self.for_each(self.args, lambda c: it.Act(by=self.me(), actor=c.key))
+            return
         who, action = self.act_words()
         c = self.actor(who)
         self.apply(it.Act(by=self.me(), actor=c.key, action=action))
@@ -446,3 +564,17 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
             lines.append(f" {r['seq']:>4} t{r['turn']} {str(r['phase'])[:7]:<7} {mark}{body}")
         self.msg("\n".join(lines))
 
+
+
+def npc_names(text: str) -> list[str]:
+    """``Thug`` -> [Thug]; ``Thug1, Thug2`` -> both; ``3 Thug`` -> [Thug1, Thug2, Thug3]."""
+    words = text.split()
+    if len(words) == 2 and words[0].isdecimal() and "," not in text:
+        n = int(words[0])
+        if not 1 <= n <= 20:
+            raise InputError("Make from 1 to 20 NPCs at once, e.g. +combat/npc 3 Thug=thug.")
+        return [f"{words[1]}{i}" for i in range(1, n + 1)]
+    names = [n.strip() for n in text.split(",")]
+    if any(not n for n in names) or len({n.lower() for n in names}) != len(names):
+        raise InputError("Name each NPC once, separated by commas: Thug1,Thug2=thug.")
+    return names

@@ -17,14 +17,15 @@ class D10Switches:
     """Mixed into ``CmdCombat`` (its ``load``, ``actor``, ``combatant``, ``apply``)."""
 
     def declare(self, who: str | None, text: str) -> None:
+        """The declaration for the caller, an NPC, or a comma list of NPCs (the same for
+        each, declared one after another)."""
         self.load()
-        c = self.actor(who)
         if not text.strip():
             raise InputError(self.usage())
         parsed = DeclarationParser(self.rs, lambda name: self.combatant(name).key).parse(text)
-        self.apply(it.Declare(by=self.me(), actor=c.key, actions=tuple(parsed.actions),
-                              activations=tuple(parsed.activations),
-                              desperate=parsed.desperate))
+        self.for_each(who, lambda c: it.Declare(
+            by=self.me(), actor=c.key, actions=tuple(parsed.actions),
+            activations=tuple(parsed.activations), desperate=parsed.desperate))
 
     def do_declare(self):
         if self.rhs is not None:

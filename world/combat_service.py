@@ -207,20 +207,75 @@ def start(room, rules, options: Mapping, organizer, rng: random.Random) -> Appli
 
 
 def add_npc(script, name: str, sheet, by: str, rng: random.Random, **join) -> Applied:
-    """Create the NPC object here with ``sheet`` and join it, all or nothing."""
+    """Create the NPC object here with ``sheet`` and join it, all or nothing; the fight
+    remembers it made this NPC (removed with the fight unless staff keep it)."""
     from evennia import create_object
 
     with transaction.atomic():
         npc = create_object(NPC_TYPECLASS, key=name, location=script.obj)
         npc.sheet.save(sheet)
         key = f"#{npc.id}"
+        script.attributes.add("npcs", [*(script.attributes.get("npcs") or []), key])
         return run(script, it.Join(by=by, actor=key, name=name, is_npc=True,
                                    controller=script.organizer, **join), rng)
 
 
-def end(script, by: str, rng: random.Random) -> Applied:
-    done = run(script, it.End(by=by), rng)
+def made_here(script, key: str) -> bool:
+    return key in (script.attributes.get("npcs") or [])
+
+
+def discard_npc(script, key: str, objects: Objects) -> str | None:
+    """Delete an NPC the fight made (its name, or None if it was not made here)."""
+    obj = objects(key)
+    if obj is None or not made_here(script, key):
+        return None
+    name = obj.key
+    obj.delete()
+    return name
+
+
+def summary(script, state) -> dict:
+    """Who was hurt, how much, and who fell, from the fight's log (undone commands left
+    out): the ``summary`` record told and logged when the fight ends."""
+    records = combatlog.read(script.combat_id)
+    skip = combatlog.undone(records)
+    hurt: dict[str, int] = {}
+    fell: dict[str, str] = {}
+    for r in records:
+        kind, target = r.get("event"), r.get("target")
+        if r["seq"] in skip:
+            continue
+        if kind == "damage" and target:
+            hurt[target] = hurt.get(target, 0) + int(r.get("applied") or 0)
+        elif kind == "heal" and target:
+            hurt[target] = hurt.get(target, 0) - int(r.get("applied") or 0)
+        elif kind == "harm":  # spotlight: Harm marked (and upgraded)
+            hurt[target] = hurt.get(target, 0) + int(r.get("marked", 0)) + int(
+                r.get("upgraded", 0))
+            if r.get("outcome") not in (None, "", "none", "ok"):
+                fell[target] = r["outcome"]
+        elif kind == "outcome" and r.get("actor"):
+            fell[r["actor"]] = r["outcome"]
+    names = {c.key: c.name for c in state.combatants}
+    return {"event": "summary",
+            "hurt": [[k, n] for k, n in hurt.items() if n > 0],
+            "fell": [[k, o] for k, o in fell.items() if o not in ("ok", "")],
+            "names": {k: names.get(k, k) for k in {*hurt, *fell}}}
+
+
+def end(script, by: str, rng: random.Random, keep_npcs: bool = False) -> Applied:
+    """End the fight: the summary and the end are logged and told; the script goes, and the
+    NPCs made for the fight with it unless ``keep_npcs``."""
+    objects = Objects(script.obj)
+    done = run(script, it.End(by=by), rng, objects=objects,
+               prelude=(summary(script, script.get_state()),))
+    npcs = list(script.attributes.get("npcs") or [])
     script.delete()
+    if not keep_npcs:
+        for key in npcs:
+            obj = objects(key)
+            if obj is not None:
+                obj.delete()
     return done
 
 

@@ -252,6 +252,13 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
         return f"  {t} keeps hold of the weapon."
     if k == "range":
         return f"{who} and {n(ev['other'])} are now {ev['yards']} yards apart."
+    if k == "summary":
+        names = ev.get("names") or {}
+        hurt = ", ".join(f"{names.get(key, n(key))} {levels}" for key, levels in ev["hurt"])
+        fell = ", ".join(f"{names.get(key, n(key))} ({o.replace('_', ' ')})"
+                         for key, o in ev["fell"])
+        return ["Fight summary: " + (f"hurt: {hurt}." if hurt else "nobody was hurt."),
+                *([f"  Fell: {fell}."] if fell else [])]
     if k == "undo":
         what = (ev.get("what") or "").strip().rstrip(":.")
         return (f"{n(ev.get('by'))} undoes the last resolution" + (f": {what}" if what else "")
@@ -348,7 +355,7 @@ def _spot(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None: 
                 f"of round {ev['revive_round']}.")
     if k == "revive":
         return f"{who} wakes from torpor with {ev['hp_after']} HP."
-    if k in ("leave", "deleted", "end", "timeout", "timeout_set", "undo"):
+    if k in ("leave", "deleted", "end", "timeout", "timeout_set", "undo", "summary"):
         return _d10(ev, n, state)
     return None
 
