@@ -71,7 +71,8 @@ def _commands(records: list[dict]) -> Iterable[tuple[list[dict], dict, list[dict
             i += 1
             continue
         j = i + 1
-        while j < len(records) and records[j]["event"] not in (*_HEADS, "start"):
+        while j < len(records) and records[j]["event"] not in (*_HEADS, "start") \
+                and not records[j].get("prelude"):
             j += 1
         yield prelude, rec, records[i + 1:j]
         prelude = []

@@ -143,6 +143,7 @@ def run(script, intent: it.Intent, rng: random.Random, *, objects: Objects | Non
         if obj is None:
             raise IllegalAction(f"{key} has no sheet here.")
         changed.append((obj, sheet))
+    prelude = tuple({**e, "prelude": True} for e in prelude)  # told before the intent
     events = (*(Event.from_dict(e) for e in prelude), *out.events)
     text = combat_text.room_text(engine.name, events, state, Names(state, events))
     stored = json.dumps(state.to_dict())

@@ -63,3 +63,15 @@ class TestSpotlightReplay(SpotTest):
         report = combat_replay.replay(records, rules)
         self.assertTrue(report.ok, str(report.difference))
         self.assertGreater(report.commands, 6)
+
+
+class TestReplayAcrossTheEnd(CombatTest):
+    def test_a_fight_with_its_end_summary_replays(self):
+        self.setup_fight()
+        self.cmd("+combat/damage Char2=2 lethal")
+        records_of = combatlog.read
+        script = combat_in(self.room1)
+        combat_id = script.combat_id
+        self.cmd("+combat/end")
+        report = combat_replay.replay(records_of(combat_id), rules)
+        self.assertTrue(report.ok, str(report.difference))

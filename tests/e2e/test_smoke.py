@@ -44,8 +44,8 @@ def test_the_running_server_uses_wal_and_synchronous_normal(game_server):
         out = client.command(
             "py from django.db import connection as c; k = c.cursor(); "
             "print('PRAGMAS', k.execute('PRAGMA journal_mode').fetchone()[0], "
-            "k.execute('PRAGMA synchronous').fetchone()[0], 'END')",
-            until="END", timeout=15)
+            "k.execute('PRAGMA synchronous').fetchone()[0], 'E' + 'ND')",
+            until=" END", timeout=15)
         assert "PRAGMAS wal 1 END" in out, out  # synchronous 1 = NORMAL
 
 
@@ -59,5 +59,5 @@ def test_the_server_end_of_the_portal_link_sends_without_delay(game_server):
             "py import socket, evennia; t = evennia.EVENNIA_SERVER_SERVICE.amp_protocol"
             ".transport; print('NODELAY', type(evennia.EVENNIA_SERVER_SERVICE.amp_protocol)"
             ".__name__, t.getHandle().getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY), "
-            "'END')", until="END", timeout=15)
+            "'E' + 'ND')", until=" END", timeout=15)
         assert "NODELAY NoDelayAMPClient 1 END" in out, out
