@@ -99,6 +99,9 @@ HEALING_SCHEMA = Struct(
             optional={
                 "heals": ListOf(Str(choices=DAMAGE_TYPES)),
                 "stress_roll": Struct(required={"trait": Str(), "difficulty": Int(1, 100)}),
+                # HEAL-03: a homid/lupus in breed form heals one level per ``critical_time``
+                # from ``critical_from`` on, otherwise like a mortal (HLT-09).
+                "breed_form": Struct(required={"critical_from": Str(), "critical_time": Str()}),
                 "breed_form_exceptions": ListOf(
                     Struct(
                         required={"race": Str(), "flag": Str()},
@@ -386,8 +389,11 @@ def heal_aggravated_with_blood(
 
 
 def natural_heal_time(sheet: Sheet, ruleset, kind: str) -> HealTime:
-    """HLT-09: time to heal the worst level of ``kind`` naturally (health: table). HEAL-01:
-    vampires do not heal with time; HEAL-02: ghouls do."""
+    """HLT-09: time to heal the worst level of ``kind`` naturally (health: table), with the
+    table's footnote for that level and type (``care_bashing`` / ``care_lethal``: what care it
+    needs). HEAL-01: vampires do not heal with time; HEAL-02: ghouls do. HEAL-03: a homid or
+    lupus shifter in breed form heals one level a day in critical condition, otherwise like
+    a mortal (W20 p. 256)."""
     kind = parse_damage_type(kind)
     fam = family_of(sheet, ruleset)
     if not (require_section(ruleset, "healing").get("heals_by_time") or {}).get(fam, True):
@@ -397,11 +403,23 @@ def natural_heal_time(sheet: Sheet, ruleset, kind: str) -> HealTime:
     track = _track(sheet, ruleset)
     if not getattr(track, kind):
         raise IllegalAction(f"There is no {kind} damage to heal.")
-    lv = require_section(ruleset, "health")["levels"][track.damage - 1]
+    levels = require_section(ruleset, "health")["levels"]
+    lv = levels[track.damage - 1]
     text = lv.get("heal_bashing" if kind == "bashing" else "heal_lethal")
     if not text:
         raise IllegalAction(f"The health table gives no healing time for {lv['name']}.")
-    return HealTime(text, minutes(text), "medical care" if lv.get("medical_care") else None)
+    care = lv.get("care_bashing" if kind == "bashing" else "care_lethal")
+    notes: tuple[str, ...] = ()
+    breed = (require_section(ruleset, "healing").get("regeneration") or {}).get("breed_form")
+    if fam == "shifter" and breed and in_weak_breed_form(sheet, ruleset):
+        names = [x["name"] for x in levels]
+        if breed["critical_from"] in names and track.damage - 1 >= names.index(
+                breed["critical_from"]):
+            text = breed["critical_time"]
+            notes = ("in breed form, critical condition: one level a day (W20 p. 256)",)
+        else:
+            notes = ("in breed form: heals like a mortal (W20 p. 256)",)
+    return HealTime(text, minutes(text), care, notes)
 
 
 def regenerate_limb(

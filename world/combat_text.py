@@ -181,6 +181,8 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
     if k == "escape":
         if not ev.get("holder"):
             return f"{who} is not held by anyone."
+        if ev.get("limp"):
+            return f"  {who} slips out of {n(ev['holder'])}'s limp grip."
         return f"  {who} breaks free." if ev["escaped"] else f"  {who} is still held."
     if k == "grapple":
         return f"  {who} and {n(ev['target'])} are locked in a {ev['kind']}."

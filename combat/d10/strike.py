@@ -180,25 +180,27 @@ def deal(f: Fight, attacker_key: str, key: str, dice_pool, kind: str, source: st
 
 def apply_levels(f: Fight, key: str, levels: int, kind: str, source: str, *,
                  soakable: bool, why: str) -> None:
-    """Fixed levels of damage (a knockdown botch, Rokea jagged skin): soaked with a reflex
-    roll when soakable, then marked; logged like any damage."""
+    """Fixed levels of damage (a knockdown botch, Rokea jagged skin): no damage roll, soaked
+    with a reflex roll when soakable, then marked through damage.py like any hit, so a
+    vampire's bashing is halved after the soak (DMG-15) and the outcomes past Incapacitated
+    apply (HLT-03..05; issue 9, defect 17)."""
+    rs = f.rules
     sheet = f.sheet(key)
-    soaked = 0
-    if soakable:
-        pool = dmg.soak_pool(f.rules, sheet, kind, source=source)
-        if pool is not None and pool.dice > 0:
-            sroll = dice.roll(pool.dice, pool.difficulty, f.rng, f.rules.dice, can_botch=False)
-            soaked = min(levels, sroll.successes)
-            f.events.append(roll_event(key, "soak", pool.spec, sroll))
-    before = sheet.track(f.rules.section("health"))
-    applied = levels - soaked
-    after = before.apply(kind, applied).track if applied else before
-    f.put_sheet(key, sheet.with_health(after))
-    outcome = dmg.INCAPACITATED if after.incapacitated and not before.incapacitated else "none"
-    f.emit("damage", target=key, source=source, type=kind, rolled=levels, soaked=soaked,
-           applied=applied, health_before=before.level_name, health_after=after.level_name,
-           outcome=outcome, why=why)
-    f.set_outcome(key, outcome)
+    condition = f.outcome_of(key, sheet)
+    if condition == dmg.DEAD:
+        return
+    dr = dmg.resolve_damage(rs, sheet, dice=levels, damage_type=kind, source=source,
+                            faces_damage=(rs.dice.sides,) * levels,
+                            damage_difficulty=rs.dice.base_difficulty,
+                            unsoakable=not soakable, rng=f.rng, condition=condition)
+    if dr.soak_roll is not None:
+        f.events.append(roll_event(key, "soak", dr.soak.spec, dr.soak_roll))
+    f.put_sheet(key, dr.sheet)
+    f.emit("damage", target=key, source=source, type=dr.damage_type, rolled=levels,
+           soaked=dr.soaked, applied=dr.applied, health_before=dr.health_before.level,
+           health_after=dr.health_after.level, outcome=dr.outcome, why=why,
+           notes=list(dr.notes))
+    f.set_outcome(key, dr.outcome)
 
 
 def effects(f: Fight, key: str, tkey: str, res, dr) -> None:
