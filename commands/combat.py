@@ -84,6 +84,10 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       damage    - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>; past
                   Incapacitated it does what an attack would (torpor, death ...)
       heal      - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>
+      recover   - organizer/staff: <name>=<type> [freehold||dreaming] [chimerical]
+                  [rested] [<n>]: time has healed one level; says how long it took
+                  and what care it needs, e.g. +combat/recover Bob=lethal;
+                  a vampire's aggravated after a day's rest: =aggravated rested 2
       kick      - organizer/staff: take <name> out of the fight
       end       - organizer/staff: end the fight
       timeout   - organizer/staff: <seconds> (or 5m; 0 turns it off) the turn waits for
@@ -118,6 +122,18 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       rage <n>               - spend Rage for n extra actions this turn
       spend <pool> <n>       - spend points of a pool (checked against per-turn limits:
              blood by generation, Rage or Gnosis, chi)
+      heal blood <n> [bashing||lethal] - vampire, ghoul, Ananasi: 1 blood a level, at
+             once (not an action), e.g. heal blood 2
+      heal aggravated [<n>]  - Ananasi: 5 blood a level (vampires: after a day's
+             rest, see /recover)
+      regenerate [bashing||lethal] - shifter: a level a turn after a Stamina roll
+      heal rage              - shifter past Incapacitated, once a scene: Rage roll,
+             a level per success; berserk next turn. Works while down.
+      heal limb <part> [age <years>] - ghoul: regrow a finger, eye, foot, forearm, limb
+      heal life <n> <type> [on <name>] - mage: the levels your Arete roll won
+      heal roll [<type>]     - everyman in-combat roll (vampire: your action)
+      heal faith [<type>]    - demon: a turn's concentration, 1 Faith, 1 level (action)
+      ignore wounds          - spend a Willpower: no wound penalty this turn
       effect <kind> [<item>] - use a power effect: arete, lore ... (one a turn)
       pass, other <text>
 
@@ -176,7 +192,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                     "attack", "dodge", "block", "parry", "defend", "pass", "act", "delay",
                     "abort", "celerity", "rage", "spend", "log", "end", "mod", "damage",
                     "heal", "kick", "timeout", "slackers", "move", "free", "done", "swap",
-                    "ambush", "event", "range", "stake", "unstake", "feed")
+                    "ambush", "event", "range", "stake", "unstake", "feed",
+                    "recover")
     switch_aliases = {"npcs": "templates", "list": "templates", "desperate": "defend",
                       "pending": "slackers", "harm": "damage"}
 

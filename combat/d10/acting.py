@@ -8,6 +8,7 @@ from dataclasses import replace
 from .. import scheduler as sch
 from ..attack import ready_weapon, resolve_escape
 from ..errors import IllegalAction
+from . import mending
 from .fight import OUT_OF_ACTION, Fight, roll_event
 from .gear import Aim
 from .strike import attack
@@ -30,6 +31,8 @@ def act(f: Fight, key: str) -> None:
         escape(f, key)
     elif kind == "move" and action.get("target"):
         move_relative(f, key, action)
+    elif kind == "heal":  # HEAL-08, HEAL-09
+        mending.act(f, key, action)
     else:
         if kind == "ready":
             f.set_gear(key, f.gear(key).pick_up(action["weapon"]))

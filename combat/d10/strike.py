@@ -74,7 +74,9 @@ def attack(f: Fight, key: str, action: dict, act_ev: dict) -> None:
     ctx = Context(attacker=f.side(key, weapon, moved=moving), target=f.side(tkey),
                   range_yards=f.yards(key, tkey),
                   grapple=grip.kind if grip and grip.other == tkey else "",
-                  weapon_state=f.weapon_state(key, weapon), extra=tuple(extra))
+                  weapon_state=f.weapon_state(key, weapon), extra=tuple(extra),
+                  ignore_wounds=any(k.name == "ignoring_wounds" and k.active(f.state.turn)
+                                    for k in f.state.get(key).conditions))  # HLT-08
     try:  # the attack as things stand now (range, grapple ...): impossible loses the action
         build_attack_pool(rs, a_sheet, t_sheet, intent, ctx)
     except IllegalAction as why:
