@@ -103,9 +103,9 @@ _OUTCOMES = {"dead": "is DEAD", "torpor": "falls into TORPOR",
              "rage_active": "stays up on Rage; any more damage kills",
              "dying": "is DYING: heal with Rage now (+combat/declare heal rage)"}
 
-_HOW = {"blood": "blood", "aggravated": "blood", "regenerate": "regeneration",
-        "life": "Life magic", "roll": "healing roll", "faith": "Faith", "rage": "Rage",
-        "limb": "regrowth"}
+_MEND_HOW = {"blood": "blood", "aggravated": "blood", "regenerate": "regeneration",
+             "life": "Life magic", "roll": "healing roll", "faith": "Faith", "rage": "Rage",
+             "limb": "regrowth"}
 _FLAGS = {"vulgar": "vulgar magic",
           "no_regeneration_until_rest": "no more regeneration until they rest",
           "berserk_frenzy": "berserk frenzy from next turn"}
@@ -129,7 +129,7 @@ def mend_text(ev: Event, n: Callable[[str], str]) -> list[str]:
     else:
         paid = ", ".join(f"{v} {p}" for p, v in (ev.get("cost") or {}).items())
         by = f" from {n(ev['healer'])}" if ev.get("healer") else ""
-        what = f"{_HOW.get(how, how)}{by}" + (f", {paid}" if paid else "")
+        what = f"{_MEND_HOW.get(how, how)}{by}" + (f", {paid}" if paid else "")
         if healed:
             lines = [f"{who} heals {healed} ({what}, {ev['time']}): {change}."]
         else:
