@@ -306,10 +306,10 @@ def _row(sheet: Sheet, ruleset, want_pool: bool) -> tuple[str, dict]:
         raise IllegalAction(f"A {who} has no supernatural healing; wounds heal with time.")
     row = rows[name]
     if want_pool and not row["pool"]:
-        raise IllegalAction(f"A {who} does not heal with blood; it regenerates (HEAL-03).")
+        raise IllegalAction(f"A {who} does not heal with blood; it regenerates.")
     if sheet.form and sheet.form in (row.get("not_in_forms") or ()):
         raise IllegalAction(
-            f"A {who} cannot heal this way in {sheet.form} form ({row.get('ref', 'HEAL-05')})."
+            f"A {who} cannot heal this way in {sheet.form} form."
         )
     return name, row
 
@@ -335,7 +335,7 @@ def heal_with_blood(
     why = f"a {name} heals at most {cap} level(s) a turn"
     if cap is None:
         cap = blood_per_turn(sheet, ruleset)
-        why = f"generation {sheet.generation} spends at most {cap} blood a turn (V20 p. 121)"
+        why = f"generation {sheet.generation} spends at most {cap} blood a turn"
     if cap is not None and spent_this_turn + cost > cap:
         raise IllegalAction(
             f"Too much in one turn: {why}; {spent_this_turn} already spent, this takes {cost}."
@@ -368,7 +368,7 @@ def heal_aggravated_with_blood(
         raise IllegalAction(f"There are only {have} aggravated levels to heal.")
     if agg.get("needs_rest") and not rested:
         raise IllegalAction(
-            "Aggravated wounds heal with blood only after a full day's rest (V20 p. 285)."
+            "Aggravated wounds heal with blood only after a full day's rest."
         )
     cost = {row["pool"]: agg["cost"]}
     extra = agg.get("extra_level") or {row["pool"]: agg["cost"]}
@@ -398,7 +398,7 @@ def natural_heal_time(sheet: Sheet, ruleset, kind: str) -> HealTime:
     fam = family_of(sheet, ruleset)
     if not (require_section(ruleset, "healing").get("heals_by_time") or {}).get(fam, True):
         raise IllegalAction(
-            f"A {fam} does not heal with the passing of time (V20 p. 268); it heals with blood."
+            f"A {fam} does not heal with the passing of time; it heals with blood."
         )
     track = _track(sheet, ruleset)
     if not getattr(track, kind):
@@ -416,9 +416,9 @@ def natural_heal_time(sheet: Sheet, ruleset, kind: str) -> HealTime:
         if breed["critical_from"] in names and track.damage - 1 >= names.index(
                 breed["critical_from"]):
             text = breed["critical_time"]
-            notes = ("in breed form, critical condition: one level a day (W20 p. 256)",)
+            notes = ("in breed form, critical condition: one level a day",)
         else:
-            notes = ("in breed form: heals like a mortal (W20 p. 256)",)
+            notes = ("in breed form: heals like a mortal",)
     return HealTime(text, minutes(text), care, notes)
 
 
@@ -434,7 +434,7 @@ def regenerate_limb(
     """HEAL-02 (V20 p. 501): a ghoul spends a Willpower and 1-3 blood by the part, then rolls
     Stamina at 8, one less per century of age. Failure or botch: the limb never regrows."""
     if family_of(sheet, ruleset) != "ghoul":
-        raise IllegalAction("Only ghouls regrow limbs this way (V20 p. 501).")
+        raise IllegalAction("Only ghouls regrow limbs this way.")
     sec = require_section(ruleset, "healing").get("limb_regeneration") or {}
     parts = sec.get("parts") or {}
     key = part.strip().lower()
@@ -475,15 +475,15 @@ def regenerate(
     HEAL-05: Kitsune do not regenerate; Ananasi heal with blood; sea-born Rokea in salt water
     (flag ``salt_water``) regenerate even in breed form."""
     if family_of(sheet, ruleset) != "shifter":
-        raise IllegalAction("Only shifters regenerate (HEAL-03).")
+        raise IllegalAction("Only shifters regenerate.")
     name = healer(sheet, ruleset)
     if name is None:
-        raise IllegalAction(f"{sheet.race or 'This shifter'} does not regenerate (CB20 p. 126).")
+        raise IllegalAction(f"{sheet.race or 'This shifter'} does not regenerate.")
     row = (require_section(ruleset, "healing").get("healers") or {}).get(name)
     if row is None or row["pool"]:
         raise IllegalAction(
             f"{sheet.race or 'This shifter'} heals with blood, not "
-            f"regeneration ({(row or {}).get('ref', 'HEAL-05')})."
+            f"regeneration."
         )
     sec = require_section(ruleset, "healing").get("regeneration") or {}
     if in_weak_breed_form(sheet, ruleset):
@@ -496,11 +496,11 @@ def regenerate(
         if not saved:
             raise IllegalAction(
                 "In breed form a homid or lupus heals like a mortal (one level "
-                "a day in critical condition) (W20 p. 256)."
+                "a day in critical condition)."
             )
     if blocked_until_rest:
         raise IllegalAction(
-            "A botched regeneration roll stops healing until you rest (W20 p. 256)."
+            "A botched regeneration roll stops healing until you rest."
         )
     heals = tuple(sec.get("heals") or ("lethal", "bashing"))
     track = _track(sheet, ruleset)
@@ -509,7 +509,7 @@ def regenerate(
         if kind not in heals:
             raise IllegalAction(
                 f"Regeneration does not heal {kind} damage in a turn "
-                f"({row[kind]['time']} a level, HEAL-10)."
+                f"({row[kind]['time']} a level)."
             )
         if not getattr(track, kind):
             raise IllegalAction(f"There is no {kind} damage to heal.")
@@ -566,7 +566,7 @@ def rage_heal(
             f"({', '.join(allowed)}); now: {condition}."
         )
     if used_this_scene:
-        raise IllegalAction("Rage-healing works once per scene (W20 p. 356).")
+        raise IllegalAction("Rage-healing works once per scene.")
     rage = sheet.pools.get(pool_name)
     if rage is None or rage.current <= 0:
         raise IllegalAction(f"Rage-healing needs {pool_name} to roll; there is none.")
@@ -624,7 +624,7 @@ def mage_heal(
     life = caster.rating(ruleset.traits, "Life")
     if need is not None and life < need:
         who = "another" if other else "yourself"
-        raise IllegalAction(f"Healing {who} takes Life {need}; you have Life {life} (M20 p. 407).")
+        raise IllegalAction(f"Healing {who} takes Life {need}; you have Life {life}.")
     patient = target if other else caster
     have = getattr(_track(patient, ruleset), kind)
     if levels > have:
@@ -680,7 +680,7 @@ def changeling_heal_time(
     if place not in PLACES:
         raise InputError(f"'{place}' is not a place: use one of {', '.join(PLACES)}.")
     if family_of(sheet, ruleset) != "changeling":
-        raise IllegalAction("Only changelings use the chimerical healing table (C20 p. 290).")
+        raise IllegalAction("Only changelings use the chimerical healing table.")
     sec = require_section(ruleset, "healing").get("changeling") or {}
     track = _track(sheet, ruleset)
     if not getattr(track, kind):

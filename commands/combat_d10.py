@@ -127,9 +127,8 @@ class D10Switches:
         self.load()
         self.need_runner("mark healing by time")
         words = (self.rhs or "").lower().split()
-        usage = (self.usage() + "  e.g. +combat/recover Bob=lethal, "
-                 "+combat/recover Bob=bashing chimerical freehold, "
-                 "+combat/recover Bob=aggravated rested 2")
+        usage = ("Mark healing by time as: +combat/recover <name>=<type> [freehold|dreaming] "
+                 "[chimerical] [rested] [<n>], e.g. +combat/recover Bob=lethal")
         if not self.lhs.strip() or not words:
             raise InputError(usage)
         c = self.combatant(self.lhs)

@@ -8,6 +8,7 @@ without colour; nothing here decides a rule.
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Iterable, Mapping
 
 from combat.core.events import Event
@@ -135,8 +136,16 @@ def mend_text(ev: Event, n: Callable[[str], str]) -> list[str]:
         else:
             lines = [f"{who} heals nothing ({what})."]
     lines += [f"  ({_FLAGS[f]})" for f in ev.get("flags") or () if f in _FLAGS]
-    lines += [f"  ({note})" for note in ev.get("notes") or ()]
+    lines += [f"  ({plain(note)})" for note in ev.get("notes") or ()]
     return lines
+
+
+_RULE_ID = re.compile(r"\s*\([A-Z]+-\d+\)|,?\s*\b[A-Z]+-\d+\b")
+
+
+def plain(note: str) -> str:
+    """A note from the engine without its rule IDs (player text names no rules)."""
+    return _RULE_ID.sub("", note).strip()
 
 
 _IDLE = {"full_defense": "the game declares a full defense for them (they defend against "
@@ -231,7 +240,7 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
         change = f"{ev['health_before']} -> {ev['health_after']}"
         if ev.get("source") == "staff":
             return [f"{t} takes {ev['applied']} {ev['type']} (by {n(ev.get('by'))}): {change}",
-                    *(f"  ({note})" for note in ev.get("notes") or ())]
+                    *(f"  ({plain(note)})" for note in ev.get("notes") or ())]
         if ev.get("why"):
             return (f"  {t} takes {ev['applied']} {ev['type']} ({ev['why']}; {ev['rolled']}, "
                     f"{ev['soaked']} soaked): {change}")

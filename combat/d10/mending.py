@@ -26,6 +26,7 @@ from .. import damage as dmg
 from .. import field_healing as fh
 from .. import healing as hl
 from .. import powers
+from .. import scheduler as sch
 from ..errors import IllegalAction, InputError
 from ..health import damage_type as parse_type
 from ..pools import PoolSpec
@@ -50,6 +51,12 @@ def has(f: Fight, key: str, name: str) -> bool:
     c = f.state.get(key)
     return c is not None and any(k.name == name and k.active(f.state.turn)
                                  for k in c.conditions)
+
+
+def mark(f: Fight, key: str, name: str, turns: int | None = None) -> None:
+    """Keep a bookkeeping condition (once a turn, once a scene ...) without announcing it:
+    the ``mend`` event says what happened."""
+    f.state = sch.add_condition(f.state, key, name, f.rules, turns=turns).state
 
 
 def is_reflex(f: Fight, key: str, a: dict) -> bool:
@@ -106,6 +113,8 @@ def _kind(a: dict, default=None) -> str | None:
 
 def reflex(f: Fight, key: str, a: dict) -> None:
     how = a["how"]
+    if f.state.get(key).outcome == dmg.DEAD:
+        raise IllegalAction(f"{f.name(key)} is dead.")
     {"blood": _blood, "aggravated": _aggravated, "regenerate": _regenerate, "rage": _rage,
      "limb": _limb, "life": _life, "wounds": _wounds, "roll": _roll_heal}[how](f, key, a)
 
@@ -154,17 +163,23 @@ def _regenerate(f: Fight, key: str, a: dict) -> None:
     if has(f, key, REGENERATED):
         raise IllegalAction(f"{f.name(key)} has regenerated this turn already (a level a turn).")
     flags = (SALT_WATER,) if has(f, key, SALT_WATER) else ()
-    res = hl.regenerate(f.sheet(key), f.rules, kind=_kind(a), stressed=True,
-                        blocked_until_rest=has(f, key, NO_REGENERATION), flags=flags,
-                        rng=f.rng)
+    try:
+        res = hl.regenerate(f.sheet(key), f.rules, kind=_kind(a), stressed=True,
+                            blocked_until_rest=has(f, key, NO_REGENERATION), flags=flags,
+                            rng=f.rng)
+    except IllegalAction as why:
+        if "breed form" not in str(why):
+            raise
+        raise IllegalAction(f"{why} The organizer marks it by time: +combat/recover "
+                            f"{f.name(key)}=<type>.") from None
     if res.roll is not None:
         stress = (f.rules.section("healing").get("regeneration") or {}).get("stress_roll")
         _roll(f, key, "regeneration",
               [(stress["trait"], f.sheet(key).rating(f.rules.traits, stress["trait"]))],
               res.roll)
-    f.condition(key, REGENERATED, turns=1)
+    mark(f, key, REGENERATED, turns=1)
     if "no_regeneration_until_rest" in res.flags:
-        f.condition(key, NO_REGENERATION)
+        mark(f, key, NO_REGENERATION)
     _mend(f, key, res, "regenerate")
 
 
@@ -178,7 +193,7 @@ def _rage(f: Fight, key: str, a: dict) -> None:
                        used_this_scene=has(f, key, RAGE_HEALED), rng=f.rng)
     pool = (f.rules.section("healing").get("rage_heal") or {}).get("pool")
     _roll(f, key, "rage healing", [(pool, sheet.pools[pool].current)], res.roll)
-    f.condition(key, RAGE_HEALED)
+    mark(f, key, RAGE_HEALED)
     f.put_sheet(key, res.sheet)
     new = res.condition or condition
     if new == dmg.OK:
@@ -188,7 +203,7 @@ def _rage(f: Fight, key: str, a: dict) -> None:
         f.set_outcome(key, new)
     if "berserk_frenzy" in res.flags:
         # READING: marked now, through the end of the next turn (it starts next turn).
-        f.condition(key, BERSERK, turns=2)
+        mark(f, key, BERSERK, turns=2)
     f.emit("mend", actor=key, how="rage", healed=dict(res.healed), cost={}, time=res.time,
            health_before=res.health_before.level, health_after=res.health_after.level,
            flags=sorted(res.flags), notes=list(res.notes), outcome=new)
@@ -230,7 +245,7 @@ def _wounds(f: Fight, key: str, a: dict) -> None:
     sheet = f.sheet(key)
     paid = dmg.spend_to_ignore_wounds(sheet, f.rules)
     f.put_sheet(key, paid)
-    f.condition(key, IGNORING_WOUNDS, turns=1)
+    mark(f, key, IGNORING_WOUNDS, turns=1)
     f.emit("spend", actor=key, pool="Willpower",
            amount=sheet.pools["Willpower"].current - paid.pools["Willpower"].current,
            purpose="ignore wound penalties this turn", left=paid.pools["Willpower"].current)
