@@ -122,18 +122,23 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       rage <n>               - spend Rage for n extra actions this turn
       spend <pool> <n>       - spend points of a pool (checked against per-turn limits:
              blood by generation, Rage or Gnosis, chi)
-      heal blood <n> [bashing||lethal] - vampire, ghoul, Ananasi: 1 blood a level, at
-             once (not an action), e.g. heal blood 2
-      heal aggravated [<n>]  - Ananasi: 5 blood a level (vampires: after a day's
-             rest, see /recover)
-      regenerate [bashing||lethal] - shifter: a level a turn after a Stamina roll
-      heal rage              - shifter past Incapacitated, once a scene: Rage roll,
-             a level per success; berserk next turn. Works while down.
-      heal limb <part> [age <years>] - ghoul: regrow a finger, eye, foot, forearm, limb
-      heal life <n> <type> [on <name>] - mage: the levels your Arete roll won
+      heal blood <n> [bashing||lethal] - vampire, ghoul, Ananasi: 1 blood a
+             level, at once (not an action), e.g. heal blood 2
+      heal aggravated [<n>]  - Ananasi: 5 blood a level (vampires: after a
+             day's rest, see /recover)
+      regenerate [bashing||lethal] - shifter: a level a turn after a Stamina
+             roll, e.g. regenerate
+      heal rage              - shifter past Incapacitated, once a scene: Rage
+             roll, a level per success; berserk next turn. Works while down.
+      heal limb <part> [age <years>] - ghoul: regrow a finger, eye, foot,
+             forearm or limb, e.g. heal limb finger
+      heal life <n> <type> [on <name>] - mage: the levels your Arete roll
+             won, e.g. heal life 1 lethal on Bob
       heal roll [<type>]     - everyman in-combat roll (vampire: your action)
-      heal faith [<type>]    - demon: a turn's concentration, 1 Faith, 1 level (action)
-      ignore wounds          - spend a Willpower: no wound penalty this turn
+      heal faith [<type>]    - demon: a turn of concentration, 1 Faith, 1
+             level (your action)
+      ignore wounds          - spend a Willpower: no wound penalty this turn,
+             e.g. ignore wounds; attack Bob
       effect <kind> [<item>] - use a power effect: arete, lore ... (one a turn)
       pass, other <text>
 

@@ -139,6 +139,12 @@ class DeclarationParser:
             return self.heal(words[1:])
         if kind == "regenerate":  # HEAL-03
             return {"kind": "heal", "how": "regenerate", **self.heal_type(words[1:], text)}
+        if kind == "stay":  # HLT-04: spend Rage to stay active past Incapacitated
+            if rest.lower() not in ("active", "up", "off"):
+                raise InputError("Stay up on Rage past Incapacitated: stay active "
+                                 "(stay off takes it back).")
+            return {"kind": "heal", "how": "stay", **({"off": True} if rest.lower() == "off"
+                                                       else {})}
         if kind == "ignore":  # HLT-08
             if rest.lower() != "wounds":
                 raise InputError("Spend Willpower to ignore wound penalties: ignore wounds.")

@@ -248,6 +248,11 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
                 f"{ev['soaked']} soaked): {change}")
     if k == "mend":
         return mend_text(ev, n)
+    if k == "stay_active":
+        if not ev.get("on"):
+            return f"{who} will not spend Rage to stay up past Incapacitated."
+        return (f"{who} will spend {ev.get('cost')} Rage to stay up if taken past "
+                f"Incapacitated.")
     if k == "heal":
         return (f"{n(ev.get('target'))} heals {ev.get('levels', ev['applied'])} {ev['type']} "
                 f"(by {n(ev.get('by'))}): {ev['health_before']} -> {ev['health_after']}")

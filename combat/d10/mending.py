@@ -34,7 +34,7 @@ from . import declare as dc
 from .fight import Fight, roll_event
 
 # how -> what it is, for messages; the action ones take the declared action.
-REFLEX = ("blood", "aggravated", "regenerate", "rage", "limb", "life", "wounds")
+REFLEX = ("blood", "aggravated", "regenerate", "rage", "limb", "life", "wounds", "stay")
 ACTIONS = ("faith",)
 HOWS = REFLEX + ACTIONS + ("roll",)
 
@@ -45,6 +45,7 @@ RAGE_HEALED = "rage_healed"          # HEAL-04: once a scene (this fight)
 BERSERK = "berserk"                  # HEAL-04: berserk frenzy from the next turn
 IGNORING_WOUNDS = "ignoring_wounds"  # HLT-08: this turn
 SALT_WATER = "salt_water"            # HEAL-05: a Rokea immersed in salt water (staff sets it)
+STAY_ACTIVE = "stay_active"          # HLT-04: spend Rage to stay up past Incapacitated
 
 
 def has(f: Fight, key: str, name: str) -> bool:
@@ -116,7 +117,8 @@ def reflex(f: Fight, key: str, a: dict) -> None:
     if f.state.get(key).outcome == dmg.DEAD:
         raise IllegalAction(f"{f.name(key)} is dead.")
     {"blood": _blood, "aggravated": _aggravated, "regenerate": _regenerate, "rage": _rage,
-     "limb": _limb, "life": _life, "wounds": _wounds, "roll": _roll_heal}[how](f, key, a)
+     "limb": _limb, "life": _life, "wounds": _wounds, "roll": _roll_heal,
+     "stay": _stay}[how](f, key, a)
 
 
 def _blood(f: Fight, key: str, a: dict) -> None:
@@ -249,6 +251,30 @@ def _wounds(f: Fight, key: str, a: dict) -> None:
     f.emit("spend", actor=key, pool="Willpower",
            amount=sheet.pools["Willpower"].current - paid.pools["Willpower"].current,
            purpose="ignore wound penalties this turn", left=paid.pools["Willpower"].current)
+
+
+def _stay(f: Fight, key: str, a: dict) -> None:
+    """HLT-04 (numetal): a shifter taken past Incapacitated by lethal damage "may spend Rage
+    to remain active". Damage comes in the middle of someone else's action, so the choice
+    is made ahead: it stands for the rest of the fight (``stay off`` takes it back)."""
+    sheet = f.sheet(key)
+    if a.get("off"):
+        f.uncondition(key, STAY_ACTIVE)
+        f.emit("stay_active", actor=key, on=False)
+        return
+    if dmg.family_of(sheet, f.rules) != "shifter" or "Rage" not in sheet.pools:
+        raise IllegalAction("Only a shifter with Rage can stay active on Rage.")
+    table = (f.rules.section("damage") or {}).get("past_incapacitated") or {}
+    if (table.get("shifter") or {}).get("lethal") != "rage_or_revert":
+        raise IllegalAction("In this game a shifter past Incapacitated reverts to breed form; "
+                            "Rage cannot keep it up.")
+    mark(f, key, STAY_ACTIVE)
+    f.emit("stay_active", actor=key, on=True,
+           cost=(f.rules.section("damage") or {}).get("rage_to_stay_active"))
+
+
+def staying(f: Fight, key: str) -> bool:
+    return has(f, key, STAY_ACTIVE)
 
 
 def _roll_heal(f: Fight, key: str, a: dict) -> None:

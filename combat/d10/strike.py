@@ -32,6 +32,7 @@ from ..attack import (
 )
 from ..errors import IllegalAction
 from ..pools import Modifier
+from . import mending
 from .fight import OUT_OF_ACTION, Fight, roll_event
 from .gear import Penalty
 
@@ -165,7 +166,8 @@ def deal(f: Fight, attacker_key: str, key: str, dice_pool, kind: str, source: st
     """Roll ``dice_pool`` damage against ``key`` through damage.py and mark it."""
     t_sheet = f.sheet(key)
     dr = dmg.resolve_damage(f.rules, t_sheet, dice=dice_pool.dice, damage_type=kind,
-                            source=source, rng=f.rng, condition=f.outcome_of(key, t_sheet), **kw)
+                            source=source, rng=f.rng, condition=f.outcome_of(key, t_sheet),
+                            stay_active_with_rage=mending.staying(f, key), **kw)
     f.events.append(roll_event(attacker_key, "damage", dice_pool, dr.damage_roll,
                                label=f"{label} ({dr.damage_type})"))
     if dr.soak_roll is not None:
@@ -194,7 +196,8 @@ def apply_levels(f: Fight, key: str, levels: int, kind: str, source: str, *,
     dr = dmg.resolve_damage(rs, sheet, dice=levels, damage_type=kind, source=source,
                             faces_damage=(rs.dice.sides,) * levels,
                             damage_difficulty=rs.dice.base_difficulty,
-                            unsoakable=not soakable, rng=f.rng, condition=condition)
+                            unsoakable=not soakable, rng=f.rng, condition=condition,
+                            stay_active_with_rage=mending.staying(f, key))
     if dr.soak_roll is not None:
         f.events.append(roll_event(key, "soak", dr.soak.spec, dr.soak_roll))
     f.put_sheet(key, dr.sheet)

@@ -202,6 +202,29 @@ class TestShifters(HealingTest):
         self.assertIn("Wolf is DEAD", self.cmd("+combat/damage Wolf=1 bashing").text)
 
 
+    @pytest.mark.rule("HLT-04")
+    def test_shifter_declares_ahead_to_stay_up_on_rage(self):
+        """numetal: past Incapacitated by lethal, "may spend Rage to remain active"."""
+        self.setup_fight()
+        wolf = self.wolf()
+        text = self.cmd("+combat/declare Wolf=stay active").text
+        self.assertIn("Wolf will spend 1 Rage to stay up if taken past Incapacitated.", text)
+        self.assertFalse(self.who("Wolf").declared)  # not an action
+        text = self.cmd("+combat/damage Wolf=8 lethal").text
+        self.assertIn("Wolf stays up on Rage; any more damage kills", text)
+        self.assertEqual(self.who("Wolf").outcome, "rage_active")
+        self.assertEqual((wolf.sheet.get().form, wolf.sheet.get().pools["Rage"].current),
+                         ("Crinos", 2))
+        self.assertIn("Wolf is DEAD", self.cmd("+combat/damage Wolf=1 bashing").text)
+
+    @pytest.mark.rule("HLT-04")
+    def test_revised_shifter_cannot_stay_up_on_rage(self):
+        self.fight("revised")
+        self.wolf()
+        self.assertIn("reverts to breed form", self.cmd("+combat/declare Wolf=stay active").text)
+        self.assertIn("reverts to breed form", self.cmd("+combat/damage Wolf=8 lethal").text)
+
+
 # ---------------------------------------------------------------- magic, fae, demons
 
 

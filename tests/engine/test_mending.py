@@ -219,3 +219,23 @@ def test_fixed_damage_is_halved_for_a_vampire(nu):
     apply_levels(ctx, ANN, 2, "bashing", "other", soakable=True, why="jagged skin")
     (d,) = [e for e in ctx.events if e["event"] == "damage"]
     assert (d["rolled"], d["soaked"], d["applied"]) == (2, 0, 1)
+
+
+@pytest.mark.rule("HLT-04")
+def test_stay_active_on_rage_is_chosen_ahead(nu, rv):
+    f = Fight(nu, garou(nu, {}), mortal(nu))
+    out = f.heal(ANN, how="stay")
+    assert of(out, "stay_active")[0]["on"] and not f.state.get(ANN).declared
+    f(I.StaffDamage(by=STAFF, actor=ANN, levels=8, damage_type="lethal"))
+    assert f.state.get(ANN).outcome == "rage_active"
+    assert f.sheets[ANN].pools["Rage"].current == 2 and f.sheets[ANN].form == "Crinos"
+    with pytest.raises(IllegalAction, match="reverts to breed form"):
+        Fight(rv, garou(rv, {}), mortal(rv)).heal(ANN, how="stay")
+
+
+def test_the_dead_do_not_heal(nu):
+    f = Fight(nu, vampire(nu, {}), mortal(nu))
+    f(I.StaffDamage(by=STAFF, actor=ANN, levels=9, damage_type="aggravated"))
+    assert f.state.get(ANN).outcome == "dead"
+    with pytest.raises(IllegalAction, match="dead"):
+        f.heal(ANN, how="blood", levels=1)
