@@ -45,6 +45,7 @@ RAGE_HEALED = "rage_healed"          # HEAL-04: once a scene (this fight)
 BERSERK = "berserk"                  # HEAL-04: berserk frenzy from the next turn
 IGNORING_WOUNDS = "ignoring_wounds"  # HLT-08: this turn
 SALT_WATER = "salt_water"            # HEAL-05: a Rokea immersed in salt water (staff sets it)
+ROLLED = "healing_rolled"            # HEAL-09: one in-combat healing roll a turn
 STAY_ACTIVE = "stay_active"          # HLT-04: spend Rage to stay up past Incapacitated
 
 
@@ -245,7 +246,9 @@ def _life(f: Fight, key: str, a: dict) -> None:
 def _wounds(f: Fight, key: str, a: dict) -> None:
     """HLT-08: a Willpower ignores wound penalties for this turn (not when incapacitated)."""
     sheet = f.sheet(key)
-    paid = dmg.spend_to_ignore_wounds(sheet, f.rules)
+    paid = dmg.spend_to_ignore_wounds(sheet, f.rules)  # refused once incapacitated
+    if has(f, key, IGNORING_WOUNDS):
+        raise IllegalAction(f"{f.name(key)} already ignores wound penalties this turn.")
     f.put_sheet(key, paid)
     mark(f, key, IGNORING_WOUNDS, turns=1)
     f.emit("spend", actor=key, pool="Willpower",
@@ -278,7 +281,10 @@ def staying(f: Fight, key: str) -> bool:
 
 
 def _roll_heal(f: Fight, key: str, a: dict) -> None:
-    """HEAL-09: the in-combat healing roll (everyman)."""
+    """HEAL-09: the in-combat healing roll (everyman); once a turn, reflex or action."""
+    if has(f, key, ROLLED):
+        raise IllegalAction(f"{f.name(key)} has made a healing roll this turn already.")
+    mark(f, key, ROLLED, turns=1)
     sheet = f.sheet(key)
     res = fh.combat_heal(f.rules, sheet, kind=_kind(a), rng=f.rng)
     row = f.rules.section("field_healing")["in_combat"][dmg.family_of(sheet, f.rules)]

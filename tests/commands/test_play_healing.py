@@ -332,6 +332,8 @@ class TestMagicAndOthers(HealingTest):
             text = self.cmd("+combat/declare Wolf=heal roll").text
         self.assertIn("Wolf healing: Stamina 3 = 3 vs 8: [9 2 2] => 1 success", text)
         self.assertIn("Wolf heals 1 lethal (healing roll, 1 turn)", text)
+        self.assertIn("healing roll this turn already",
+                      self.cmd("+combat/declare Wolf=heal roll").text)
         self.cmd("+combat/declare Wolf=other howls")
         self.player("+combat/declare other waits")
         # vampires: Survival + Stamina at 8, the declared action; a blood point either way
