@@ -137,7 +137,14 @@ def mend_text(ev: Event, n: Callable[[str], str]) -> list[str]:
             lines = [f"{who} heals nothing ({what})."]
     lines += [f"  ({_FLAGS[f]})" for f in ev.get("flags") or () if f in _FLAGS]
     lines += [f"  ({plain(note)})" for note in ev.get("notes") or ()]
-    return lines
+    out = []
+    for line in lines:  # at most 78 columns: the track change goes on its own line
+        head, sep, tail = line.rpartition(": ")
+        if len(line) > 78 and sep and "->" in tail:
+            out += [head + ":", "  " + tail]
+        else:
+            out.append(line)
+    return out
 
 
 _RULE_ID = re.compile(r"\s*\([A-Z]+-\d+\)|,?\s*\b[A-Z]+-\d+\b")

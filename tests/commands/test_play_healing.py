@@ -83,7 +83,7 @@ class TestBlood(HealingTest):
         self.assertIn("vs 6: [5 5 5]", text)
         self.assertIn("fails to regrow the eye: it never will", text)
 
-    @pytest.mark.rule("HEAL-05")
+    @pytest.mark.rule("HEAL-05", "HEAL-10")
     def test_ananasi_bleed_to_heal_not_in_crawlerling(self):
         self.setup_fight()
         spider = npc(self, "Anansi", "splat=ananasi,race=Ananasi,form=Homid,stamina=3,"
@@ -273,6 +273,11 @@ class TestMagicAndOthers(HealingTest):
         self.assertIn("It needs medical attention.", text)
         self.assertEqual(health(fae)["lethal"], 4)
         self.assertIn("for changelings", self.cmd("+combat/recover Thug=bashing freehold").text)
+        # aggravated: the natural rate, only halved in a freehold, at least a day a level
+        npc(self, "Pixie", "splat=changeling,stamina=2")
+        self.cmd("+combat/damage Pixie=1 aggravated")
+        self.assertIn("Pixie heals 1 aggravated over 1 day",
+                      self.cmd("+combat/recover Pixie=aggravated freehold").text)
 
     @pytest.mark.rule("HEAL-08")
     def test_demon_concentrates_a_turn_per_faith(self):
