@@ -239,3 +239,15 @@ def test_the_dead_do_not_heal(nu):
     assert f.state.get(ANN).outcome == "dead"
     with pytest.raises(IllegalAction, match="dead"):
         f.heal(ANN, how="blood", levels=1)
+
+
+@pytest.mark.rule("HEAL-01")
+def test_aggravated_after_a_days_rest_costs_more_per_extra_level(nu):
+    f = Fight(nu, vampire(nu, {"aggravated": 2}, willpower="3/3"), mortal(nu))
+    f.sheets[ANN] = Sheet.from_dict({**f.sheets[ANN].to_dict(),
+                                     "pools": {**f.sheets[ANN].to_dict()["pools"],
+                                               "Blood": {"current": 10, "permanent": 10}}})
+    out = f(I.Recover(by=STAFF, actor=ANN, damage_type="aggravated", rested=True, levels=2))
+    (m,) = of(out, "mend")
+    assert m["cost"] == {"Blood": 10, "Willpower": 1} and m["time"] == "1 day"
+    assert f.track(ANN).aggravated == 0
