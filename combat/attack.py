@@ -1568,9 +1568,13 @@ def knockdown_check(ruleset, sheet, *, difficulty: int = 0, absolute: int | None
     """COMP-04 knockdown roll, Dexterity + Athletics, a reflex (DICE-09: no wound penalty).
     ``difficulty`` is the maneuver's change (sweep +2, tackle +1); ``absolute`` a fixed one."""
     kd = tables(ruleset).comp.get("knockdown") or {}
-    base = absolute if absolute is not None else ruleset.dice.base_difficulty + difficulty
+    # The change from the base difficulty is a named modifier, so the log says why a
+    # knockdown is rolled at 7 or 8 (issue 9, defect 26).
+    base = ruleset.dice.base_difficulty
+    change = (absolute - base) if absolute is not None else difficulty
+    why = Modifier("knockdown maneuver", difficulty=change) if change else None
     pool = _reflex_pool(ruleset, sheet, kd.get("attribute", "Dexterity"),
-                        kd.get("ability", "Athletics"), base, ())
+                        kd.get("ability", "Athletics"), base, [why])
     roll = count(_need(faces, rng, pool.dice, ruleset.dice.sides), pool.difficulty, ruleset.dice)
     reflex = ReflexResult("knockdown", pool, roll)
     if roll.successes:

@@ -1004,7 +1004,9 @@ def resolve_damage(
         new = DEAD
         notes.append(f"already {condition}: any further damage kills (HLT-04)")
     elif result.overflow:
-        over = "bashing" if result.converted else plan.damage_type
+        # HLT-03: bashing past Incapacitated is lethal on the track, so it takes the lethal
+        # row (issue 9, defect 9: a shifter bashed on and on must not stay unconscious).
+        over = "lethal" if result.converted else plan.damage_type
         table = dsec.get("past_incapacitated") or {}
         row = {**(table.get("default") or {}), **(table.get(plan.family) or {})}
         rule = row.get(over) or row.get("lethal") or "dead"
@@ -1036,6 +1038,12 @@ def resolve_damage(
         new = candidate if SEVERITY[candidate] > SEVERITY[condition] else condition
     elif result.track.incapacitated and SEVERITY[condition] < SEVERITY[INCAPACITATED]:
         new = INCAPACITATED  # HLT-02: health 0
+        table = dsec.get("past_incapacitated") or {}
+        row = {**(table.get("default") or {}), **(table.get(plan.family) or {})}
+        if plan.damage_type == "bashing" and row.get("bashing") == "unconscious":
+            # HLT-04 READING: a shifter brought to Incapacitated by bashing falls
+            # unconscious and keeps its form.
+            new = UNCONSCIOUS
 
     # DMG-14 (revised): a wraith's or Risen's Corpus pool falls with its health.
     hp = dsec.get("health_pool") or {}

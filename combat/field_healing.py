@@ -74,12 +74,12 @@ def demon_heal(ruleset, sheet, *, faith: int, kind: str, damaged: bool = False) 
     ``damaged``: the demon was hurt during the concentration (fails, Faith kept)."""
     sec = _section(ruleset, "demon", "Faith healing")
     if family_of(sheet, ruleset) not in sec.get("families", ("demon",)):
-        raise IllegalAction("Only demons heal by spending Faith (HEAL-08).")
+        raise IllegalAction("Only demons heal by spending Faith.")
     if isinstance(faith, bool) or not isinstance(faith, int) or faith < 1:
         raise InputError("Spend a whole number of Faith points, e.g. 2.")
     if isinstance(kind, (list, tuple)):
         if sec.get("one_type_at_a_time", True) and len(set(kind)) > 1:
-            raise IllegalAction("Faith heals one type of damage at a time, not both (HEAL-08).")
+            raise IllegalAction("Faith heals one type of damage at a time, not both.")
         kind = kind[0]
     kind = parse_damage_type(kind)
     heals = sec.get("heals") or ("bashing", "lethal")
@@ -112,7 +112,7 @@ def combat_heal(ruleset, sheet, *, kind: str | None = None, faces=None,
     row = rows.get(fam)
     if row is None:
         names = ", ".join(rows)
-        raise IllegalAction(f"Only these heal in combat with a roll: {names} (HEAL-09).")
+        raise IllegalAction(f"Only these heal in combat with a roll: {names}.")
     heals = tuple(row.get("heals") or ("lethal", "bashing"))
     track = track_of(sheet, ruleset)
     if kind is None:
@@ -137,7 +137,7 @@ def combat_heal(ruleset, sheet, *, kind: str | None = None, faces=None,
         # "a botch means that an additional level of damage is taken": of the kind healed
         extra = row["botch_damage"]
         hurt = track.apply(kind, extra).track
-        notes.append(f"botch: {extra} more {kind} (HEAL-09)")
+        notes.append(f"botch: {extra} more {kind}")
         return _result("HEAL-09", sheet, paid.with_health(hurt), {}, cost, "1 turn", ruleset,
                        roll=roll, flags=flags, notes=tuple(notes))
     n = min(row.get("levels", 1), getattr(track, kind)) if roll.successes else 0

@@ -99,6 +99,9 @@ HEALING_SCHEMA = Struct(
             optional={
                 "heals": ListOf(Str(choices=DAMAGE_TYPES)),
                 "stress_roll": Struct(required={"trait": Str(), "difficulty": Int(1, 100)}),
+                # HEAL-03: a homid/lupus in breed form heals one level per ``critical_time``
+                # from ``critical_from`` on, otherwise like a mortal (HLT-09).
+                "breed_form": Struct(required={"critical_from": Str(), "critical_time": Str()}),
                 "breed_form_exceptions": ListOf(
                     Struct(
                         required={"race": Str(), "flag": Str()},
@@ -303,10 +306,10 @@ def _row(sheet: Sheet, ruleset, want_pool: bool) -> tuple[str, dict]:
         raise IllegalAction(f"A {who} has no supernatural healing; wounds heal with time.")
     row = rows[name]
     if want_pool and not row["pool"]:
-        raise IllegalAction(f"A {who} does not heal with blood; it regenerates (HEAL-03).")
+        raise IllegalAction(f"A {who} does not heal with blood; it regenerates.")
     if sheet.form and sheet.form in (row.get("not_in_forms") or ()):
         raise IllegalAction(
-            f"A {who} cannot heal this way in {sheet.form} form ({row.get('ref', 'HEAL-05')})."
+            f"A {who} cannot heal this way in {sheet.form} form."
         )
     return name, row
 
@@ -332,7 +335,7 @@ def heal_with_blood(
     why = f"a {name} heals at most {cap} level(s) a turn"
     if cap is None:
         cap = blood_per_turn(sheet, ruleset)
-        why = f"generation {sheet.generation} spends at most {cap} blood a turn (V20 p. 121)"
+        why = f"generation {sheet.generation} spends at most {cap} blood a turn"
     if cap is not None and spent_this_turn + cost > cap:
         raise IllegalAction(
             f"Too much in one turn: {why}; {spent_this_turn} already spent, this takes {cost}."
@@ -365,7 +368,7 @@ def heal_aggravated_with_blood(
         raise IllegalAction(f"There are only {have} aggravated levels to heal.")
     if agg.get("needs_rest") and not rested:
         raise IllegalAction(
-            "Aggravated wounds heal with blood only after a full day's rest (V20 p. 285)."
+            "Aggravated wounds heal with blood only after a full day's rest."
         )
     cost = {row["pool"]: agg["cost"]}
     extra = agg.get("extra_level") or {row["pool"]: agg["cost"]}
@@ -386,22 +389,37 @@ def heal_aggravated_with_blood(
 
 
 def natural_heal_time(sheet: Sheet, ruleset, kind: str) -> HealTime:
-    """HLT-09: time to heal the worst level of ``kind`` naturally (health: table). HEAL-01:
-    vampires do not heal with time; HEAL-02: ghouls do."""
+    """HLT-09: time to heal the worst level of ``kind`` naturally (health: table), with the
+    table's footnote for that level and type (``care_bashing`` / ``care_lethal``: what care it
+    needs). HEAL-01: vampires do not heal with time; HEAL-02: ghouls do. HEAL-03: a homid or
+    lupus shifter in breed form heals one level a day in critical condition, otherwise like
+    a mortal (W20 p. 256)."""
     kind = parse_damage_type(kind)
     fam = family_of(sheet, ruleset)
     if not (require_section(ruleset, "healing").get("heals_by_time") or {}).get(fam, True):
         raise IllegalAction(
-            f"A {fam} does not heal with the passing of time (V20 p. 268); it heals with blood."
+            f"A {fam} does not heal with the passing of time; it heals with blood."
         )
     track = _track(sheet, ruleset)
     if not getattr(track, kind):
         raise IllegalAction(f"There is no {kind} damage to heal.")
-    lv = require_section(ruleset, "health")["levels"][track.damage - 1]
+    levels = require_section(ruleset, "health")["levels"]
+    lv = levels[track.damage - 1]
     text = lv.get("heal_bashing" if kind == "bashing" else "heal_lethal")
     if not text:
         raise IllegalAction(f"The health table gives no healing time for {lv['name']}.")
-    return HealTime(text, minutes(text), "medical care" if lv.get("medical_care") else None)
+    care = lv.get("care_bashing" if kind == "bashing" else "care_lethal")
+    notes: tuple[str, ...] = ()
+    breed = (require_section(ruleset, "healing").get("regeneration") or {}).get("breed_form")
+    if fam == "shifter" and breed and in_weak_breed_form(sheet, ruleset):
+        names = [x["name"] for x in levels]
+        if breed["critical_from"] in names and track.damage - 1 >= names.index(
+                breed["critical_from"]):
+            text = breed["critical_time"]
+            notes = ("in breed form, critical condition: one level a day",)
+        else:
+            notes = ("in breed form: heals like a mortal",)
+    return HealTime(text, minutes(text), care, notes)
 
 
 def regenerate_limb(
@@ -416,7 +434,7 @@ def regenerate_limb(
     """HEAL-02 (V20 p. 501): a ghoul spends a Willpower and 1-3 blood by the part, then rolls
     Stamina at 8, one less per century of age. Failure or botch: the limb never regrows."""
     if family_of(sheet, ruleset) != "ghoul":
-        raise IllegalAction("Only ghouls regrow limbs this way (V20 p. 501).")
+        raise IllegalAction("Only ghouls regrow limbs this way.")
     sec = require_section(ruleset, "healing").get("limb_regeneration") or {}
     parts = sec.get("parts") or {}
     key = part.strip().lower()
@@ -457,15 +475,15 @@ def regenerate(
     HEAL-05: Kitsune do not regenerate; Ananasi heal with blood; sea-born Rokea in salt water
     (flag ``salt_water``) regenerate even in breed form."""
     if family_of(sheet, ruleset) != "shifter":
-        raise IllegalAction("Only shifters regenerate (HEAL-03).")
+        raise IllegalAction("Only shifters regenerate.")
     name = healer(sheet, ruleset)
     if name is None:
-        raise IllegalAction(f"{sheet.race or 'This shifter'} does not regenerate (CB20 p. 126).")
+        raise IllegalAction(f"{sheet.race or 'This shifter'} does not regenerate.")
     row = (require_section(ruleset, "healing").get("healers") or {}).get(name)
     if row is None or row["pool"]:
         raise IllegalAction(
             f"{sheet.race or 'This shifter'} heals with blood, not "
-            f"regeneration ({(row or {}).get('ref', 'HEAL-05')})."
+            f"regeneration."
         )
     sec = require_section(ruleset, "healing").get("regeneration") or {}
     if in_weak_breed_form(sheet, ruleset):
@@ -478,11 +496,11 @@ def regenerate(
         if not saved:
             raise IllegalAction(
                 "In breed form a homid or lupus heals like a mortal (one level "
-                "a day in critical condition) (W20 p. 256)."
+                "a day in critical condition)."
             )
     if blocked_until_rest:
         raise IllegalAction(
-            "A botched regeneration roll stops healing until you rest (W20 p. 256)."
+            "A botched regeneration roll stops healing until you rest."
         )
     heals = tuple(sec.get("heals") or ("lethal", "bashing"))
     track = _track(sheet, ruleset)
@@ -491,7 +509,7 @@ def regenerate(
         if kind not in heals:
             raise IllegalAction(
                 f"Regeneration does not heal {kind} damage in a turn "
-                f"({row[kind]['time']} a level, HEAL-10)."
+                f"({row[kind]['time']} a level)."
             )
         if not getattr(track, kind):
             raise IllegalAction(f"There is no {kind} damage to heal.")
@@ -548,7 +566,7 @@ def rage_heal(
             f"({', '.join(allowed)}); now: {condition}."
         )
     if used_this_scene:
-        raise IllegalAction("Rage-healing works once per scene (W20 p. 356).")
+        raise IllegalAction("Rage-healing works once per scene.")
     rage = sheet.pools.get(pool_name)
     if rage is None or rage.current <= 0:
         raise IllegalAction(f"Rage-healing needs {pool_name} to roll; there is none.")
@@ -606,7 +624,7 @@ def mage_heal(
     life = caster.rating(ruleset.traits, "Life")
     if need is not None and life < need:
         who = "another" if other else "yourself"
-        raise IllegalAction(f"Healing {who} takes Life {need}; you have Life {life} (M20 p. 407).")
+        raise IllegalAction(f"Healing {who} takes Life {need}; you have Life {life}.")
     patient = target if other else caster
     have = getattr(_track(patient, ruleset), kind)
     if levels > have:
@@ -662,7 +680,7 @@ def changeling_heal_time(
     if place not in PLACES:
         raise InputError(f"'{place}' is not a place: use one of {', '.join(PLACES)}.")
     if family_of(sheet, ruleset) != "changeling":
-        raise IllegalAction("Only changelings use the chimerical healing table (C20 p. 290).")
+        raise IllegalAction("Only changelings use the chimerical healing table.")
     sec = require_section(ruleset, "healing").get("changeling") or {}
     track = _track(sheet, ruleset)
     if not getattr(track, kind):

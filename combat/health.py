@@ -26,6 +26,10 @@ SCHEMA = Struct(
                     "heal_bashing": Str(),  # HLT-09: natural healing time of one level
                     "heal_lethal": Str(),
                     "medical_care": Bool(),
+                    # HLT-09: the footnote of this level's time, per type (None: no care
+                    # needed), e.g. "medical care (Medicine 2+) or lasting impairment".
+                    "care_bashing": Optional(Str()),
+                    "care_lethal": Optional(Str()),
                 },
             ),
             min_len=1,

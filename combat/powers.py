@@ -510,13 +510,13 @@ def movement_limit(
     if wanted_yards > yards:
         if why:
             if yards == 0:
-                raise IllegalAction(f"You cannot move ({why}; HLT-07).")
+                raise IllegalAction(f"You cannot move ({why}).")
             raise IllegalAction(
-                f"Too far: {why} (HLT-07); you asked for {wanted_yards}. Move {yards} or less."
+                f"Too far: {why}; you asked for {wanted_yards}. Move {yards} or less."
             )
         what = "while acting (half your run)" if mode == ACTING else f"at a {mode}"
         raise IllegalAction(
-            f"Too far: you move at most {pace_yards} yards {what} (MAN-03/MAN-04); you asked "
+            f"Too far: you move at most {pace_yards} yards {what}; you asked "
             f"for {wanted_yards}. Move {pace_yards} or less, or faster."
         )
     dice = wa.get("dice_per_yard", -1) * wanted_yards if mode == ACTING else 0

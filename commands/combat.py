@@ -86,6 +86,10 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       damage    - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>; past
                   Incapacitated it does what an attack would (torpor, death ...)
       heal      - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>
+      recover   - organizer/staff: <name>=<type> [freehold||dreaming] [chimerical]
+                  [rested] [<n>]: time has healed one level; says how long it took
+                  and what care it needs, e.g. +combat/recover Bob=lethal;
+                  a vampire's aggravated after a day's rest: =aggravated rested 2
       undo      - organizer/staff: revert the last resolution exactly (the fight,
                   the sheets, points spent); again to go further back this turn
       kick      - organizer/staff: take <name> out of the fight (an NPC made for
@@ -126,6 +130,23 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       rage <n>               - spend Rage for n extra actions this turn
       spend <pool> <n>       - spend points of a pool (checked against per-turn limits:
              blood by generation, Rage or Gnosis, chi)
+      heal blood <n> [bashing||lethal] - vampire, ghoul, Ananasi: 1 blood a
+             level, at once (not an action), e.g. heal blood 2
+      heal aggravated [<n>]  - Ananasi: 5 blood a level (vampires: after a
+             day's rest, see /recover)
+      regenerate [bashing||lethal] - shifter: a level a turn after a Stamina
+             roll, e.g. regenerate
+      heal rage              - shifter past Incapacitated, once a scene: Rage
+             roll, a level per success; berserk next turn. Works while down.
+      heal limb <part> [age <years>] - ghoul: regrow a finger, eye, foot,
+             forearm or limb, e.g. heal limb finger
+      heal life <n> <type> [on <name>] - mage: the levels your Arete roll
+             won, e.g. heal life 1 lethal on Bob
+      heal roll [<type>]     - everyman in-combat roll (vampire: your action)
+      heal faith [<type>]    - demon: a turn of concentration, 1 Faith, 1
+             level (your action)
+      ignore wounds          - spend a Willpower: no wound penalty this turn,
+             e.g. ignore wounds; attack Bob
       effect <kind> [<item>] - use a power effect: arete, lore ... (one a turn)
       pass, other <text>
 
@@ -185,7 +206,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                     "abort", "celerity", "rage", "spend", "log", "end", "mod", "damage",
                     "heal", "kick", "timeout", "slackers", "move", "free", "done", "swap",
                     "ambush", "event", "range", "stake", "unstake", "feed", "undo",
-                    "organizer", "fights")
+                    "organizer", "fights", "recover")
     switch_aliases = {"npcs": "templates", "list": "templates", "desperate": "defend",
                       "pending": "slackers", "harm": "damage"}
 

@@ -121,3 +121,30 @@ class D10Switches:
         c = self.combatant(self.lhs)
         self.apply(it.StaffHeal(by=self.me(), actor=c.key, levels=int(parts[0]),
                                 damage_type=parts[1]))
+
+    def do_recover(self):
+        """<name>=<type> [freehold||dreaming] [chimerical] [rested]: healing by the clock
+        (HLT-09, HEAL-01/03/07), one level, with the time it takes and the care it needs."""
+        self.load()
+        self.need_runner("mark healing by time")
+        words = (self.rhs or "").lower().split()
+        usage = ("Mark healing by time as: +combat/recover <name>=<type> [freehold|dreaming] "
+                 "[chimerical] [rested] [<n>], e.g. +combat/recover Bob=lethal")
+        if not self.lhs.strip() or not words:
+            raise InputError(usage)
+        c = self.combatant(self.lhs)
+        kind, opts = words[0], words[1:]
+        place, chimerical, rested, levels = "mundane", False, False, 1
+        for w in opts:
+            if w in ("freehold", "glade", "dreaming", "mundane"):
+                place = "freehold" if w == "glade" else w
+            elif w == "chimerical":
+                chimerical = True
+            elif w == "rested":
+                rested = True
+            elif w.isdecimal() and int(w) >= 1:
+                levels = int(w)
+            else:
+                raise InputError(f"'{w}' is not an option here. " + usage)
+        self.apply(it.Recover(by=self.me(), actor=c.key, damage_type=kind, place=place,
+                              chimerical=chimerical, rested=rested, levels=levels))

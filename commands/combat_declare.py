@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from combat.errors import InputError
+from combat.health import damage_type
 from combat.maneuvers import COVER, tables
 
 DEFENSES = ("dodge", "block", "parry")
@@ -24,8 +25,8 @@ MOVING = re.compile(r"(?:^|\s)moving(?:\s+(\S+))?(?:\s+(?:yards?|yds?)\b)?", re.
 DODGE_HOW = {"prone": "prone", "cover": "cover"}
 
 ACTIONS_HINT = ("attack <target>, dodge, block, parry, defend, aim, reload, move, rise, "
-                "escape, ready, celerity, rage <n>, spend <pool> <n>, cover <level>, pass or "
-                "other <text>. See help +combat.")
+                "escape, ready, celerity, rage <n>, spend <pool> <n>, cover <level>, heal ..., "
+                "regenerate, ignore wounds, pass or other <text>. See help +combat.")
 
 
 @dataclass
@@ -134,6 +135,20 @@ class DeclarationParser:
             if not rest:
                 raise InputError("Ready which weapon? ready <weapon>")
             return {"kind": "ready", "weapon": t.weapon(rest).name}
+        if kind == "heal":  # HEAL-01..09
+            return self.heal(words[1:])
+        if kind == "regenerate":  # HEAL-03
+            return {"kind": "heal", "how": "regenerate", **self.heal_type(words[1:], text)}
+        if kind == "stay":  # HLT-04: spend Rage to stay active past Incapacitated
+            if rest.lower() not in ("active", "up", "off"):
+                raise InputError("Stay up on Rage past Incapacitated: stay active "
+                                 "(stay off takes it back).")
+            return {"kind": "heal", "how": "stay", **({"off": True} if rest.lower() == "off"
+                                                       else {})}
+        if kind == "ignore":  # HLT-08
+            if rest.lower() != "wounds":
+                raise InputError("Spend Willpower to ignore wound penalties: ignore wounds.")
+            return {"kind": "heal", "how": "wounds"}
         if kind == "other":
             if not rest:
                 raise InputError("Say what: other <text>.")
@@ -141,6 +156,57 @@ class DeclarationParser:
         if kind == "pass":
             return {"kind": "pass"}
         raise InputError(f"'{words[0]}' is not an action: {ACTIONS_HINT}")
+
+    HEAL_USAGE = ("Heal as: heal blood <n> [bashing|lethal], heal aggravated [<n>], "
+                  "regenerate, heal rage, heal limb <part>, heal life <n> <type> [on <name>], "
+                  "heal roll, heal faith [<type>]. See help +combat.")
+
+    def heal_type(self, words: list[str], text: str) -> dict:
+        if not words:
+            return {}
+        if len(words) > 1:
+            raise InputError(f"'{text.strip()}': name one damage type. " + self.HEAL_USAGE)
+        return {"type": damage_type(words[0])}
+
+    def heal(self, words: list[str]) -> dict:
+        """``heal <how> ...``: the engine decides whether it is reflexive or the action."""
+        if not words:
+            raise InputError(self.HEAL_USAGE)
+        how, rest = words[0].lower(), words[1:]
+        text = " ".join(words)
+        if how in ("agg", "aggravated"):
+            how = "aggravated"
+        if how in ("blood", "aggravated", "life"):
+            if how == "aggravated" and not rest:
+                rest = ["1"]
+            if not rest or not rest[0].isdecimal() or int(rest[0]) < 1:
+                raise InputError(f"Heal how many levels? e.g. heal {how} 1. " + self.HEAL_USAGE)
+            out: dict = {"kind": "heal", "how": how, "levels": int(rest[0])}
+            rest = rest[1:]
+            if how == "life" and rest:
+                before, target = split_words(" ".join(rest), "on")
+                if target is not None:
+                    if not target:
+                        raise InputError("Heal whom? heal life 2 lethal on Bob.")
+                    out["target"] = self.find(target)
+                rest = before.split()
+            out.update(self.heal_type(rest, text))
+            return out
+        if how in ("rage", "roll", "faith", "regenerate"):
+            if how == "rage" and rest:
+                raise InputError("'heal rage' takes nothing after it.")
+            return {"kind": "heal", "how": how, **self.heal_type(rest, text)}
+        if how == "limb":
+            if not rest:
+                raise InputError("Regrow which part? heal limb <part> [age <years>], e.g. "
+                                 "heal limb finger.")
+            out = {"kind": "heal", "how": "limb", "part": rest[0].lower()}
+            if len(rest) == 3 and rest[1].lower() == "age" and rest[2].isdecimal():
+                out["age"] = int(rest[2])
+            elif len(rest) != 1:
+                raise InputError("heal limb <part> [age <years>], e.g. heal limb eye age 200.")
+            return out
+        raise InputError(f"'{words[0]}' is not a way to heal. " + self.HEAL_USAGE)
 
     def move(self, words: list[str]) -> dict:
         """``move <yards> [toward <name> | away from <name>]``."""

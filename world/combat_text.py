@@ -8,6 +8,7 @@ without colour; nothing here decides a rule.
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Iterable, Mapping
 
 from combat.core.events import Event
@@ -75,6 +76,8 @@ def actions_text(actions, name: Callable[[str], str]) -> str:
                 s += f" moving {a['moving']} yd"
         elif k == "other":
             s = f"other: {a.get('text', '')}"
+        elif k == "heal":
+            s = f"heal ({a.get('how')})"
         elif k in ("dodge", "block", "parry"):
             s = k + (f" {a['how']}" if a.get("how") else "")
             s += f" against {name(a['against'])}" if a.get("against") else ""
@@ -99,7 +102,58 @@ _OUTCOMES = {"dead": "is DEAD", "torpor": "falls into TORPOR",
              "unconscious": "is knocked UNCONSCIOUS", "incapacitated": "is INCAPACITATED",
              "reverted": "reverts to breed form; any more damage kills",
              "rage_active": "stays up on Rage; any more damage kills",
-             "dying": "is DYING unless healed with Rage now"}
+             "dying": "is DYING: heal with Rage now (+combat/declare heal rage)"}
+
+_MEND_HOW = {"blood": "blood", "aggravated": "blood", "regenerate": "regeneration",
+             "life": "Life magic", "roll": "healing roll", "faith": "Faith", "rage": "Rage",
+             "limb": "regrowth"}
+_FLAGS = {"vulgar": "vulgar magic",
+          "no_regeneration_until_rest": "no more regeneration until they rest",
+          "berserk_frenzy": "berserk frenzy from next turn"}
+
+
+def mend_text(ev: Event, n: Callable[[str], str]) -> list[str]:
+    """Healing of every kind (the ``mend`` event): what, how, the cost and the time."""
+    who = n(ev.get("actor", ""))
+    healed = ", ".join(f"{v} {t}" for t, v in (ev.get("healed") or {}).items() if v)
+    change = f"{ev['health_before']} -> {ev['health_after']}"
+    how = ev.get("how")
+    if how == "time":
+        lines = [f"{who} heals 1 {next(iter(ev['healed']))} over {ev['time']} (marked by "
+                 f"{n(ev.get('by'))}): {change}."]
+        if ev.get("needs"):
+            lines.append(f"  It needs {ev['needs']}.")
+    elif how == "limb":
+        ok = "regrown" in (ev.get("flags") or ())
+        lines = [f"{who} regrows the {ev.get('part')}." if ok else
+                 f"{who} fails to regrow the {ev.get('part')}: it never will."]
+    else:
+        paid = ", ".join(f"{v} {p}" for p, v in (ev.get("cost") or {}).items())
+        by = f" from {n(ev['healer'])}" if ev.get("healer") else ""
+        what = f"{_MEND_HOW.get(how, how)}{by}" + (f", {paid}" if paid else "")
+        if healed:
+            lines = [f"{who} heals {healed} ({what}, {ev['time']}): {change}."]
+        else:
+            lines = [f"{who} heals nothing ({what})."]
+    lines += [f"  ({_FLAGS[f]})" for f in ev.get("flags") or () if f in _FLAGS]
+    lines += [f"  ({plain(note)})" for note in ev.get("notes") or ()]
+    out = []
+    for line in lines:  # at most 78 columns: the track change goes on its own line
+        head, sep, tail = line.rpartition(": ")
+        if len(line) > 78 and sep and "->" in tail:
+            out += [head + ":", "  " + tail]
+        else:
+            out.append(line)
+    return out
+
+
+_RULE_ID = re.compile(r"\s*\([A-Z]+-\d+\)|,?\s*\b[A-Z]+-\d+\b")
+
+
+def plain(note: str) -> str:
+    """A note from the engine without its rule IDs (player text names no rules)."""
+    return _RULE_ID.sub("", note).strip()
+
 
 _IDLE = {"full_defense": "the game declares a full defense for them (they defend against "
                          "every attack this turn)",
@@ -182,6 +236,8 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
     if k == "escape":
         if not ev.get("holder"):
             return f"{who} is not held by anyone."
+        if ev.get("limp"):
+            return f"  {who} slips out of {n(ev['holder'])}'s limp grip."
         return f"  {who} breaks free." if ev["escaped"] else f"  {who} is still held."
     if k == "grapple":
         return f"  {who} and {n(ev['target'])} are locked in a {ev['kind']}."
@@ -192,12 +248,19 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
         change = f"{ev['health_before']} -> {ev['health_after']}"
         if ev.get("source") == "staff":
             return [f"{t} takes {ev['applied']} {ev['type']} (by {n(ev.get('by'))}): {change}",
-                    *(f"  ({note})" for note in ev.get("notes") or ())]
+                    *(f"  ({plain(note)})" for note in ev.get("notes") or ())]
         if ev.get("why"):
             return (f"  {t} takes {ev['applied']} {ev['type']} ({ev['why']}; {ev['rolled']}, "
                     f"{ev['soaked']} soaked): {change}")
         return (f"  {t} takes {ev['applied']} {ev['type']} ({ev['rolled']} rolled, "
                 f"{ev['soaked']} soaked): {change}")
+    if k == "mend":
+        return mend_text(ev, n)
+    if k == "stay_active":
+        if not ev.get("on"):
+            return f"{who} will not spend Rage to stay up past Incapacitated."
+        return (f"{who} will spend {ev.get('cost')} Rage to stay up if taken past "
+                f"Incapacitated.")
     if k == "heal":
         return (f"{n(ev.get('target'))} heals {ev.get('levels', ev['applied'])} {ev['type']} "
                 f"(by {n(ev.get('by'))}): {ev['health_before']} -> {ev['health_after']}")

@@ -160,6 +160,18 @@ class Abort(Intent):
     spend_willpower: bool = False
 
 
+@intent("recover")
+class Recover(Intent):
+    """HLT-09, HEAL-01/03/07: the organizer marks healing by the clock: one level of
+    ``damage_type`` (``rested``: a vampire's aggravated levels after a day's rest)."""
+
+    damage_type: str = "lethal"
+    place: str = "mundane"  # HEAL-07: mundane, freehold or dreaming
+    chimerical: bool = False
+    rested: bool = False
+    levels: int = 1
+
+
 @intent("condition")
 class SetCondition(Intent):
     condition: str = ""

@@ -8,7 +8,8 @@ from dataclasses import replace
 from .. import scheduler as sch
 from ..attack import ready_weapon, resolve_escape
 from ..errors import IllegalAction
-from .fight import Fight, roll_event
+from . import mending
+from .fight import OUT_OF_ACTION, Fight, roll_event
 from .gear import Aim
 from .strike import attack
 
@@ -28,6 +29,8 @@ def act(f: Fight, key: str) -> None:
         escape(f, key)
     elif kind == "move" and action.get("target"):
         move_relative(f, key, action)
+    elif kind == "heal":  # HEAL-08, HEAL-09
+        mending.act(f, key, action)
     else:
         if kind == "ready":
             f.set_gear(key, f.gear(key).pick_up(action["weapon"]))
@@ -96,6 +99,11 @@ def escape(f: Fight, key: str) -> None:
         f.release(key, None)
         return
     other = grip.other
+    if f.state.get(other).outcome in OUT_OF_ACTION or f.track(other).incapacitated:
+        # HLT-02: an incapacitated holder cannot act, so cannot hold on (issue 9, 26).
+        f.release(key, other)
+        f.emit("escape", actor=key, holder=other, escaped=True, limp=True)
+        return
     res = resolve_escape(f.rules, f.sheet(key), f.sheet(other), rng=f.rng)
     f.events.append(roll_event(key, "escape", res.escaper_pool, res.escaper_roll))
     f.events.append(roll_event(other, "hold on", res.holder_pool, res.holder_roll))

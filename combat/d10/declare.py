@@ -14,17 +14,21 @@ from .. import scheduler as sch
 from ..errors import IllegalAction, InputError
 from ..maneuvers import COVER, movement_yards, tables
 from ..sheet import Sheet
+from . import mending
 from .fight import Fight
 from .gear import Spending
 
 
 def declare(f: Fight, key: str, actions, activations, desperate: bool) -> None:
     c = f.state.find(key)
-    actions = [dict(a) for a in actions]
+    # HEAL-*, HLT-08: reflexive healing is done now, not scheduled as an action.
+    actions, heals = mending.split(f, key, [dict(a) for a in actions])
     for a in actions:
         check_action(f, key, a)
     for a in activations:  # spent before declaring (TURN-02, MAN-07/08)
         activate(f, key, dict(a))
+    for a in heals:
+        mending.reflex(f, key, a)
     for a in actions:  # the extra sources are known now that Rage was spent
         if a.get("extra") and a["extra"] not in ("celerity", "rage"):
             a["extra"] = extra_source(f, key)
@@ -62,6 +66,7 @@ def check_action(f: Fight, key: str, a: dict) -> None:
                     f"{f.name(key)} can move at most {limit} yards while attacking (half a "
                     f"run of {run}); to go {a['moving']} yards, declare move {a['moving']} "
                     f"as its own action.")
+            wounded_move(f, key, a["moving"], powers.ACTING)
     elif kind == "aim":  # RNG-01
         f.state.find(a["target"])
         a["weapon"] = a.get("weapon") or f.default_weapon(key)
@@ -74,9 +79,21 @@ def check_action(f: Fight, key: str, a: dict) -> None:
         most = movement_yards(f.rules, f.sheet(key), "run")
         if a["yards"] > most:
             raise IllegalAction(f"{f.name(key)} runs at most {most} yards a turn.")
+        wounded_move(f, key, a["yards"], "run")
+    elif kind == "heal":  # HEAL-08 Faith, HEAL-09 the in-combat roll
+        mending.check(f, key, a)
     elif kind == "ready":
         if not f.gear(key).is_dropped(a["weapon"]):
             raise IllegalAction(f"{a['weapon']} was not knocked away; nothing to pick up.")
+
+
+def wounded_move(f: Fight, key: str, yards: int, mode: str) -> None:
+    """HLT-07: wounds limit how far one moves (Injured half speed, Wounded walk, Mauled 3
+    yards, Crippled 1, Incapacitated none); the pace was checked first (MAN-03/04)."""
+    try:
+        powers.movement_limit(f.sheet(key), f.rules, yards, mode)
+    except IllegalAction as why:
+        raise IllegalAction(f"{f.name(key)}: {why}") from None
 
 
 def extra_source(f: Fight, key: str) -> str:

@@ -18,7 +18,7 @@ from ..core.events import events_of
 from ..core.outcome import Outcome
 from ..errors import IllegalAction, InputError
 from ..state import CombatState
-from . import acting, declare, staff
+from . import acting, declare, mending, staff
 from .declare import set_cover
 from .fight import Fight
 
@@ -108,6 +108,9 @@ HANDLERS: dict[type, Callable[[Fight, Any], None]] = {
     it.SetCover: lambda f, i: set_cover(f, i.actor, i.level, by=i.by),
     it.StaffDamage: lambda f, i: staff.damage(f, i.actor, i.levels, i.damage_type),
     it.StaffHeal: lambda f, i: staff.heal(f, i.actor, i.levels, i.damage_type),
+    it.Recover: lambda f, i: mending.recover(f, i.actor, i.damage_type, place=i.place,
+                                             chimerical=i.chimerical, rested=i.rested,
+                                             levels=i.levels),
     it.SetRange: _range,
     it.SetTimeout: _timeout,
     it.Expire: _expire,

@@ -7,6 +7,7 @@ from .. import damage as dmg
 from .. import scheduler as sch
 from ..errors import IllegalAction, InputError
 from ..health import DAMAGE_TYPES
+from . import mending
 from .fight import Fight
 
 
@@ -39,7 +40,8 @@ def damage(f: Fight, key: str, n: int, kind: str) -> None:
         return dmg.resolve_damage(rs, sheet, dice=levels, damage_type=kind, source="other",
                                   faces_damage=(rs.dice.sides,) * levels,
                                   damage_difficulty=rs.dice.base_difficulty, unsoakable=True,
-                                  condition=condition)
+                                  condition=condition,
+                                  stay_active_with_rage=mending.staying(f, key))  # HLT-04
 
     dr = mark(n)
     if dr.halved and dr.applied < n:

@@ -32,6 +32,7 @@ from ..attack import (
 )
 from ..errors import IllegalAction
 from ..pools import Modifier
+from . import mending
 from .fight import OUT_OF_ACTION, Fight, roll_event
 from .gear import Penalty
 
@@ -75,7 +76,9 @@ def attack(f: Fight, key: str, action: dict, mods) -> None:
     ctx = Context(attacker=f.side(key, weapon, moved=moving), target=f.side(tkey),
                   range_yards=f.yards(key, tkey),
                   grapple=grip.kind if grip and grip.other == tkey else "",
-                  weapon_state=f.weapon_state(key, weapon), extra=tuple(extra))
+                  weapon_state=f.weapon_state(key, weapon), extra=tuple(extra),
+                  ignore_wounds=any(k.name == "ignoring_wounds" and k.active(f.state.turn)
+                                    for k in f.state.get(key).conditions))  # HLT-08
     try:  # the attack as things stand now (range, grapple ...): impossible loses the action
         build_attack_pool(rs, a_sheet, t_sheet, intent, ctx)
     except IllegalAction as why:
@@ -166,7 +169,8 @@ def deal(f: Fight, attacker_key: str, key: str, dice_pool, kind: str, source: st
     """Roll ``dice_pool`` damage against ``key`` through damage.py and mark it."""
     t_sheet = f.sheet(key)
     dr = dmg.resolve_damage(f.rules, t_sheet, dice=dice_pool.dice, damage_type=kind,
-                            source=source, rng=f.rng, condition=f.outcome_of(key, t_sheet), **kw)
+                            source=source, rng=f.rng, condition=f.outcome_of(key, t_sheet),
+                            stay_active_with_rage=mending.staying(f, key), **kw)
     f.events.append(roll_event(attacker_key, "damage", dice_pool, dr.damage_roll,
                                label=f"{label} ({dr.damage_type})"))
     if dr.soak_roll is not None:
@@ -183,25 +187,28 @@ def deal(f: Fight, attacker_key: str, key: str, dice_pool, kind: str, source: st
 
 def apply_levels(f: Fight, key: str, levels: int, kind: str, source: str, *,
                  soakable: bool, why: str) -> None:
-    """Fixed levels of damage (a knockdown botch, Rokea jagged skin): soaked with a reflex
-    roll when soakable, then marked; logged like any damage."""
+    """Fixed levels of damage (a knockdown botch, Rokea jagged skin): no damage roll, soaked
+    with a reflex roll when soakable, then marked through damage.py like any hit, so a
+    vampire's bashing is halved after the soak (DMG-15) and the outcomes past Incapacitated
+    apply (HLT-03..05; issue 9, defect 17)."""
+    rs = f.rules
     sheet = f.sheet(key)
-    soaked = 0
-    if soakable:
-        pool = dmg.soak_pool(f.rules, sheet, kind, source=source)
-        if pool is not None and pool.dice > 0:
-            sroll = dice.roll(pool.dice, pool.difficulty, f.rng, f.rules.dice, can_botch=False)
-            soaked = min(levels, sroll.successes)
-            f.events.append(roll_event(key, "soak", pool.spec, sroll))
-    before = sheet.track(f.rules.section("health"))
-    applied = levels - soaked
-    after = before.apply(kind, applied).track if applied else before
-    f.put_sheet(key, sheet.with_health(after))
-    outcome = dmg.INCAPACITATED if after.incapacitated and not before.incapacitated else "none"
-    f.emit("damage", target=key, source=source, type=kind, rolled=levels, soaked=soaked,
-           applied=applied, health_before=before.level_name, health_after=after.level_name,
-           outcome=outcome, why=why)
-    f.set_outcome(key, outcome)
+    condition = f.outcome_of(key, sheet)
+    if condition == dmg.DEAD:
+        return
+    dr = dmg.resolve_damage(rs, sheet, dice=levels, damage_type=kind, source=source,
+                            faces_damage=(rs.dice.sides,) * levels,
+                            damage_difficulty=rs.dice.base_difficulty,
+                            unsoakable=not soakable, rng=f.rng, condition=condition,
+                            stay_active_with_rage=mending.staying(f, key))
+    if dr.soak_roll is not None:
+        f.events.append(roll_event(key, "soak", dr.soak.spec, dr.soak_roll))
+    f.put_sheet(key, dr.sheet)
+    f.emit("damage", target=key, source=source, type=dr.damage_type, rolled=levels,
+           soaked=dr.soaked, applied=dr.applied, health_before=dr.health_before.level,
+           health_after=dr.health_after.level, outcome=dr.outcome, why=why,
+           notes=list(dr.notes))
+    f.set_outcome(key, dr.outcome)
 
 
 def effects(f: Fight, key: str, tkey: str, res, dr) -> None:

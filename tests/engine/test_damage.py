@@ -470,9 +470,16 @@ def test_vampire_final_death_on_aggravated_past_incapacitated(rs):
 
 @pytest.mark.rule("HLT-04")
 def test_shifter_bashing_past_incapacitated_unconscious_keeping_form(rs):
-    crinos = garou(rs, form="Crinos", health={"lethal": 7})
-    res = hit(rs, crinos, 1, "bashing", soak=[1, 1, 1, 1], condition="incapacitated")
+    """HLT-04 READING (issue 9, defect 9): bashing that brings a shifter to Incapacitated
+    knocks it unconscious, form kept; bashing past that is lethal (HLT-03): Rage or revert,
+    then any more damage kills."""
+    crinos = garou(rs, form="Crinos", health={"bashing": 6})
+    res = hit(rs, crinos, 1, "bashing", soak=[1, 1, 1, 1])
     assert res.outcome == "unconscious" and res.sheet.form == "Crinos"
+    more = hit(rs, res.sheet, 1, "bashing", soak=[1, 1, 1, 1], condition="unconscious")
+    assert more.outcome == "reverted" and more.sheet.form == "Homid"
+    dead = hit(rs, more.sheet, 1, "bashing", soak=[1, 1, 1, 1], condition="reverted")
+    assert dead.outcome == "dead"
 
 
 @pytest.mark.rule("HLT-04")

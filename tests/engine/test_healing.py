@@ -101,7 +101,7 @@ def test_vampires_do_not_heal_with_time_mortals_do(rs):
     with pytest.raises(IllegalAction, match="passing of time"):
         H.natural_heal_time(mk(rs, "vampire", health={"lethal": 1}), rs, "lethal")
     t = H.natural_heal_time(mk(rs, health={"lethal": 4}), rs, "lethal")
-    assert t.text == "1 month" and t.needs == "medical care"
+    assert t.text == "1 month" and "medical care" in t.needs
     assert H.natural_heal_time(mk(rs, health={"bashing": 1}), rs, "bashing").text == "1 hour"
 
 

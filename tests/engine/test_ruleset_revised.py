@@ -14,6 +14,7 @@ import pytest
 
 from combat import damage as D
 from combat import field_healing as FH
+from combat import healing as H
 from combat import scheduler as S
 from combat.attack import (
     Context,
@@ -255,7 +256,7 @@ def test_DMG_14_unsoaked_damage_lowers_health_and_a_wraiths_corpus(rs, nu):
 @pytest.mark.rule("HLT-04")
 def test_HLT_04_revised_shifter_reverts_on_lethal_or_bashing_then_dies(rs, nu):
     """HLT-04 revised: incapacitated shifter + lethal: breed form, dies on any more damage;
-    more bashing converts to lethal first, so the same (numetal: unconscious, form kept);
+    more bashing converts to lethal first, so the same (numetal too: Rage or revert);
     vampires torpor, others die."""
     wolf = full(rs, "shifter", race="Garou", breed="homid", form="Crinos", Stamina=3,
                 health={"lethal": 7})
@@ -267,7 +268,7 @@ def test_HLT_04_revised_shifter_reverts_on_lethal_or_bashing_then_dies(rs, nu):
     assert hit(rs, bashed, 1, "bashing", soak=[2, 2, 2],
                condition="incapacitated").outcome == "reverted"
     assert hit(nu, bashed, 1, "bashing", soak=[2, 2, 2],
-               condition="incapacitated").outcome == "unconscious"
+               condition="incapacitated").outcome == "reverted"
     vamp = full(rs, "vampire", Stamina=1, health={"lethal": 7})
     assert hit(rs, vamp, 1, "lethal", source="claw", soak=[2]).outcome == "torpor"
     assert hit(rs, full(rs, health={"lethal": 7}), 1, "lethal").outcome == "dead"
@@ -287,7 +288,18 @@ def test_HLT_06_risen_count_only_aggravated(rs, nu):
 @pytest.mark.rule("HLT-09")
 def test_HLT_09_revised_footnotes(rs, nu):
     """HLT-09: same healing times, revised's own medical-care footnotes."""
-    assert rs.section("health")["levels"] == nu.section("health")["levels"]
+    times = [(x["heal_bashing"], x["heal_lethal"]) for x in rs.section("health")["levels"]]
+    assert times == [(x["heal_bashing"], x["heal_lethal"])
+                     for x in nu.section("health")["levels"]]
+    # issue 9 defect 11: bashing has its own footnote (revised: Mauled and worse)
+    wounded, mauled = (H.natural_heal_time(full(rs, health={"bashing": n}), rs, "bashing")
+                       for n in (4, 5))
+    assert wounded.needs is None and "further effects" in mauled.needs
+    assert "worsens" in H.natural_heal_time(full(rs, health={"lethal": 3}), rs, "lethal").needs
+    assert "continuous" in H.natural_heal_time(full(rs, health={"lethal": 6}), rs,
+                                               "lethal").needs
+    assert "Medicine 2+" in H.natural_heal_time(full(nu, health={"bashing": 4}), nu,
+                                                "bashing").needs
     assert "continuous medical care" in rs.section("health")["notes"]
     assert rs.section("health")["notes"] != nu.section("health")["notes"]
 

@@ -134,14 +134,14 @@ def test_COMP_03_fully_immobilized_is_hit_automatically(rs, nu):
 @pytest.mark.rule("COMP-04")
 def test_COMP_04_knockdown_botch_is_a_level_of_normal_damage(rs, nu):
     """COMP-04: success up at once (-2 initiative next turn); failure: rising takes an
-    action; botch: an automatic level of normal (bashing) damage the victim may soak
-    (numetal: unsoakable); down: own close attacks -2 dice, attacks on you +2."""
+    action; botch: an automatic level of normal (bashing) damage, not soaked (issue 9,
+    defect 26; as numetal); down: own close attacks -2 dice, attacks on you +2."""
     s = B(Athletics=1)
     up = knockdown_check(rs, s, faces=(6, 2, 2))
     assert up.standing and up.initiative_next_turn == -2
     assert knockdown_check(rs, s, faces=(5, 2, 2)).stand_needs_action
     hurt = knockdown_check(rs, s, faces=(1, 2, 2))
-    assert hurt.damage == 1 and hurt.damage_type == "bashing" and hurt.soakable
+    assert hurt.damage == 1 and hurt.damage_type == "bashing" and not hurt.soakable
     assert not knockdown_check(nu, s, faces=(1, 2, 2)).soakable
     prone = Side(conditions=frozenset({"prone"}))
     assert build_attack_pool(rs, A(), B(), atk(), Context(attacker=prone)).dice == 3
