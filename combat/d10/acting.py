@@ -8,6 +8,7 @@ from dataclasses import replace
 from .. import scheduler as sch
 from ..attack import ready_weapon, resolve_escape
 from ..errors import IllegalAction
+from . import ranged
 from .fight import Fight, roll_event
 from .gear import Aim
 from .strike import attack
@@ -20,8 +21,12 @@ def act(f: Fight, key: str) -> None:
     ev = next(e for e in probe.events if e.get("event") == "act")
     action = ev["action"]
     kind = action["kind"]
-    if kind == "attack":
+    if kind == "attack" and action.get("targets"):
+        ranged.strafe(f, key, action, ev)  # RNG-07 several targets
+    elif kind == "attack":
         attack(f, key, action, ev)
+    elif kind in ("prepare", "repair"):
+        ranged.ready(f, key, action)  # RNG-06, ATK-07
     elif kind in ("reload", "nock"):
         ready(f, key, action)
     elif kind == "aim":
@@ -86,7 +91,8 @@ def aim(f: Fight, key: str, action: dict) -> None:
     same = old is not None and old.target == action["target"] and \
         old.weapon == action["weapon"]
     turns = (old.turns if same else 0) + 1
-    f.set_gear(key, replace(f.gear(key), aim=Aim(action["target"], action["weapon"], turns)))
+    f.set_gear(key, replace(f.gear(key), aim=Aim(action["target"], action["weapon"], turns,
+                                                 f.state.turn)))
     f.emit("aim", actor=key, target=action["target"], weapon=action["weapon"], turns=turns)
 
 
