@@ -67,6 +67,8 @@ def check_turn(f: Fight, key: str, actions: list[dict]) -> None:
         raise IllegalAction("Aiming is a whole turn of doing nothing but aiming: declare aim "
                             "alone, and shoot next turn.")
     for a in actions:
+        if a["kind"] == "aim":
+            _check_aim(f, key, a)
         if a["kind"] in ("prepare", "repair"):
             a["weapon"] = a.get("weapon") or f.default_weapon(key, ("bow",))
             f.carries(key, a["weapon"])
@@ -91,6 +93,22 @@ def check_turn(f: Fight, key: str, actions: list[dict]) -> None:
                 raise IllegalAction(f"A {m.name} needs a rate of fire of {m.min_rate}+; the "
                                     f"{w.name}'s is {w.rate}. Fire single shots instead.")
     _check_readiness(f, key, actions)
+
+
+def _check_aim(f: Fight, key: str, a: dict) -> None:
+    """RNG-01: guns and bows only, not shotguns or SMGs, with the skill the table asks."""
+    t = tables(f.rules)
+    aim = t.ranged.get("aiming") or {}
+    w = t.weapon(a["weapon"])
+    need = (aim.get("requires") or {}).get(w.kind)
+    if need is None:
+        raise IllegalAction(f"Only guns and bows can be aimed, not the {w.name}.")
+    if w.cls in aim.get("forbidden_classes", ()):
+        raise IllegalAction(f"A {w.cls} cannot be aimed: fire it instead.")
+    sheet = f.sheet(key)
+    if need and not any(sheet.rating(f.rules.traits, tr) >= n for tr, n in need.items()):
+        text = " or ".join(f"{tr} {n}+" for tr, n in need.items())
+        raise IllegalAction(f"Aiming the {w.name} needs {text}.")
 
 
 def _state(f: Fight, key: str, w: Weapon) -> WeaponState:

@@ -63,3 +63,82 @@ class TestRateOfFire(RangedTest):
     @pytest.mark.rule("RNG-04")
     def test_revised_no_more_shots_than_the_rate_of_fire(self):
         self.rate_of_fire("revised")
+
+
+class TestBurst(RangedTest):
+    """Defect 5: a burst was refused for rate-3+ weapons without a separate `burst` flag."""
+
+    def burst(self, ruleset):
+        self.fight(ruleset, ["pistol, light", "revolver, heavy"])
+        text = self.turn("attack Thug with revolver, heavy as burst")
+        self.assertIn("needs a rate of fire of 3+; the Revolver, heavy's is 2", text)
+        self.cmd("+combat/declare attack Thug with pistol, light as burst")
+        # Dex 3 + Firearms 2 + 2 (burst) = 7 dice vs 6 + 1 = 7: [2 x7] = miss; 3 rounds.
+        with self.dice(*[2] * 7):
+            text = self.cmd("+combat/act").text
+        roll = self.rolls("attack")[-1]
+        self.assertEqual((roll["pool"], roll["difficulty"]), (7, 7))
+        self.assertIn({"reason": "burst", "dice": 2, "difficulty": 1}, roll["modifiers"])
+        self.assertIn("Pistol, light: 14 round(s) left", text)
+
+    @pytest.mark.rule("RNG-08")
+    def test_numetal_burst_from_any_rate_three_weapon(self):
+        self.burst("")
+
+    @pytest.mark.rule("RNG-08")
+    def test_revised_burst_from_any_rate_three_weapon(self):
+        self.burst("revised")
+
+
+class TestAiming(RangedTest):
+    def aim_then_shoot(self, ruleset, weapon="rifle", turns=1):
+        self.fight(ruleset, [weapon])
+        for _ in range(turns):
+            self.assertIn("aims the", self.turn(f"aim Thug with {weapon}") +
+                          self.cmd("+combat/act").text)
+            self.finish_turn()
+        self.turn(f"attack Thug with {weapon}")
+        with self.dice(*[2] * 12):
+            self.cmd("+combat/act")
+        return self.rolls("attack")[-1]
+
+    @pytest.mark.rule("RNG-01")
+    def test_aiming_and_shooting_in_one_turn_is_refused(self):
+        """Defect 13: 'aim Thug; attack Thug' in one turn counted the aim."""
+        self.fight("", ["rifle"])
+        text = self.turn("aim Thug with rifle; attack Thug with rifle")
+        self.assertIn("Aiming is a whole turn of doing nothing but aiming", text)
+        self.assertFalse(self.who("Char").declared)
+
+    @pytest.mark.rule("RNG-01")
+    def test_numetal_a_turn_of_aiming_adds_a_die(self):
+        roll = self.aim_then_shoot("")
+        # Dex 3 + Firearms 2 + 1 (aimed one turn) = 6 dice vs 6.
+        self.assertEqual((roll["pool"], roll["difficulty"]), (6, 6))
+        self.assertIn({"reason": "aimed 1 turn(s)", "dice": 1}, roll["modifiers"])
+        self.assertIsNone(self.who("Char").gear.aim)  # spent on the shot
+
+    @pytest.mark.rule("RNG-01")
+    def test_numetal_aim_is_capped_by_perception_and_a_scope_adds_two(self):
+        roll = self.aim_then_shoot("", "hunting rifle, scoped", turns=3)
+        # 3 turns, Perception 2: +2; the scope +2 once: 5 + 4 = 9 dice.
+        self.assertEqual(roll["pool"], 9)
+        self.assertIn({"reason": "aimed 3 turn(s) with a scope", "dice": 4},
+                      roll["modifiers"])
+
+    @pytest.mark.rule("RNG-01")
+    def test_revised_a_turn_of_aiming_adds_a_die(self):
+        roll = self.aim_then_shoot("revised")
+        self.assertEqual(roll["pool"], 6)
+
+    @pytest.mark.rule("RNG-01")
+    def test_everyman_scope_adds_two_on_the_first_turn(self):
+        roll = self.aim_then_shoot("everyman", "hunting rifle, scoped")
+        self.assertEqual(roll["pool"], 8)  # 5 + 1 turn + 2 scope
+
+    @pytest.mark.rule("RNG-01")
+    def test_aiming_needs_firearms_and_not_a_shotgun(self):
+        self.fight("", ["shotgun", "rifle"], dexterity=3, wits=3, perception=2)
+        self.assertIn("A shotgun cannot be aimed", self.turn("aim Thug with shotgun"))
+        self.assertIn("needs Firearms 1+", self.cmd("+combat/declare aim Thug with rifle").text)
+        self.assertFalse(self.who("Char").declared)
