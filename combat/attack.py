@@ -311,7 +311,7 @@ def _roll_terms(ruleset, sheet, row: dict, attribute: str, wanted: str | None, w
             options.append((used, alt["difficulty"], f"{used} for {stated}"))
         else:
             options.append((used, substitution_difficulty(ruleset, stated, used),
-                            f"{used} for {stated} (DICE-06)"))
+                            f"{used} for {stated}"))
     if wanted:
         canon = catalog.resolve(wanted)
         match = [o for o in options if o[0] == canon]

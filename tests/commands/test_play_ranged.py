@@ -15,8 +15,10 @@ SHOOTER = dict(strength=3, dexterity=3, wits=3, perception=2, firearms=2, stamin
 
 
 class RangedTest(EffectsTest):
-    def fight(self, ruleset: str = "", weapons=(), yards: int = 10, **sheet):
+    def fight(self, ruleset: str = "", weapons=(), yards: int = 10, armor="", **sheet):
         self.char1.sheet.save(make_sheet(**(sheet or SHOOTER)))
+        if armor:
+            self.assertIn("now wear", self.cmd(f"+sheet/armor {armor}").text)
         for w in weapons:
             self.assertIn("now carr", self.cmd(f"+sheet/equip {w}").text)
         self.assertIn("starts a fight", self.cmd(f"+combat/start {ruleset}".strip()).text)
@@ -142,3 +144,105 @@ class TestAiming(RangedTest):
         self.assertIn("A shotgun cannot be aimed", self.turn("aim Thug with shotgun"))
         self.assertIn("needs Firearms 1+", self.cmd("+combat/declare aim Thug with rifle").text)
         self.assertFalse(self.who("Char").declared)
+
+
+BOTH = ("", "revised")
+
+
+class TestAttackRolls(RangedTest):
+    """ATK-02/03/04/06/09: which traits an attack rolls and what makes it harder, in numetal
+    and revised (the same seed text)."""
+
+    def one_attack(self, ruleset, action, weapons=(), yards=1, faces=12, armor="", **sheet):
+        self.fight(ruleset, weapons, yards=yards, armor=armor, **sheet)
+        self.turn(action)
+        with self.dice(*[2] * faces):
+            text = self.cmd("+combat/act").text
+        rolls = self.rolls("attack")
+        return (rolls[-1] if rolls else None), text
+
+    @pytest.mark.rule("ATK-02")
+    def test_no_brawl_rolls_dexterity_at_normal_difficulty(self):
+        for rs in BOTH:
+            roll, _ = self.one_attack(rs, "attack Thug", dexterity=3, wits=3, strength=3)
+            self.assertEqual(roll["traits"], [["Dexterity", 3]], rs)
+            self.assertEqual((roll["pool"], roll["difficulty"]), (3, 6), rs)
+            self.cmd("+combat/end")
+
+    @pytest.mark.rule("ATK-02")
+    def test_no_melee_rolls_dexterity_at_plus_one(self):
+        for rs in BOTH:
+            roll, _ = self.one_attack(rs, "attack Thug with knife", ["knife"], dexterity=3,
+                                      wits=3, strength=3)
+            self.assertEqual(roll["traits"], [["Dexterity", 3]], rs)
+            self.assertEqual((roll["pool"], roll["difficulty"]), (3, 7), rs)
+            self.assertIn({"reason": "no Melee: Dexterity alone", "difficulty": 1},
+                          roll["modifiers"])
+            self.cmd("+combat/end")
+
+    @pytest.mark.rule("ATK-03")
+    def test_armor_adds_its_difficulty_to_attacks(self):
+        for rs in BOTH:
+            roll, _ = self.one_attack(rs, "attack Thug", armor="flak jacket", dexterity=3,
+                                      wits=3, brawl=2, strength=3)
+            self.assertEqual((roll["pool"], roll["difficulty"]), (5, 8), rs)
+            self.assertIn({"reason": "armor (Flak jacket)", "difficulty": 2}, roll["modifiers"])
+            self.cmd("+combat/end")
+
+    @pytest.mark.rule("ATK-03", "ATK-09")
+    def test_missing_firearms_is_plus_one_and_stacks_with_armor(self):
+        for rs in BOTH:
+            roll, _ = self.one_attack(rs, "attack Thug with pistol, heavy", ["pistol, heavy"],
+                                      yards=10, armor="kevlar vest", dexterity=3, wits=3,
+                                      strength=3)
+            self.assertEqual(roll["traits"], [["Dexterity", 3]], rs)
+            self.assertEqual((roll["pool"], roll["difficulty"]), (3, 8), rs)
+            self.assertIn({"reason": "no Firearms: Dexterity alone", "difficulty": 1},
+                          roll["modifiers"])
+            self.cmd("+combat/end")
+
+    @pytest.mark.rule("ATK-04")
+    def test_melee_with_a_throwing_weapon_and_throwing_a_melee_weapon(self):
+        for rs in BOTH:
+            roll, _ = self.one_attack(rs, "attack Thug with throwing knife as weapon_strike",
+                                      ["throwing knife", "knife"], dexterity=3, wits=3,
+                                      strength=3, melee=2, athletics=2)
+            self.assertEqual((roll["pool"], roll["difficulty"]), (5, 7), rs)
+            self.assertIn({"reason": "melee with a weapon made for throwing", "difficulty": 1},
+                          roll["modifiers"])
+            self.cmd("+combat/end")
+            roll, _ = self.one_attack(rs, "attack Thug with knife as throw", ["knife"],
+                                      yards=5, dexterity=3, wits=3, strength=3, athletics=2)
+            self.assertEqual((roll["pool"], roll["difficulty"]), (5, 7), rs)
+            self.assertIn({"reason": "throwing a weapon made for melee", "difficulty": 1},
+                          roll["modifiers"])
+            self.cmd("+combat/end")
+
+    @pytest.mark.rule("ATK-06")
+    def test_thrown_athletics_or_throwing_at_minus_one(self):
+        for rs in BOTH:
+            roll, text = self.one_attack(rs, "attack Thug with throwing knife",
+                                         ["throwing knife"], yards=5, dexterity=3, wits=3,
+                                         strength=3, throwing=2)
+            self.assertEqual(roll["traits"], [["Dexterity", 3], ["Throwing", 2]], rs)
+            self.assertEqual((roll["pool"], roll["difficulty"]), (5, 5), rs)
+            self.assertIn("knife", self.who("Char").gear.to_dict()["dropped"][0].lower())
+            self.cmd("+combat/end")
+
+    @pytest.mark.rule("ATK-06")
+    def test_thrown_range_is_five_yards_per_strength_less_for_heavy_things(self):
+        for rs in BOTH:
+            # Strength 3: 15 yards for a knife; 16 is out of reach: a miss with no roll.
+            roll, text = self.one_attack(rs, "attack Thug with throwing knife",
+                                         ["throwing knife"], yards=16, dexterity=3, wits=3,
+                                         strength=3, athletics=2)
+            self.assertIsNone(roll, rs)
+            self.assertIn("maximum of 15", text)
+            self.cmd("+combat/end")
+            # An axe (5 lb: 2 lb over 3) loses 5 yards: 10 yards at most.
+            roll, text = self.one_attack(rs, "attack Thug with axe as throw", ["axe"],
+                                         yards=11, dexterity=3, wits=3, strength=3,
+                                         athletics=2)
+            self.assertIsNone(roll, rs)
+            self.assertIn("maximum of 10", text)
+            self.cmd("+combat/end")
