@@ -159,9 +159,9 @@ def _check_readiness(f: Fight, key: str, actions: list[dict]) -> None:
                                     f"nock first (an action), or prepare arrows beforehand.")
         elif w.kind == "crossbow":
             if not st.ammo:
-                need = crossbow_reload_actions(f.rules, f.sheet(key)) - st.reload_progress
-                raise IllegalAction(f"The {w.name} is not loaded: declare reload first "
-                                    f"({need} action(s)).")
+                need = crossbow_reload_actions(f.rules, f.sheet(key))
+                raise IllegalAction(f"The {w.name} is not loaded: reloading takes {need} "
+                                    f"action(s); declare them before the shot (reload).")
             st = replace(st, ammo=st.ammo - 1)
         states[w.name] = st
         if not free:

@@ -246,3 +246,166 @@ class TestAttackRolls(RangedTest):
             self.assertIsNone(roll, rs)
             self.assertIn("maximum of 10", text)
             self.cmd("+combat/end")
+
+
+ARCHER = dict(strength=3, dexterity=3, wits=3, perception=2, athletics=2, stamina=2)
+
+
+class TestBows(RangedTest):
+    @pytest.mark.rule("ATK-07")
+    def test_numetal_bow_needs_a_nock_each_shot(self):
+        self.fight("", ["short bow"], **ARCHER)
+        text = self.turn("attack Thug with short bow")
+        self.assertIn("Nock an arrow before each shot of the Short bow", text)
+        self.cmd("+combat/declare nock")
+        self.assertIn("Char nocks the Short bow", self.cmd("+combat/act").text)
+        self.finish_turn()
+        self.turn("attack Thug with short bow")
+        # Dex 3 + Athletics 2 vs 6: [8 8 2 2 2] = 2; damage 4 + 1 [2 2 2 2 2] = 0.
+        with self.dice(8, 8, 2, 2, 2, 2, 2, 2, 2, 2):
+            self.cmd("+combat/act")
+        roll = self.rolls("attack")[-1]
+        self.assertEqual(roll["traits"], [["Dexterity", 3], ["Athletics", 2]])
+        self.assertEqual((roll["pool"], roll["difficulty"]), (5, 6))
+        self.assertFalse(self.who("Char").gear.weapon("Short bow").nocked)
+
+    @pytest.mark.rule("ATK-07")
+    def test_numetal_archery_at_minus_one_and_a_specialty_skips_nocking(self):
+        self.fight("", ["short bow"], strength=3, dexterity=3, wits=3, archery=2)
+        self.cmd("+sheet/spec archery=Short bow")
+        self.turn("attack Thug with short bow")
+        with self.dice(*[2] * 5):
+            self.cmd("+combat/act")
+        roll = self.rolls("attack")[-1]
+        self.assertEqual(roll["traits"], [["Dexterity", 3], ["Archery", 2]])
+        self.assertEqual((roll["pool"], roll["difficulty"]), (5, 5))
+        self.assertIn({"reason": "Archery for Athletics", "difficulty": -1}, roll["modifiers"])
+
+    @pytest.mark.rule("ATK-07")
+    def test_numetal_botch_snaps_the_string_and_repair_takes_a_spare(self):
+        self.fight("", ["short bow"], strength=3, dexterity=3, wits=3, archery=2)
+        self.cmd("+sheet/spec archery=Short bow")
+        self.turn("attack Thug with short bow")
+        with self.dice(1, 2, 2, 2, 2):
+            self.assertIn("bowstring snaps", self.cmd("+combat/act").text)
+        self.finish_turn()
+        self.assertIn("string is snapped: repair it first",
+                      self.turn("attack Thug with short bow"))
+        self.cmd("+combat/declare repair")
+        # Wits 3 + Archery 2 vs 6: [8 2 2 2 2] = 1: mended, the one spare string used.
+        with self.dice(8, 2, 2, 2, 2):
+            text = self.cmd("+combat/act").text
+        self.assertIn("Char repair: Wits 3 + Archery 2 = 5 vs 6", text)
+        self.assertIn("the string is mended; 0 spare string(s) left", text)
+        st = self.who("Char").gear.weapon("Short bow")
+        self.assertEqual((st.string_ok, st.strings_used), (True, 1))
+        self.finish_turn()
+        self.assertIn("nothing to repair", self.turn("repair"))
+
+    @pytest.mark.rule("ATK-07")
+    def test_revised_archery_and_archery_four_skips_nocking(self):
+        self.fight("revised", ["short bow"], strength=3, dexterity=3, wits=3, archery=3,
+                   athletics=4)
+        self.assertIn("Nock an arrow", self.turn("attack Thug with short bow"))
+        self.cmd("+combat/end")
+        self.fight("revised", ["short bow"], strength=3, dexterity=3, wits=3, archery=4)
+        self.turn("attack Thug with short bow")  # Archery 4: no nocking
+        with self.dice(*[2] * 7):
+            self.cmd("+combat/act")
+        roll = self.rolls("attack")[-1]
+        self.assertEqual(roll["traits"], [["Dexterity", 3], ["Archery", 4]])
+        self.assertEqual((roll["pool"], roll["difficulty"]), (7, 6))
+
+    @pytest.mark.rule("ATK-07")
+    def test_revised_athletics_for_a_bow_is_plus_one(self):
+        self.fight("revised", ["short bow"], strength=3, dexterity=3, wits=3, athletics=2)
+        self.turn("nock")
+        self.cmd("+combat/act")
+        self.finish_turn()
+        self.turn("attack Thug with short bow")
+        with self.dice(*[2] * 5):
+            self.cmd("+combat/act")
+        roll = self.rolls("attack")[-1]
+        self.assertEqual(roll["traits"], [["Dexterity", 3], ["Athletics", 2]])
+        self.assertEqual((roll["pool"], roll["difficulty"]), (5, 7))
+
+
+class TestPreparedArrows(RangedTest):
+    def prepared(self, ruleset):
+        self.fight(ruleset, ["short bow"], **ARCHER)
+        self.assertIn("prepare <n> arrows", self.turn("prepare many arrows"))
+        self.cmd("+combat/declare prepare 2 arrows")
+        self.assertIn("2 arrow(s) ready", self.cmd("+combat/act").text)
+        self.finish_turn()
+        shot = "attack Thug with short bow"
+        self.assertIn("Nock an arrow", self.turn(f"{shot}; {shot}; {shot}"))
+        self.cmd(f"+combat/declare {shot}; {shot}")  # two shots from a rate-1 bow
+        # Dex 3 + Athletics 2 - 2 (two actions) = 3 dice: [2 2 2].
+        with self.dice(2, 2, 2):
+            self.cmd("+combat/act")
+        roll = self.rolls("attack")[-1]
+        self.assertEqual(roll["pool"], 3)
+        self.assertEqual(self.who("Char").gear.weapon("Short bow").prepared_arrows, 1)
+
+    @pytest.mark.rule("RNG-06")
+    def test_numetal_prepared_arrows_split_without_nocking(self):
+        self.prepared("")
+
+    @pytest.mark.rule("RNG-06")
+    def test_revised_prepared_arrows_split_without_nocking(self):
+        self.prepared("revised")
+
+
+class TestCrossbows(RangedTest):
+    @pytest.mark.rule("ATK-08")
+    def test_numetal_crossbow_rolls_and_two_reload_actions(self):
+        self.fight("", ["crossbow"], strength=3, dexterity=3, wits=3, firearms=2)
+        self.turn("attack Thug with crossbow")  # carried in loaded
+        with self.dice(*[2] * 5):
+            self.cmd("+combat/act")
+        roll = self.rolls("attack")[-1]
+        self.assertEqual(roll["traits"], [["Dexterity", 3], ["Firearms", 2]])
+        self.assertEqual((roll["pool"], roll["difficulty"]), (5, 7))  # Firearms at +1
+        self.finish_turn()
+        self.assertIn("not loaded: reloading takes 2 action(s)",
+                      self.turn("attack Thug with crossbow"))
+        self.cmd("+combat/declare reload")
+        self.assertIn("1 of 2 reload actions done", self.cmd("+combat/act").text)
+        self.finish_turn()
+        self.turn("reload")
+        self.assertIn("loaded", self.cmd("+combat/act").text)
+        self.assertEqual(self.who("Char").gear.weapon("Crossbow").ammo, 1)
+
+    @pytest.mark.rule("ATK-08")
+    def test_numetal_crossbow_specialty_reloads_in_one(self):
+        self.fight("", ["crossbow"], strength=3, dexterity=3, wits=3, archery=2)
+        self.cmd("+sheet/spec archery=crossbow")
+        self.turn("attack Thug with crossbow")
+        with self.dice(*[2] * 5):
+            self.cmd("+combat/act")
+        roll = self.rolls("attack")[-1]
+        self.assertEqual((roll["pool"], roll["difficulty"]), (5, 5))  # Archery at -1
+        self.finish_turn()
+        self.turn("reload; attack Thug with crossbow")  # one reload, then the shot
+        self.assertTrue(self.who("Char").declared)
+
+    @pytest.mark.rule("ATK-08")
+    def test_revised_crossbow_archery_four_reloads_in_one(self):
+        self.fight("revised", ["crossbow"], strength=3, dexterity=3, wits=3, archery=3)
+        self.turn("attack Thug with crossbow")
+        with self.dice(*[2] * 6):
+            self.cmd("+combat/act")
+        roll = self.rolls("attack")[-1]
+        self.assertEqual(roll["traits"], [["Dexterity", 3], ["Archery", 3]])
+        self.assertEqual((roll["pool"], roll["difficulty"]), (6, 6))
+        self.finish_turn()
+        self.assertIn("reloading takes 2 action(s)",
+                      self.turn("reload; attack Thug with crossbow"))
+        self.cmd("+combat/end")
+        self.fight("revised", ["crossbow"], strength=3, dexterity=3, wits=3, archery=4)
+        self.turn("attack Thug with crossbow")
+        with self.dice(*[2] * 7):
+            self.cmd("+combat/act")
+        self.finish_turn()
+        self.turn("reload; attack Thug with crossbow")
+        self.assertTrue(self.who("Char").declared)
