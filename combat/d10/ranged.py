@@ -205,10 +205,16 @@ def _check_off_hand(f: Fight, key: str, a: dict, actions: list[dict]) -> None:
     """RNG-09: the off hand fires or strikes with a second weapon, not the main one."""
     if not a.get("weapon"):
         raise IllegalAction("Name the off-hand weapon: attack <target> with <weapon> off hand.")
+    t = tables(f.rules)
+    w = t.weapon(a["weapon"])
+    if w.two_handed:
+        raise IllegalAction(f"The {w.name} needs both hands; it cannot be an off-hand weapon.")
     main = main_hand(f, key, a, actions)
     if main is None:
         raise IllegalAction(f"The off hand is the second weapon: {f.name(key)} needs another "
                             f"weapon in the main hand.")
+    if t.weapon(main).two_handed:
+        raise IllegalAction(f"Both of {f.name(key)}'s hands are on the {main}.")
 
 
 def main_hand(f: Fight, key: str, a: dict, actions) -> str | None:

@@ -409,3 +409,57 @@ class TestCrossbows(RangedTest):
         self.finish_turn()
         self.turn("reload; attack Thug with crossbow")
         self.assertTrue(self.who("Char").declared)
+
+
+class TestTwoWeapons(RangedTest):
+    TWO = "attack Thug with pistol, heavy; attack Thug with pistol, light off hand"
+
+    def two_guns(self, ruleset, **extra):
+        self.fight(ruleset, ["pistol, heavy", "pistol, light"], **{**SHOOTER, **extra})
+        self.turn(self.TWO)
+        acts = self.who("Char").actions
+        self.assertTrue(acts[1]["off_hand"])
+        with self.dice(*[2] * 6):
+            self.texts = [self.cmd("+combat/act").text]
+        self.finish_turn()
+        with self.dice(*[2] * 6):
+            self.texts.append(self.cmd("+combat/act").text)
+        main, off = self.rolls("attack")[-2:]
+        return main, off
+
+    @pytest.mark.rule("RNG-09")
+    def test_numetal_off_hand_is_plus_one(self):
+        main, off = self.two_guns("")
+        # Dex 3 + Firearms 2: -2 and -3 dice for two actions; the off hand +1 difficulty.
+        self.assertEqual((main["pool"], main["difficulty"]), (3, 6))
+        self.assertEqual((off["pool"], off["difficulty"]), (2, 7))
+        self.assertIn({"reason": "off hand", "difficulty": 1}, off["modifiers"])
+
+    @pytest.mark.rule("RNG-09")
+    def test_revised_ambidextrous_one_waives_the_off_hand(self):
+        main, off = self.two_guns("revised", ambidextrous=1)
+        self.assertEqual((off["pool"], off["difficulty"]), (2, 6))
+
+    @pytest.mark.rule("RNG-09")
+    def test_numetal_ambidextrous_two_and_nothing_else_no_multiple_action_penalty(self):
+        main, off = self.two_guns("", ambidextrous=2)
+        self.assertEqual((main["pool"], off["pool"]), (5, 5))
+        self.assertEqual(off["difficulty"], 6)
+        self.assertEqual(len([r for r in self.log() if r["event"] == "two_weapons"]), 2)
+        self.assertIn("ambidextrous: no multiple-action penalty", self.texts[0])
+
+    @pytest.mark.rule("RNG-09")
+    def test_two_handed_weapons_cannot_be_the_off_hand(self):
+        self.fight("", ["rifle", "pistol, light"])
+        text = self.turn("attack Thug with pistol, light; attack Thug with rifle off hand")
+        self.assertIn("needs both hands", text)
+        text = self.cmd("+combat/declare attack Thug with rifle; "
+                        "attack Thug with pistol, light off hand").text
+        self.assertIn("hands are on the Rifle", text)
+        self.assertFalse(self.who("Char").declared)
+
+    @pytest.mark.rule("RNG-09")
+    def test_everyman_off_hand_always_adds_to_the_split(self):
+        main, off = self.two_guns("everyman", ambidextrous=2)
+        self.assertEqual(off["difficulty"], 7)
+        self.assertLess(off["pool"], 5)
