@@ -9,13 +9,14 @@ set per test (Dexterity 3 unless said).
 import pytest
 
 from tests.commands.test_combat import make_sheet
-from tests.commands.test_combat_effects import EffectsTest
+from tests.commands.test_combat_effects import EffectsTest, thug
 
 SHOOTER = dict(strength=3, dexterity=3, wits=3, perception=2, firearms=2, stamina=2)
 
 
 class RangedTest(EffectsTest):
-    def fight(self, ruleset: str = "", weapons=(), yards: int = 10, armor="", **sheet):
+    def fight(self, ruleset: str = "", weapons=(), yards: int = 10, armor="", goon=False,
+              **sheet):
         self.char1.sheet.save(make_sheet(**(sheet or SHOOTER)))
         if armor:
             self.assertIn("now wear", self.cmd(f"+sheet/armor {armor}").text)
@@ -28,6 +29,11 @@ class RangedTest(EffectsTest):
             self.cmd("+combat/init")
         with self.dice(1):
             self.cmd("+combat/init Thug=4")
+        if goon:  # a second NPC beside Thug, initiative 3 + [1] = 4
+            self.cmd("+combat/npc Goon=str=2,dex=2,wits=2,stamina=2")
+            self.cmd(f"+combat/range Char/Goon={yards}")
+            with self.dice(1):
+                self.cmd("+combat/init Goon=3")
         self.cmd("+combat/next")
         self.assertEqual(self.state().phase, "declare")
 
@@ -463,3 +469,66 @@ class TestTwoWeapons(RangedTest):
         main, off = self.two_guns("everyman", ambidextrous=2)
         self.assertEqual(off["difficulty"], 7)
         self.assertLess(off["pool"], 5)
+
+
+class TestStrafing(RangedTest):
+    def two_targets(self, ruleset="", goon="other snarls"):
+        """Thug and Goon (initiative 4) stand together 10 yards from Char."""
+        self.fight(ruleset, ["smg, small"], goon=True)
+        self.cmd(f"+combat/declare Goon={goon}")
+
+    def strafe(self, ruleset):
+        self.two_targets(ruleset, goon="dodge prone")
+        self.turn("attack Thug and Goon with smg, small as strafe")
+        # Dex 3 + Firearms 2 + 10 = 15 dice vs 8: five 9s = 5 successes: Thug 3 (the
+        # leftover goes to the first named), Goon 2. Goon's dodge (prone) Dex 2 vs 6 + 1:
+        # [2 2] = 0. Thug: damage 4 + 2 = 6 dice [8 8 2 2 2 2] = 2 lethal; Goon: 4 + 1 = 5
+        # dice [8 2 2 2 2] = 1 lethal (mortals soak no lethal).
+        with self.dice(*[9] * 5, *[2] * 10, 2, 2, 8, 8, 2, 2, 2, 2, 8, 2, 2, 2, 2):
+            text = self.cmd("+combat/act").text
+        roll = self.rolls("attack")[-1]
+        self.assertEqual((roll["pool"], roll["difficulty"]), (15, 8))
+        self.assertIn("Char strafes Thug, Goon (strafe, SMG, small):", text)
+        self.assertIn("Thug's share: 3 successes.", text)
+        self.assertIn("Goon's share: 2 successes.", text)
+        dodge = self.rolls("defense")[-1]
+        self.assertEqual((dodge["pool"], dodge["difficulty"]), (2, 7))
+        self.assertIn({"reason": "dodging a strafe", "difficulty": 1}, dodge["modifiers"])
+        self.assertEqual(thug(self).sheet.get().health["lethal"], 2)
+        goon = next(o for o in self.room1.contents if o.key == "Goon")
+        self.assertEqual(goon.sheet.get().health["lethal"], 1)
+        self.assertEqual(self.who("Char").gear.weapon("SMG, small").ammo, 0)  # clip emptied
+
+    @pytest.mark.rule("RNG-07")
+    def test_numetal_strafe_splits_successes_among_targets(self):
+        self.strafe("")
+
+    @pytest.mark.rule("RNG-07")
+    def test_revised_strafe_splits_successes_among_targets(self):
+        self.strafe("revised")
+
+    @pytest.mark.rule("RNG-07")
+    def test_one_target_takes_half(self):
+        self.fight("", ["smg, small"])
+        self.turn("attack Thug with smg, small as strafe")
+        with self.dice(*[9] * 4, *[2] * 11, *[2] * 5):
+            text = self.cmd("+combat/act").text
+        self.assertIn("Hit with 2 net successes", text)
+
+    @pytest.mark.rule("RNG-07")
+    def test_targets_more_than_three_yards_apart_are_refused(self):
+        self.two_targets()
+        self.cmd("+combat/range Thug/Goon=5")
+        text = self.turn("attack Thug and Goon with smg, small as strafe")
+        self.assertIn("within 3 yards of each other; these are 5 apart", text)
+        self.assertIn("Only a strafe attacks several targets",
+                      self.cmd("+combat/declare attack Thug and Goon with smg, small").text)
+        self.assertFalse(self.who("Char").declared)
+
+    @pytest.mark.rule("RNG-07")
+    def test_everyman_one_target_takes_all(self):
+        self.fight("everyman", ["smg, small"])
+        self.turn("attack Thug with smg, small as strafe")
+        with self.dice(*[9] * 4, *[2] * 11, *[2] * 7):
+            text = self.cmd("+combat/act").text
+        self.assertIn("Hit with 4 net successes", text)
