@@ -127,6 +127,9 @@ def _check_readiness(f: Fight, key: str, actions: list[dict]) -> None:
             w = t.weapon(name)
             st = states.get(w.name) or _state(f, key, w)
             if a["kind"] == "nock":
+                if not st.string_ok:
+                    raise IllegalAction(f"The {w.name}'s string is snapped: repair it first "
+                                        f"(repair; it takes a spare string and an action).")
                 st = replace(st, nocked=True)
             elif a["kind"] == "prepare":
                 st = replace(st, prepared_arrows=st.prepared_arrows + a.get("arrows", 1))
