@@ -532,3 +532,21 @@ class TestStrafing(RangedTest):
         with self.dice(*[9] * 4, *[2] * 11, *[2] * 7):
             text = self.cmd("+combat/act").text
         self.assertIn("Hit with 4 net successes", text)
+
+
+class TestHelp(RangedTest):
+    def test_help_lists_the_ranged_actions_and_its_examples_parse(self):
+        from commands.combat import CmdCombat
+        from commands.combat_declare import DeclarationParser
+        from world import rulebook
+
+        text = CmdCombat().get_help(self.char1, None)
+        for words in ("prepare <n> arrows", "repair [<bow>]", "nock [<bow>]", "off hand",
+                      "as strafe", "rate of fire", "declared alone"):
+            self.assertIn(words, text)
+        parser = DeclarationParser(rulebook.get(), lambda name: name.strip())
+        examples = [line.split("+combat/declare ", 1)[1] for line in text.splitlines()
+                    if line.strip().startswith("+combat/declare ") and "=" not in line]
+        self.assertGreater(len(examples), 8)
+        for ex in examples:
+            parser.parse(ex)  # raises on a bad example
