@@ -125,6 +125,7 @@ class WeaponState:
     reload_progress: int = 0  # ATK-08: crossbow reload actions spent so far
     prepared_arrows: int = 0  # RNG-06: arrows set ready (stuck in the ground ...)
     strings_used: int = 0  # ATK-07: spare bowstrings used for repairs in this fight
+    load: str = "standard"  # CLOSE-06: the ammunition kind loaded (weapons.ammo)
 
     @classmethod
     def fresh(cls, weapon: Weapon) -> "WeaponState":
@@ -136,7 +137,8 @@ class WeaponState:
     def as_dict(self) -> dict:
         return {"weapon": self.weapon, "ammo": self.ammo, "nocked": self.nocked,
                 "string_ok": self.string_ok, "reload_progress": self.reload_progress,
-                "prepared_arrows": self.prepared_arrows, "strings_used": self.strings_used}
+                "prepared_arrows": self.prepared_arrows, "strings_used": self.strings_used,
+                "load": self.load}
 
 
 @dataclass(frozen=True, slots=True)

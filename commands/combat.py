@@ -110,7 +110,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
              attack this turn (-1 die on the 2nd, -2 on the 3rd ...), nothing else
       aim <target> [with <weapon>]  - a whole turn, declared alone: +1 die per
              turn on your next shot at them (up to Perception; scope +2)
-      reload [<weapon>]      - reload a gun, or one of a crossbow's reload actions
+      reload [<weapon>] [with <ammunition>] - reload a gun (with standard, rubber
+             or silver rounds), or one of a crossbow's reload actions
       nock [<bow>]           - nock an arrow: needed before each bow shot
       prepare <n> arrows [for <bow>] - set arrows ready: shots from them need no
              nocking and may be split freely
@@ -166,6 +167,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       +combat/declare attack Thug and Rat with smg, small as strafe
       +combat/declare nock; attack Thug with short bow
       +combat/declare prepare 3 arrows
+      +combat/declare reload pistol, heavy with rubber
       +combat/declare repair
       +combat/mod Thug=cover superior
 

@@ -124,7 +124,16 @@ class DeclarationParser:
             if weapon:
                 action["weapon"] = t.weapon(weapon).name
             return action
-        if kind in ("reload", "nock"):  # RNG-06, ATK-07/08
+        if kind == "reload":  # RNG-06, ATK-08; CLOSE-06 "reload [<gun>] with rubber"
+            rest, ammo = split_words(f" {rest}", "with")
+            rest = rest.strip()
+            action = {"kind": kind, **({"weapon": t.weapon(rest).name} if rest else {})}
+            if ammo is not None:
+                if not ammo:
+                    raise InputError("Reload with what? reload [<gun>] with <ammunition>.")
+                action["ammo"] = ammo.lower()
+            return action
+        if kind == "nock":  # ATK-07
             return {"kind": kind, **({"weapon": t.weapon(rest).name} if rest else {})}
         if kind == "repair":  # ATK-07: a snapped bowstring
             return {"kind": kind, **({"weapon": t.weapon(rest).name} if rest else {})}

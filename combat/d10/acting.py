@@ -79,9 +79,12 @@ def ready(f: Fight, key: str, action: dict) -> None:
     name = action["weapon"]
     res = ready_weapon(f.rules, f.sheet(key), name, f.weapon_state(key, name), action["kind"],
                        rng=f.rng)
-    f.set_gear(key, f.gear(key).with_weapon(res.state))
-    f.emit("weapon", actor=key, action=action["kind"], weapon=name, state=res.state.as_dict(),
-           note=res.note)
+    st, note = res.state, res.note
+    if action.get("ammo"):  # CLOSE-06: loaded with rubber, silver ... rounds
+        st, note = replace(st, load=action["ammo"]), f"{action['ammo']} rounds"
+    f.set_gear(key, f.gear(key).with_weapon(st))
+    f.emit("weapon", actor=key, action=action["kind"], weapon=name, state=st.as_dict(),
+           note=note)
 
 
 def aim(f: Fight, key: str, action: dict) -> None:

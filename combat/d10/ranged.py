@@ -69,6 +69,8 @@ def check_turn(f: Fight, key: str, actions: list[dict]) -> None:
     for a in actions:
         if a["kind"] == "aim":
             _check_aim(f, key, a)
+        if a["kind"] == "reload" and a.get("ammo"):
+            _check_ammo(f, a)
         if a["kind"] in ("prepare", "repair"):
             a["weapon"] = a.get("weapon") or f.default_weapon(key, ("bow",))
             f.carries(key, a["weapon"])
@@ -93,6 +95,18 @@ def check_turn(f: Fight, key: str, actions: list[dict]) -> None:
                 raise IllegalAction(f"A {m.name} needs a rate of fire of {m.min_rate}+; the "
                                     f"{w.name}'s is {w.rate}. Fire single shots instead.")
     _check_readiness(f, key, actions)
+
+
+def _check_ammo(f: Fight, a: dict) -> None:
+    """CLOSE-06: a gun loaded with an ammunition kind its row takes (weapons.ammo)."""
+    t = tables(f.rules)
+    w = t.weapon(a["weapon"])
+    if a["ammo"] not in t.ammo:
+        raise InputError(f"'{a['ammo']}' is not a kind of ammunition here. Known: "
+                         f"{', '.join(t.ammo)}.")
+    if w.kind != "firearm" or (w.ammo and a["ammo"] not in w.ammo):
+        takes = ", ".join(w.ammo) if w.kind == "firearm" and w.ammo else "no special rounds"
+        raise IllegalAction(f"The {w.name} takes {takes}, not {a['ammo']}.")
 
 
 def _check_aim(f: Fight, key: str, a: dict) -> None:
@@ -236,6 +250,12 @@ def main_hand(f: Fight, key: str, a: dict, actions) -> str | None:
 # ---------------------------------------------------------------- attacking
 
 
+def loaded(f: Fight, key: str, weapon: str | None) -> str:
+    """CLOSE-06: the ammunition kind in the gun (standard until reloaded with another)."""
+    ws = f.weapon_state(key, weapon)
+    return ws.load if ws is not None else "standard"
+
+
 def aim_turns(f: Fight, key: str, tkey: str, weapon: str | None) -> int:
     """RNG-01: turns spent aiming at this target with this weapon, in earlier turns only."""
     aim = f.gear(key).aim
@@ -278,6 +298,7 @@ def strafe(f: Fight, key: str, action: dict, act_ev: dict) -> None:
     a_sheet = f.sheet(key)
     extra = tuple(Modifier(**m) for m in act_ev.get("modifiers", []))
     intent = Attack(key, keys[0], maneuver=action["maneuver"], weapon=weapon,
+                    ammo=loaded(f, key, weapon),
                     specialty=bool(action.get("specialty")),
                     willpower=bool(action.get("willpower")))
     ctx = Context(attacker=f.side(key, weapon), target=f.side(keys[0]),

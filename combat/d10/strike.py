@@ -68,6 +68,7 @@ def attack(f: Fight, key: str, action: dict, act_ev: dict) -> None:
     intent = Attack(key, tkey, maneuver=action.get("maneuver") or "attack", weapon=weapon,
                     location=action.get("location"), position=action.get("position") or "front",
                     aim_turns=aim_turns, off_hand=bool(action.get("off_hand")),
+                    ammo=ranged.loaded(f, key, weapon),
                     specialty=bool(action.get("specialty")),
                     willpower=bool(action.get("willpower")))
     grip = a_gear.grapple

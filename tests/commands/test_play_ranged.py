@@ -550,3 +550,27 @@ class TestHelp(RangedTest):
         self.assertGreater(len(examples), 8)
         for ex in examples:
             parser.parse(ex)  # raises on a bad example
+
+
+class TestAmmunition(RangedTest):
+    @pytest.mark.rule("CLOSE-06", "RNG-06")
+    def test_reload_with_rubber_rounds_deals_bashing(self):
+        self.fight("", ["pistol, heavy"])
+        self.assertIn("'blessed' is not a kind of ammunition here",
+                      self.turn("reload with blessed"))
+        self.cmd("+combat/declare reload with rubber")
+        self.assertIn("7 round(s) ready (rubber rounds)", self.cmd("+combat/act").text)
+        self.finish_turn()
+        self.turn("attack Thug with pistol, heavy")
+        # Dex 3 + Firearms 2 vs 6 [8 8 2 2 2] = 2; damage 5 + 1 = 6 dice [8 2 2 2 2 2] = 1
+        # bashing (rubber); Thug soaks bashing: Stamina 2 [2 2] = 0.
+        with self.dice(8, 8, 2, 2, 2, 8, 2, 2, 2, 2, 2, 2, 2):
+            text = self.cmd("+combat/act").text
+        self.assertIn("Thug takes 1 bashing", text)
+        self.assertEqual(thug(self).sheet.get().health["bashing"], 1)
+
+    @pytest.mark.rule("CLOSE-06")
+    def test_a_gun_takes_only_the_rounds_its_row_lists(self):
+        self.fight("", ["crossbow"], strength=3, dexterity=3, wits=3, archery=2)
+        self.assertIn("takes no special rounds, not silver", self.turn("reload with silver"))
+        self.assertFalse(self.who("Char").declared)
