@@ -135,7 +135,8 @@ def _check_readiness(f: Fight, key: str, actions: list[dict]) -> None:
     t = tables(f.rules)
     states: dict[str, WeaponState] = {}
     rated: dict[str, int] = {}  # shots held to the rate of fire, per weapon
-    for a in actions:
+    # in the order they will be acted: normal actions first, extra ones last (MAN-06)
+    for a in sorted(actions, key=lambda a: bool(a.get("extra"))):
         name = a.get("weapon")
         if a["kind"] in ("nock", "reload", "prepare", "repair") and name:
             w = t.weapon(name)
@@ -149,6 +150,8 @@ def _check_readiness(f: Fight, key: str, actions: list[dict]) -> None:
                 st = replace(st, prepared_arrows=st.prepared_arrows + a.get("arrows", 1))
             elif a["kind"] == "repair":
                 st = replace(st, string_ok=True)
+            elif w.kind == "firearm":
+                st = replace(st, ammo=w.clip)
             elif w.kind == "crossbow":
                 done = st.reload_progress + 1
                 need = crossbow_reload_actions(f.rules, f.sheet(key))
@@ -180,6 +183,17 @@ def _check_readiness(f: Fight, key: str, actions: list[dict]) -> None:
                 raise IllegalAction(f"The {w.name} is not loaded: reloading takes {need} "
                                     f"action(s); declare them before the shot (reload).")
             st = replace(st, ammo=st.ammo - 1)
+        elif w.kind == "firearm" and st.ammo is not None:
+            m = t.maneuver(a.get("maneuver") or
+                           (t.attacks.get("default_maneuver") or {}).get("firearm", "shoot"))
+            need = max(1, m.rounds or 1)
+            if m.empties_clip:
+                need = max(1, -(-w.clip * m.min_clip_percent // 100))
+            if st.ammo < need:
+                raise IllegalAction(f"The {w.name} has {st.ammo} round(s) left; a "
+                                    f"{m.name.replace('_', ' ')} needs {need}. Reload first "
+                                    f"(an action).")
+            st = replace(st, ammo=0 if m.empties_clip else st.ammo - need)
         states[w.name] = st
         if not free:
             rated[w.name] = rated.get(w.name, 0) + 1

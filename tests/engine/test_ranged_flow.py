@@ -241,3 +241,17 @@ def test_ambidextrous_two_drops_the_split_penalty_for_two_weapons_only(numetal):
     out = g.act(ANN, *[2] * 2)
     (roll,) = of(out, "roll", purpose="attack")
     assert roll["pool"] == 2  # 5 - 3 for three actions
+
+
+@pytest.mark.rule("RNG-06", "RNG-02")
+def test_rounds_left_are_counted_when_declaring(numetal):
+    f = Fight(numetal, ["SMG, small"])
+    f.others()
+    smg = shot(weapon="SMG, small")
+    f.ann(shot(weapon="SMG, small", maneuver="autofire"))
+    f.act(ANN, *[2] * 15)
+    assert f.state.get(ANN).gear.weapon("SMG, small").ammo == 0
+    f.rest_of_turn()
+    f.others()
+    f.refused(smg, match="0 round\\(s\\) left")
+    f.ann({"kind": "reload"}, smg)  # reloaded first: the shot is fine
