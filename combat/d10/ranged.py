@@ -25,6 +25,7 @@ from ..attack import (
     Attack,
     Context,
     WeaponState,
+    _waived,
     crossbow_reload_actions,
     ready_weapon,
     resolve_strafe,
@@ -91,7 +92,9 @@ def check_turn(f: Fight, key: str, actions: list[dict]) -> None:
         w = shot_weapon(f, key, a)
         m = tables(f.rules).maneuver(a["maneuver"]) if a.get("maneuver") else None
         if w is not None and m is not None and m.min_rate:  # RNG-08
-            if w.rate < m.min_rate or w.burst is False:
+            if w.burst is False:
+                raise IllegalAction(f"The {w.name} has no burst setting. Fire single shots.")
+            if w.rate < m.min_rate:
                 raise IllegalAction(f"A {m.name} needs a rate of fire of {m.min_rate}+; the "
                                     f"{w.name}'s is {w.rate}. Fire single shots instead.")
     _check_readiness(f, key, actions)
@@ -153,6 +156,8 @@ def _check_readiness(f: Fight, key: str, actions: list[dict]) -> None:
             elif w.kind == "firearm":
                 st = replace(st, ammo=w.clip)
             elif w.kind == "crossbow":
+                if st.ammo:
+                    raise IllegalAction(f"The {w.name} is already loaded; shoot it first.")
                 done = st.reload_progress + 1
                 need = crossbow_reload_actions(f.rules, f.sheet(key))
                 st = replace(st, ammo=w.clip or 1, reload_progress=0) if done >= need else \
@@ -203,8 +208,7 @@ def _check_readiness(f: Fight, key: str, actions: list[dict]) -> None:
 
 
 def _nock_waived(f: Fight, key: str, bow: dict) -> bool:
-    from ..attack import _waived  # the one reading of a house-rule waiver
-
+    """ATK-07: the house-rule waiver (numetal an Archery specialty, revised Archery 4+)."""
     return _waived(f.rules, f.sheet(key), bow.get("nock_waived_by"))
 
 
@@ -296,7 +300,8 @@ def hands(f: Fight, key: str, action: dict, mods: list[Modifier]) -> tuple[list,
 
 def strafe(f: Fight, key: str, action: dict, act_ev: dict) -> None:
     """RNG-07: one roll, the successes split evenly among the targets (leftovers in the
-    order named); each target's own defense cancels only its share."""
+    order named); each target's own defense cancels only its share. The range bands are
+    read for the farthest target."""
     from .strike import _defense, deal, effects  # the single-attack steps, reused
 
     rs = f.rules

@@ -184,6 +184,7 @@ def test_a_snapped_string_takes_a_spare_and_an_action(numetal):
 def test_a_crossbow_shot_needs_its_reloads_declared_first(numetal):
     f = Fight(numetal, ["Crossbow"])
     f.others()
+    f.refused({"kind": "reload"}, match="already loaded")
     f.ann(shot(weapon="Crossbow"))
     f.act(ANN, *[2] * 5)
     f.rest_of_turn()
