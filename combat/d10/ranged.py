@@ -143,6 +143,11 @@ def _check_readiness(f: Fight, key: str, actions: list[dict]) -> None:
         name = a.get("weapon")
         if a["kind"] in ("nock", "reload", "prepare", "repair") and name:
             w = t.weapon(name)
+            if a["kind"] == "nock" and w.kind != "bow":
+                raise IllegalAction(f"Only a bow is nocked; the {w.name} is not a bow.")
+            if a["kind"] == "reload" and w.kind not in ("firearm", "crossbow"):
+                raise IllegalAction(f"Guns and crossbows are reloaded, not the {w.name} "
+                                    f"(a bow: nock, or prepare arrows).")
             st = states.get(w.name) or _state(f, key, w)
             if a["kind"] == "nock":
                 if not st.string_ok:

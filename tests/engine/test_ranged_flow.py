@@ -144,6 +144,7 @@ def test_prepared_arrows_free_the_bow_from_nocking_and_the_rate(numetal):
     f = Fight(numetal, ["Short bow"])
     f.others()
     f.refused(shot(weapon="Short bow"), match="Nock an arrow")
+    f.refused({"kind": "reload", "weapon": "Short bow"}, match="not the Short bow")
     f.ann({"kind": "prepare", "arrows": 2})
     out = f.act()
     (ready,) = of(out, "weapon", action="prepare")
