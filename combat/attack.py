@@ -124,6 +124,8 @@ class WeaponState:
     string_ok: bool = True  # ATK-07: a botch snaps the bowstring
     reload_progress: int = 0  # ATK-08: crossbow reload actions spent so far
     prepared_arrows: int = 0  # RNG-06: arrows set ready (stuck in the ground ...)
+    strings_used: int = 0  # ATK-07: spare bowstrings used for repairs in this fight
+    load: str = "standard"  # CLOSE-06: the ammunition kind loaded (weapons.ammo)
 
     @classmethod
     def fresh(cls, weapon: Weapon) -> "WeaponState":
@@ -135,7 +137,8 @@ class WeaponState:
     def as_dict(self) -> dict:
         return {"weapon": self.weapon, "ammo": self.ammo, "nocked": self.nocked,
                 "string_ok": self.string_ok, "reload_progress": self.reload_progress,
-                "prepared_arrows": self.prepared_arrows}
+                "prepared_arrows": self.prepared_arrows, "strings_used": self.strings_used,
+                "load": self.load}
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,7 +313,7 @@ def _roll_terms(ruleset, sheet, row: dict, attribute: str, wanted: str | None, w
             options.append((used, alt["difficulty"], f"{used} for {stated}"))
         else:
             options.append((used, substitution_difficulty(ruleset, stated, used),
-                            f"{used} for {stated} (DICE-06)"))
+                            f"{used} for {stated}"))
     if wanted:
         canon = catalog.resolve(wanted)
         match = [o for o in options if o[0] == canon]
@@ -642,6 +645,8 @@ def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Conte
                                 f"the {weapon.name} is not one.")
         if m.needs_flag and not getattr(weapon, m.needs_flag):
             raise IllegalAction(f"The {weapon.name} cannot fire a {label}.")
+        if m.min_rate and weapon.burst is False:  # RNG-08: the row says it has no burst
+            raise IllegalAction(f"The {weapon.name} has no burst setting.")
         if m.min_rate and weapon.rate < m.min_rate:
             raise IllegalAction(f"A {label} needs a rate of fire of {m.min_rate}+; the "
                                 f"{weapon.name}'s is {weapon.rate}.")
@@ -684,7 +689,7 @@ def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Conte
             if ammo is None:
                 raise InputError(f"'{intent.ammo}' is not a kind of ammunition here. "
                                  f"Known: {', '.join(t.ammo)}.")
-            if weapon.kind != "firearm":
+            if weapon.kind != "firearm" or (weapon.ammo and intent.ammo not in weapon.ammo):
                 raise IllegalAction(f"The {weapon.name} takes no {intent.ammo} rounds.")
             dtype = ammo.get("type", dtype)
             material = ammo.get("material", material)

@@ -303,6 +303,7 @@ WEAPONS_SCHEMA = Struct(
             "two_handed": Bool(), "length": Int(0, 10), "throwing": Bool(),
             "weight_lb": Int(0, 100000), "autofire": Bool(), "burst": Bool(),
             "source": Str(), "material": Str(), "scope": Bool(), "note": Str(),
+            "ammo": ListOf(Str()), "spare_strings": Int(0, 100),
         },
     ))},
     optional={
@@ -382,10 +383,12 @@ class Weapon:
     throwing: bool = False
     weight_lb: int = 0
     autofire: bool = False
-    burst: bool = False
+    burst: bool | None = None  # RNG-08: None: by the rate of fire; False: no burst setting
     source: str = ""
     material: str = ""
     scope: bool = False
+    ammo: tuple[str, ...] = ()  # CLOSE-06: the ammunition kinds it can be loaded with
+    spare_strings: int = 0  # ATK-07: spare bowstrings carried with a bow
 
     @classmethod
     def from_row(cls, name: str, row: dict) -> "Weapon":
@@ -395,9 +398,10 @@ class Weapon:
             clip=row.get("clip", 0), conceal=row.get("conceal", ""),
             two_handed=row.get("two_handed", False), length=row.get("length", 0),
             throwing=row.get("throwing", False), weight_lb=row.get("weight_lb", 0),
-            autofire=row.get("autofire", False), burst=row.get("burst", False),
+            autofire=row.get("autofire", False), burst=row.get("burst"),
             source=row.get("source", row["kind"]), material=row.get("material", ""),
-            scope=row.get("scope", False),
+            scope=row.get("scope", False), ammo=tuple(row.get("ammo") or ()),
+            spare_strings=row.get("spare_strings", 0),
         )
 
 

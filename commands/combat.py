@@ -111,12 +111,23 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
              maneuvers: strike, kick, bite, claw, clinch, clinch_strike, hold,
              disarm, sweep, tackle, weapon_strike, shoot, burst, throw ...;
              locations: head, arm, leg, hand, heart, eye ...
+             off hand: the second weapon (+1 difficulty unless Ambidextrous),
+             e.g. attack Bob with pistol, light off hand
+             strafe several targets within 3 yards: attack Bob and Ann with
+             smg, small as strafe (one roll, successes split among them)
+             shots a turn never exceed the weapon's rate of fire
       dodge, block, parry [against <attacker>] - rolled when you are attacked;
              dodge prone / dodge cover: the only dodge against gunfire
       defend [dodge||block||parry]  - desperate defense: defend against every
              attack this turn (-1 die on the 2nd, -2 on the 3rd ...), nothing else
-      aim <target> [with <weapon>]  - +1 die per turn on your next shot at them
-      reload [<weapon>]      - reload a gun or crossbow (nock: nock an arrow)
+      aim <target> [with <weapon>]  - a whole turn, declared alone: +1 die per
+             turn on your next shot at them (up to Perception; scope +2)
+      reload [<weapon>] [with <ammunition>] - reload a gun (with standard, rubber
+             or silver rounds), or one of a crossbow's reload actions
+      nock [<bow>]           - nock an arrow: needed before each bow shot
+      prepare <n> arrows [for <bow>] - set arrows ready: shots from them need no
+             nocking and may be split freely
+      repair [<bow>]         - mend a snapped bowstring with a spare string
       move <yards> [toward <name>||away from <name>] - move, as the whole
              action; toward or away changes the range to them
       cover <level>          - you are in none, light, good or superior cover (RNG-03):
@@ -177,8 +188,16 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       +combat/act Thug
       +combat/abort dodge/wp
       +combat/damage Bob=2 lethal
-      +combat/declare cover good; attack Thug with pistol
+      +combat/declare cover good; attack Thug with pistol, heavy
       +combat/declare attack Thug moving 3
+      +combat/declare aim Thug with rifle
+      +combat/declare attack Thug with pistol, light as burst
+      +combat/declare attack Thug with knife; attack Thug with sword off hand
+      +combat/declare attack Thug and Rat with smg, small as strafe
+      +combat/declare nock; attack Thug with short bow
+      +combat/declare prepare 3 arrows
+      +combat/declare reload pistol, heavy with rubber
+      +combat/declare repair
       +combat/mod Thug=cover superior
 
     Under the spotlight ruleset (+combat/start spotlight; seed 004), a fight runs

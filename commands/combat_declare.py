@@ -21,12 +21,15 @@ DEFENSES = ("dodge", "block", "parry")
 COVER_WORDS = ("cover", "concealment")
 # MAN-04: "attack Bob moving 3" (an optional "yards"/"yd" after the number).
 MOVING = re.compile(r"(?:^|\s)moving(?:\s+(\S+))?(?:\s+(?:yards?|yds?)\b)?", re.IGNORECASE)
+# RNG-09: "attack Bob with pistol off hand" (also "in the off hand", "offhand").
+OFF_HAND = re.compile(r"(?:^|\s)(?:in\s+(?:the\s+|my\s+)?)?off[\s-]?hand\b", re.IGNORECASE)
 # DEF-02: dodging gunfire means diving into cover or dropping prone.
 DODGE_HOW = {"prone": "prone", "cover": "cover"}
 
-ACTIONS_HINT = ("attack <target>, dodge, block, parry, defend, aim, reload, move, rise, "
-                "escape, ready, celerity, rage <n>, spend <pool> <n>, cover <level>, heal ..., "
-                "regenerate, ignore wounds, pass or other <text>. See help +combat.")
+ACTIONS_HINT = ("attack <target>, dodge, block, parry, defend, aim, reload, nock, prepare "
+                "<n> arrows, repair, move, rise, escape, ready, celerity, rage <n>, spend "
+                "<pool> <n>, cover <level>, heal ..., regenerate, ignore wounds, pass or other "
+                "<text>. See help +combat.")
 
 
 @dataclass
@@ -123,8 +126,21 @@ class DeclarationParser:
             if weapon:
                 action["weapon"] = t.weapon(weapon).name
             return action
-        if kind in ("reload", "nock"):  # RNG-06, ATK-07/08
+        if kind == "reload":  # RNG-06, ATK-08; CLOSE-06 "reload [<gun>] with rubber"
+            rest, ammo = split_words(f" {rest}", "with")
+            rest = rest.strip()
+            action = {"kind": kind, **({"weapon": t.weapon(rest).name} if rest else {})}
+            if ammo is not None:
+                if not ammo:
+                    raise InputError("Reload with what? reload [<gun>] with <ammunition>.")
+                action["ammo"] = ammo.lower()
+            return action
+        if kind == "nock":  # ATK-07
             return {"kind": kind, **({"weapon": t.weapon(rest).name} if rest else {})}
+        if kind == "repair":  # ATK-07: a snapped bowstring
+            return {"kind": kind, **({"weapon": t.weapon(rest).name} if rest else {})}
+        if kind == "prepare":  # RNG-06: "prepare 5 arrows [for <bow>]"
+            return self.prepare(words[1:])
         if kind == "move":  # MAN-03; toward or away from someone changes the range (RNG-05)
             return self.move(words[1:])
         if kind in ("rise", "escape"):
@@ -208,6 +224,20 @@ class DeclarationParser:
             return out
         raise InputError(f"'{words[0]}' is not a way to heal. " + self.HEAL_USAGE)
 
+    def prepare(self, words: list[str]) -> dict:
+        """``prepare <n> [arrows] [for <bow>]`` (RNG-06)."""
+        usage = "Prepare arrows as: prepare <n> arrows [for <bow>], e.g. prepare 3 arrows."
+        if not words or not words[0].isdecimal() or int(words[0]) < 1:
+            raise InputError(usage)
+        rest = " ".join(w for w in words[1:2] if w.lower() not in ("arrow", "arrows"))
+        rest = (rest + " " + " ".join(words[2:])).strip()
+        action: dict = {"kind": "prepare", "arrows": int(words[0])}
+        if rest:
+            if not rest.lower().startswith("for "):
+                raise InputError(usage)
+            action["weapon"] = tables(self.rules).weapon(rest[4:].strip()).name
+        return action
+
     def move(self, words: list[str]) -> dict:
         """``move <yards> [toward <name> | away from <name>]``."""
         usage = "Move as: move <yards> [toward <name>|away from <name>], e.g. move 10 toward Bob."
@@ -242,6 +272,9 @@ class DeclarationParser:
         return action
 
     def attack(self, rest: str) -> dict:
+        off = OFF_HAND.search(rest)
+        if off is not None:  # RNG-09
+            rest = (rest[:off.start()] + " " + rest[off.end():]).strip()
         m = MOVING.search(rest)
         moving = 0
         if m is not None:  # MAN-04
@@ -256,7 +289,7 @@ class DeclarationParser:
         rest, maneuver = split_words(rest, "as")
         rest, weapon = split_words(rest, "with")
         t = tables(self.rules)
-        action: dict = {"kind": "attack", "target": self.find(rest)}
+        action: dict = {"kind": "attack", **self.targets(rest)}
         if weapon:
             action["weapon"] = t.weapon(weapon).name
         if maneuver:
@@ -270,4 +303,19 @@ class DeclarationParser:
             action["position"] = "rear" if pos == "behind" else pos
         if moving:
             action["moving"] = moving
+        if off is not None:
+            action["off_hand"] = True
         return action
+
+    def targets(self, text: str) -> dict:
+        """One target, or several for a strafe (RNG-07): ``Bob and Ann``, ``Bob, Ann``."""
+        try:
+            return {"target": self.find(text)}
+        except InputError:
+            names = [n.strip() for n in re.split(r",|\s+and\s+", text) if n.strip()]
+            if len(names) < 2:
+                raise
+        keys = [self.find(n) for n in names]
+        if len(set(keys)) < len(keys):
+            raise InputError("Name each target once: attack Bob and Ann with <gun> as strafe.")
+        return {"target": keys[0], "targets": keys}

@@ -67,9 +67,10 @@ def actions_text(actions, name: Callable[[str], str]) -> str:
     for a in actions:
         k = a.get("kind", "?")
         if k == "attack":
-            s = f"attack {name(a.get('target', '?'))}"
+            whom = " and ".join(name(t) for t in a.get("targets") or [a.get("target", "?")])
+            s = f"attack {whom}"
             if a.get("weapon"):
-                s += f" with {a['weapon']}"
+                s += f" with {a['weapon']}" + (" off hand" if a.get("off_hand") else "")
             if a.get("maneuver") and a["maneuver"] != "attack":
                 s += f" as {a['maneuver']}"
             if a.get("moving"):
@@ -78,6 +79,8 @@ def actions_text(actions, name: Callable[[str], str]) -> str:
             s = f"other: {a.get('text', '')}"
         elif k == "heal":
             s = f"heal ({a.get('how')})"
+        elif k == "prepare":
+            s = f"prepare {a.get('arrows')} arrow(s)"
         elif k in ("dodge", "block", "parry"):
             s = k + (f" {a['how']}" if a.get("how") else "")
             s += f" against {name(a['against'])}" if a.get("against") else ""
@@ -269,6 +272,14 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
             f", at {ev['location']}" if ev.get("location") else "")
         line = f"{who} attacks {n(ev['target'])} ({what}):"
         return [line, f"  {ev['auto']}"] if ev.get("auto") else line
+    if k == "strafe":  # RNG-07
+        whom = ", ".join(n(t) for t in ev["targets"])
+        return f"{who} strafes {whom} (strafe, {ev['weapon']}):"
+    if k == "share":
+        s = ev["successes"]
+        return f"  {n(ev['target'])}'s share: {s} success{'es' if s != 1 else ''}."
+    if k == "two_weapons":  # RNG-09
+        return f"  {who} is ambidextrous: no multiple-action penalty for the two weapons."
     if k == "attack_lost":
         if ev["reason"] == "gone":
             return f"{who}'s target is no longer in the fight; the attack is lost."

@@ -8,7 +8,7 @@ from dataclasses import replace
 from .. import scheduler as sch
 from ..attack import ready_weapon, resolve_escape
 from ..errors import IllegalAction
-from . import mending
+from . import mending, ranged
 from .fight import OUT_OF_ACTION, Fight, roll_event
 from .gear import Aim
 from .strike import attack
@@ -19,8 +19,12 @@ def act(f: Fight, key: str) -> None:
     # knockdown) belong to this moment of the turn, before ``act`` moves the turn on.
     _, action, mods = sch.next_action(f.state, key, f.rules)
     kind = action["kind"]
-    if kind == "attack":
+    if kind == "attack" and action.get("targets"):
+        ranged.strafe(f, key, action, mods)  # RNG-07 several targets
+    elif kind == "attack":
         attack(f, key, action, mods)
+    elif kind in ("prepare", "repair"):
+        ranged.ready(f, key, action)  # RNG-06, ATK-07
     elif kind in ("reload", "nock"):
         ready(f, key, action)
     elif kind == "aim":
@@ -75,9 +79,12 @@ def ready(f: Fight, key: str, action: dict) -> None:
     name = action["weapon"]
     res = ready_weapon(f.rules, f.sheet(key), name, f.weapon_state(key, name), action["kind"],
                        rng=f.rng)
-    f.set_gear(key, f.gear(key).with_weapon(res.state))
-    f.emit("weapon", actor=key, action=action["kind"], weapon=name, state=res.state.as_dict(),
-           note=res.note)
+    st, note = res.state, res.note
+    if action.get("ammo"):  # CLOSE-06: loaded with rubber, silver ... rounds
+        st, note = replace(st, load=action["ammo"]), f"{action['ammo']} rounds"
+    f.set_gear(key, f.gear(key).with_weapon(st))
+    f.emit("weapon", actor=key, action=action["kind"], weapon=name, state=st.as_dict(),
+           note=note)
 
 
 def aim(f: Fight, key: str, action: dict) -> None:
@@ -87,7 +94,8 @@ def aim(f: Fight, key: str, action: dict) -> None:
     same = old is not None and old.target == action["target"] and \
         old.weapon == action["weapon"]
     turns = (old.turns if same else 0) + 1
-    f.set_gear(key, replace(f.gear(key), aim=Aim(action["target"], action["weapon"], turns)))
+    f.set_gear(key, replace(f.gear(key), aim=Aim(action["target"], action["weapon"], turns,
+                                                 f.state.turn)))
     f.emit("aim", actor=key, target=action["target"], weapon=action["weapon"], turns=turns)
 
 

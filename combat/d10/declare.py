@@ -14,7 +14,7 @@ from .. import scheduler as sch
 from ..errors import IllegalAction, InputError
 from ..maneuvers import COVER, movement_yards, tables
 from ..sheet import Sheet
-from . import mending
+from . import mending, ranged
 from .fight import Fight
 from .gear import Spending
 
@@ -25,6 +25,7 @@ def declare(f: Fight, key: str, actions, activations, desperate: bool) -> None:
     actions, heals = mending.split(f, key, [dict(a) for a in actions])
     for a in actions:
         check_action(f, key, a)
+    ranged.check_turn(f, key, actions)  # RNG-01/04/06/07/09, ATK-07/08
     for a in activations:  # spent before declaring (TURN-02, MAN-07/08)
         activate(f, key, dict(a))
     for a in heals:

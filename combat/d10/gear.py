@@ -27,6 +27,7 @@ class Aim:
     target: str
     weapon: str
     turns: int
+    turn: int = 0  # RNG-01: the fight turn of the latest aim; only earlier turns count
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +75,7 @@ class Gear:
             d["grapple"] = {"with": self.grapple.other, "kind": self.grapple.kind}
         if self.aim:
             d["aim"] = {"target": self.aim.target, "weapon": self.aim.weapon,
-                        "turns": self.aim.turns}
+                        "turns": self.aim.turns, "turn": self.aim.turn}
         if self.dropped:
             d["dropped"] = list(self.dropped)
         if self.penalty:
@@ -92,7 +93,8 @@ class Gear:
         return cls(
             cover=str(d.get("cover") or "none"),
             grapple=Grip(str(g["with"]), str(g.get("kind") or "clinch")) if g else None,
-            aim=Aim(str(a["target"]), str(a.get("weapon") or ""), int(a.get("turns", 1)))
+            aim=Aim(str(a["target"]), str(a.get("weapon") or ""), int(a.get("turns", 1)),
+                    int(a.get("turn", 0)))
             if a else None,
             dropped=tuple(sorted(str(w) for w in d.get("dropped") or ())),
             penalty=Penalty(int(p["turn"]), int(p.get("difficulty", 0)),

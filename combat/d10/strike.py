@@ -32,7 +32,7 @@ from ..attack import (
 )
 from ..errors import IllegalAction
 from ..pools import Modifier
-from . import mending
+from . import mending, ranged
 from .fight import OUT_OF_ACTION, Fight, roll_event
 from .gear import Penalty
 
@@ -60,20 +60,22 @@ def attack(f: Fight, key: str, action: dict, mods) -> None:
         f.emit("attack_lost", actor=key, target=tkey, reason="dropped", weapon=weapon)
         return
     aim = a_gear.aim
-    aim_turns = aim.turns if aim and aim.target == tkey and aim.weapon == weapon else 0
-    extra = list(mods)
+    aim_turns = ranged.aim_turns(f, key, tkey, weapon)  # RNG-01
+    extra, main = ranged.hands(f, key, action, list(mods))  # RNG-09
     pen = a_gear.penalty
     if pen and pen.turn == f.state.turn:  # CLOSE-12: tackled last turn
         extra.append(Modifier(pen.reason, difficulty=pen.difficulty))
     intent = Attack(key, tkey, maneuver=action.get("maneuver") or "attack", weapon=weapon,
                     location=action.get("location"), position=action.get("position") or "front",
-                    aim_turns=aim_turns, specialty=bool(action.get("specialty")),
+                    aim_turns=aim_turns, off_hand=bool(action.get("off_hand")),
+                    ammo=ranged.loaded(f, key, weapon),
+                    specialty=bool(action.get("specialty")),
                     willpower=bool(action.get("willpower")))
     grip = a_gear.grapple
     moving = action.get("moving", 0)
     if moving:  # MAN-04: the yards moved while attacking close on the target
         f.set_yards(key, tkey, max(0, f.yards(key, tkey) - moving))
-    ctx = Context(attacker=f.side(key, weapon, moved=moving), target=f.side(tkey),
+    ctx = Context(attacker=f.side(key, main or weapon, moved=moving), target=f.side(tkey),
                   range_yards=f.yards(key, tkey),
                   grapple=grip.kind if grip and grip.other == tkey else "",
                   weapon_state=f.weapon_state(key, weapon), extra=tuple(extra),

@@ -254,8 +254,7 @@ class TestMagicAndOthers(HealingTest):
                 self.assertIn("only 1 Arete effect a turn", self.cmd(
                     "+combat/declare heal life 1 aggravated on Thug").text)
                 self.assertEqual(health(thug(self))["aggravated"], 1)
-                self.cmd("+combat/end")
-                thug(self).delete()
+                self.cmd("+combat/end")  # the NPCs made for the fight go with it
 
     @pytest.mark.rule("HEAL-07")
     def test_changeling_healing_times_by_place(self):
@@ -395,8 +394,7 @@ class TestHealth(HealingTest):
                 self.assertNotIn("wounds", text)
                 self.cmd("+combat/damage Char=3 lethal")
                 self.assertIn("Incapacitated", self.cmd("+combat/declare ignore wounds").text)
-                self.cmd("+combat/end")
-                thug(self).delete()
+                self.cmd("+combat/end")  # the NPCs made for the fight go with it
 
     @pytest.mark.rule("HLT-09")
     def test_natural_healing_times_and_care_footnotes(self):

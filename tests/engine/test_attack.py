@@ -881,13 +881,17 @@ def test_RNG_07_strafing_splits_successes(rs):
 
 
 def test_RNG_08_three_round_burst(rs):
-    """RNG-08: rate 3+ and burst capable: +2 dice, +1 diff, three rounds."""
+    """RNG-08: rate 3+ (nothing else): +2 dice, +1 diff, three rounds."""
     r = resolve_attack(rs, A(), B(), atk("burst", weapon="SMG, small"), Context(range_yards=10),
                        faces=F(1, 8))
     assert r.pool.dice == 8 and r.pool.difficulty == 7
     assert r.weapon_before.ammo - r.weapon_after.ammo == 3
-    with pytest.raises(IllegalAction, match="cannot fire a burst"):
-        build_attack_pool(rs, A(), B(), atk("burst", weapon="Pistol, heavy"),
+    # Defect 5: a rate-3 pistol with no `burst` flag on its row fires a burst too.
+    p = build_attack_pool(rs, A(), B(), atk("burst", weapon="Pistol, heavy"),
+                          Context(range_yards=10))
+    assert p.dice == 8 and p.difficulty == 7
+    with pytest.raises(IllegalAction, match="rate of fire of 3"):
+        build_attack_pool(rs, A(), B(), atk("burst", weapon="Revolver, heavy"),
                           Context(range_yards=10))
 
 

@@ -1,0 +1,400 @@
+"""Ranged rules decided around the attacks of a turn (seed 000 "Ranged maneuvers", seed 001
+the same for revised): what a declaration may ask of a weapon, and the shots that are more
+than one attack on one target.
+
+* RNG-01 aiming is a whole turn of nothing else; only aims of earlier turns count.
+* RNG-04 shots a turn: never above the weapon's rate of fire (multiple-action penalties
+  apply as usual: the scheduler's).
+* RNG-06 prepared arrows: shots from them need no nocking and are not held to the rate.
+* ATK-07 / ATK-08: a bow's arrow (nocked, prepared, or a waiver) and a crossbow's bolt must
+  be ready for each shot, counting the nock and reload actions declared before it; a snapped
+  string must be repaired (a spare string and an action).
+* RNG-07 strafing several targets with one roll, successes split among them.
+* RNG-09 two weapons: the off hand, and Ambidextrous 2 waiving the multiple-action penalty.
+
+Checked when declared, so an impossible turn is refused before anything is spent; what
+changes later (a range, a weapon knocked away) loses the action when acted, never stalls it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .. import damage as dmg
+from ..attack import (
+    Attack,
+    Context,
+    WeaponState,
+    _waived,
+    crossbow_reload_actions,
+    ready_weapon,
+    resolve_strafe,
+    two_weapons_no_multi_penalty,
+)
+from ..errors import IllegalAction, InputError
+from ..maneuvers import Weapon, tables
+from ..pools import Modifier
+from .fight import Fight, roll_event
+
+SHOOTING = ("firearm", "bow", "crossbow")
+
+
+# ---------------------------------------------------------------- declaring
+
+
+def shot_weapon(f: Fight, key: str, a: dict) -> Weapon | None:
+    """The ranged weapon an attack action fires, or None (a punch, a pistol-whip)."""
+    if a.get("kind") != "attack":
+        return None
+    t = tables(f.rules)
+    name = a.get("weapon") or (None if a.get("maneuver") else f.in_hand(key))
+    if not name:
+        return None
+    try:
+        w = t.weapon(name)
+    except InputError:
+        return None
+    if w.kind not in SHOOTING:
+        return None
+    if a.get("maneuver") and t.maneuver(a["maneuver"]).kind != "weapon":
+        return None  # CLOSE-06 jab: the gun as a club
+    return w
+
+
+def check_turn(f: Fight, key: str, actions: list[dict]) -> None:
+    """The whole declaration against the weapons (after each action's own checks)."""
+    kinds = [a["kind"] for a in actions]
+    if "aim" in kinds and len(actions) > 1:  # RNG-01
+        raise IllegalAction("Aiming is a whole turn of doing nothing but aiming: declare aim "
+                            "alone, and shoot next turn.")
+    for a in actions:
+        if a["kind"] == "aim":
+            _check_aim(f, key, a)
+        if a["kind"] == "reload" and a.get("ammo"):
+            _check_ammo(f, a)
+        if a["kind"] in ("prepare", "repair"):
+            a["weapon"] = a.get("weapon") or f.default_weapon(key, ("bow",))
+            f.carries(key, a["weapon"])
+            w = tables(f.rules).weapon(a["weapon"])
+            if w.kind != "bow":
+                raise IllegalAction(f"Only a bow's arrows are prepared or its string "
+                                    f"repaired; the {w.name} is not a bow.")
+            st = _state(f, key, w)
+            if a["kind"] == "repair" and st.string_ok:
+                raise IllegalAction(f"The {w.name}'s string is whole; nothing to repair.")
+            if a["kind"] == "repair" and w.spare_strings <= st.strings_used:
+                raise IllegalAction(f"Repairing the {w.name} takes a spare bowstring, and "
+                                    f"{f.name(key)} has none left.")
+        if a.get("targets"):
+            _check_strafe(f, key, a)
+        if a.get("off_hand"):
+            _check_off_hand(f, key, a, actions)
+        w = shot_weapon(f, key, a)
+        m = tables(f.rules).maneuver(a["maneuver"]) if a.get("maneuver") else None
+        if w is not None and m is not None and m.min_rate:  # RNG-08
+            if w.burst is False:
+                raise IllegalAction(f"The {w.name} has no burst setting. Fire single shots.")
+            if w.rate < m.min_rate:
+                raise IllegalAction(f"A {m.name} needs a rate of fire of {m.min_rate}+; the "
+                                    f"{w.name}'s is {w.rate}. Fire single shots instead.")
+    _check_readiness(f, key, actions)
+
+
+def _check_ammo(f: Fight, a: dict) -> None:
+    """CLOSE-06: a gun loaded with an ammunition kind its row takes (weapons.ammo)."""
+    t = tables(f.rules)
+    w = t.weapon(a["weapon"])
+    if a["ammo"] not in t.ammo:
+        raise InputError(f"'{a['ammo']}' is not a kind of ammunition here. Known: "
+                         f"{', '.join(t.ammo)}.")
+    if w.kind != "firearm" or (w.ammo and a["ammo"] not in w.ammo):
+        takes = ", ".join(w.ammo) if w.kind == "firearm" and w.ammo else "no special rounds"
+        raise IllegalAction(f"The {w.name} takes {takes}, not {a['ammo']}.")
+
+
+def _check_aim(f: Fight, key: str, a: dict) -> None:
+    """RNG-01: guns and bows only, not shotguns or SMGs, with the skill the table asks."""
+    t = tables(f.rules)
+    aim = t.ranged.get("aiming") or {}
+    w = t.weapon(a["weapon"])
+    need = (aim.get("requires") or {}).get(w.kind)
+    if need is None:
+        raise IllegalAction(f"Only guns and bows can be aimed, not the {w.name}.")
+    if w.cls in aim.get("forbidden_classes", ()):
+        raise IllegalAction(f"A {w.cls} cannot be aimed: fire it instead.")
+    sheet = f.sheet(key)
+    if need and not any(sheet.rating(f.rules.traits, tr) >= n for tr, n in need.items()):
+        text = " or ".join(f"{tr} {n}+" for tr, n in need.items())
+        raise IllegalAction(f"Aiming the {w.name} needs {text}.")
+
+
+def _state(f: Fight, key: str, w: Weapon) -> WeaponState:
+    return f.weapon_state(key, w.name) or WeaponState.fresh(w)
+
+
+def _check_readiness(f: Fight, key: str, actions: list[dict]) -> None:
+    """RNG-04, RNG-06, ATK-07, ATK-08: walk the declared actions in order, as the weapon
+    would go through them, and refuse the first shot it could not fire."""
+    t = tables(f.rules)
+    states: dict[str, WeaponState] = {}
+    rated: dict[str, int] = {}  # shots held to the rate of fire, per weapon
+    # in the order they will be acted: normal actions first, extra ones last (MAN-06)
+    for a in sorted(actions, key=lambda a: bool(a.get("extra"))):
+        name = a.get("weapon")
+        if a["kind"] in ("nock", "reload", "prepare", "repair") and name:
+            w = t.weapon(name)
+            if a["kind"] == "nock" and w.kind != "bow":
+                raise IllegalAction(f"Only a bow is nocked; the {w.name} is not a bow.")
+            if a["kind"] == "reload" and w.kind not in ("firearm", "crossbow"):
+                raise IllegalAction(f"Guns and crossbows are reloaded, not the {w.name} "
+                                    f"(a bow: nock, or prepare arrows).")
+            st = states.get(w.name) or _state(f, key, w)
+            if a["kind"] == "nock":
+                if not st.string_ok:
+                    raise IllegalAction(f"The {w.name}'s string is snapped: repair it first "
+                                        f"(repair; it takes a spare string and an action).")
+                st = replace(st, nocked=True)
+            elif a["kind"] == "prepare":
+                st = replace(st, prepared_arrows=st.prepared_arrows + a.get("arrows", 1))
+            elif a["kind"] == "repair":
+                st = replace(st, string_ok=True)
+            elif w.kind == "firearm":
+                st = replace(st, ammo=w.clip)
+            elif w.kind == "crossbow":
+                if st.ammo:
+                    raise IllegalAction(f"The {w.name} is already loaded; shoot it first.")
+                done = st.reload_progress + 1
+                need = crossbow_reload_actions(f.rules, f.sheet(key))
+                st = replace(st, ammo=w.clip or 1, reload_progress=0) if done >= need else \
+                    replace(st, reload_progress=done)
+            states[w.name] = st
+            continue
+        w = shot_weapon(f, key, a)
+        if w is None:
+            continue
+        st = states.get(w.name) or _state(f, key, w)
+        free = False  # RNG-06: a prepared arrow is not held to the rate of fire
+        if w.kind == "bow":
+            bow = t.attacks.get("bow") or {}
+            if not st.string_ok:
+                raise IllegalAction(f"The {w.name}'s string is snapped: repair it first "
+                                    f"(repair; it takes a spare string and an action).")
+            if st.nocked:
+                st = replace(st, nocked=False)
+            elif st.prepared_arrows:
+                st = replace(st, prepared_arrows=st.prepared_arrows - 1)
+                free = True
+            elif not _nock_waived(f, key, bow):
+                raise IllegalAction(f"Nock an arrow before each shot of the {w.name}: declare "
+                                    f"nock first (an action), or prepare arrows beforehand.")
+        elif w.kind == "crossbow":
+            if not st.ammo:
+                need = crossbow_reload_actions(f.rules, f.sheet(key))
+                raise IllegalAction(f"The {w.name} is not loaded: reloading takes {need} "
+                                    f"action(s); declare them before the shot (reload).")
+            st = replace(st, ammo=st.ammo - 1)
+        elif w.kind == "firearm" and st.ammo is not None:
+            m = t.maneuver(a.get("maneuver") or
+                           (t.attacks.get("default_maneuver") or {}).get("firearm", "shoot"))
+            need = max(1, m.rounds or 1)
+            if m.empties_clip:
+                need = max(1, -(-w.clip * m.min_clip_percent // 100))
+            if st.ammo < need:
+                raise IllegalAction(f"The {w.name} has {st.ammo} round(s) left; a "
+                                    f"{m.name.replace('_', ' ')} needs {need}. Reload first "
+                                    f"(an action).")
+            st = replace(st, ammo=0 if m.empties_clip else st.ammo - need)
+        states[w.name] = st
+        if not free:
+            rated[w.name] = rated.get(w.name, 0) + 1
+            if rated[w.name] > max(1, w.rate):  # RNG-04
+                raise IllegalAction(f"The {w.name} fires at most {w.rate} shot(s) a turn (its "
+                                    f"rate of fire); you declared {rated[w.name]}.")
+
+
+def _nock_waived(f: Fight, key: str, bow: dict) -> bool:
+    """ATK-07: the house-rule waiver (numetal an Archery specialty, revised Archery 4+)."""
+    return _waived(f.rules, f.sheet(key), bow.get("nock_waived_by"))
+
+
+def _check_strafe(f: Fight, key: str, a: dict) -> None:
+    """RNG-07: only a strafe has several targets, each someone else in the fight."""
+    t = tables(f.rules)
+    m = t.maneuver(a.get("maneuver") or "attack") if a.get("maneuver") else None
+    if m is None or not m.max_spread_yards:
+        raise IllegalAction("Only a strafe attacks several targets at once: attack <a> and "
+                            "<b> with <gun> as strafe.")
+    for k in a["targets"]:
+        c = f.state.find(k)
+        if k == key:
+            raise IllegalAction("You cannot strafe yourself.")
+        if c.outcome == dmg.DEAD:
+            raise IllegalAction(f"{c.name} is dead already.")
+    spread = spread_yards(f, a["targets"])
+    if spread > m.max_spread_yards:
+        raise IllegalAction(f"Strafed targets must be within {m.max_spread_yards} yards of "
+                            f"each other; these are {spread} apart.")
+
+
+def spread_yards(f: Fight, keys) -> int:
+    keys = [k for k in keys if f.state.get(k) is not None]
+    return max((f.yards(a, b) for i, a in enumerate(keys) for b in keys[i + 1:]), default=0)
+
+
+def _check_off_hand(f: Fight, key: str, a: dict, actions: list[dict]) -> None:
+    """RNG-09: the off hand fires or strikes with a second weapon, not the main one."""
+    if not a.get("weapon"):
+        raise IllegalAction("Name the off-hand weapon: attack <target> with <weapon> off hand.")
+    t = tables(f.rules)
+    w = t.weapon(a["weapon"])
+    if w.two_handed:
+        raise IllegalAction(f"The {w.name} needs both hands; it cannot be an off-hand weapon.")
+    main = main_hand(f, key, a, actions)
+    if main is None:
+        raise IllegalAction(f"The off hand is the second weapon: {f.name(key)} needs another "
+                            f"weapon in the main hand.")
+    if t.weapon(main).two_handed:
+        raise IllegalAction(f"Both of {f.name(key)}'s hands are on the {main}.")
+
+
+def main_hand(f: Fight, key: str, a: dict, actions) -> str | None:
+    """The main-hand weapon beside an off-hand attack: another declared attack's weapon,
+    else the first carried weapon other than the off-hand one."""
+    off = a["weapon"].lower()
+    for b in actions:
+        if b is not a and b.get("kind") == "attack" and not b.get("off_hand") and \
+                b.get("weapon") and b["weapon"].lower() != off:
+            return b["weapon"]
+    g = f.gear(key)
+    return next((w for w in f.sheet(key).weapons
+                 if w.lower() != off and not g.is_dropped(w)), None)
+
+
+# ---------------------------------------------------------------- attacking
+
+
+def loaded(f: Fight, key: str, weapon: str | None) -> str:
+    """CLOSE-06: the ammunition kind in the gun (standard until reloaded with another)."""
+    ws = f.weapon_state(key, weapon)
+    return ws.load if ws is not None else "standard"
+
+
+def aim_turns(f: Fight, key: str, tkey: str, weapon: str | None) -> int:
+    """RNG-01: turns spent aiming at this target with this weapon, in earlier turns only."""
+    aim = f.gear(key).aim
+    if aim and aim.target == tkey and aim.weapon == weapon and aim.turn < f.state.turn:
+        return aim.turns
+    return 0
+
+
+def hands(f: Fight, key: str, action: dict, mods: list[Modifier]) -> tuple[list, str | None]:
+    """RNG-09: (the action's modifiers, the main-hand weapon) for an off-hand attack.
+    Ambidextrous 2 and nothing but the two weapon attacks this turn: no multiple-action
+    penalty on either."""
+    c = f.state.get(key)
+    attacks = [a for a in c.actions if a.get("kind") == "attack"]
+    main = main_hand(f, key, action, c.actions) if action.get("off_hand") else None
+    two = len(attacks) == 2 and len(c.actions) == 2 and any(a.get("off_hand") for a in attacks)
+    if two and two_weapons_no_multi_penalty(f.rules, f.sheet(key), 0):
+        kept = [m for m in mods if not m.reason.startswith("multiple actions")]
+        if len(kept) < len(mods):
+            f.emit("two_weapons", actor=key)
+        mods = kept
+    return mods, main
+
+
+def strafe(f: Fight, key: str, action: dict, mods) -> None:
+    """RNG-07: one roll, the successes split evenly among the targets (leftovers in the
+    order named); each target's own defense cancels only its share. The range bands are
+    read for the farthest target."""
+    from .strike import _defense, deal, effects  # the single-attack steps, reused
+
+    rs = f.rules
+    keys = [k for k in action["targets"] if f.state.get(k) is not None
+            and f.state.get(k).outcome != dmg.DEAD]
+    weapon = action.get("weapon") or f.in_hand(key)
+    if not keys:
+        f.emit("attack_lost", actor=key, target=action["target"], reason="gone")
+        return
+    if f.gear(key).is_dropped(weapon):
+        f.emit("attack_lost", actor=key, target=keys[0], reason="dropped", weapon=weapon)
+        return
+    a_sheet = f.sheet(key)
+    extra = tuple(mods)
+    intent = Attack(key, keys[0], maneuver=action["maneuver"], weapon=weapon,
+                    ammo=loaded(f, key, weapon),
+                    specialty=bool(action.get("specialty")),
+                    willpower=bool(action.get("willpower")))
+    ctx = Context(attacker=f.side(key, weapon), target=f.side(keys[0]),
+                  range_yards=max(f.yards(key, k) for k in keys),
+                  spread_yards=spread_yards(f, keys),
+                  weapon_state=f.weapon_state(key, weapon), extra=extra)
+    sheets = {k: f.sheet(k) for k in keys}
+    sides = {k: f.side(k) for k in keys}
+    soaks = {k: (lambda kind, s=sheets[k]: dmg.can_soak(rs, s, kind)) for k in keys}
+    defenses = {}
+    for k in keys:
+        d, useless = _defense(f, key, k, replace(intent, target=k),
+                              replace(ctx, target=sides[k]), soaks[k])
+        if useless is not None:  # DEF-02: no use against a burst of gunfire, and said so
+            f.events.append(useless)
+        if d is not None:
+            defenses[k] = (d, None)
+    try:
+        res = resolve_strafe(rs, a_sheet, sheets, intent, ctx, defenses=defenses, sides=sides,
+                             leftover_to=tuple(keys), rng=f.rng, can_soak=soaks)
+    except IllegalAction as why:
+        f.emit("attack_lost", actor=key, target=keys[0], reason="impossible", why=str(why))
+        return
+    first = res.results[0]
+    if first.weapon_after is not None:
+        f.set_gear(key, replace(f.gear(key), aim=None).with_weapon(first.weapon_after))
+    f.emit("strafe", actor=key, targets=list(keys), weapon=weapon)
+    f.events.append(roll_event(key, "attack", res.pool, res.roll))
+    if first.weapon_after is not None and first.weapon_after.ammo is not None:
+        f.emit("ammo", actor=key, weapon=weapon, left=first.weapon_after.ammo)
+    for r in res.results:
+        tkey = r.target
+        f.emit("share", actor=key, target=tkey, successes=r.successes)
+        if r.defense is not None:
+            d = r.defense
+            f.events.append(roll_event(tkey, "defense", d.pool, d.roll, label=d.defense.kind))
+        if not r.hit:
+            f.emit("miss", actor=key, target=tkey, botch=r.botch)
+            continue
+        f.emit("hit", actor=key, target=tkey, net=r.net, immobile=False)
+        dr = None
+        if r.deals_damage:
+            dr = deal(f, key, tkey, r.damage, r.damage_type, r.damage_source, "damage",
+                      materials=r.materials, armor_rating=r.armor_rating,
+                      armor_applies=r.armor_stops_source, unarmored_part=r.unarmored_part,
+                      head_shot=r.head_shot)
+        effects(f, key, tkey, r, dr)
+
+
+# ---------------------------------------------------------------- readying
+
+
+def ready(f: Fight, key: str, action: dict) -> None:
+    """RNG-06 prepare arrows (arrows set ready for later shots) and ATK-07 repair a snapped
+    bowstring (a spare string and an action: Wits + Archery or Wits + Crafts)."""
+    name = action["weapon"]
+    w = tables(f.rules).weapon(name)
+    st = f.weapon_state(key, name) or WeaponState.fresh(w)
+    spares = w.spare_strings - st.strings_used
+    res = ready_weapon(f.rules, f.sheet(key), name, st, action["kind"],
+                       arrows=action.get("arrows", 0), spare_string=spares > 0, rng=f.rng)
+    new = res.state
+    if action["kind"] == "repair":
+        new = replace(new, strings_used=st.strings_used + 1)  # used up, success or not
+        if res.roll is not None:
+            f.events.append(roll_event(key, "repair", res.pool, res.roll))
+    f.set_gear(key, f.gear(key).with_weapon(new))
+    note = res.note
+    if action["kind"] == "prepare":
+        note = f"{new.prepared_arrows} arrow(s) ready"
+    elif action["kind"] == "repair":
+        note = ("the string is mended" if res.success else "the repair fails") + \
+            f"; {max(0, spares - 1)} spare string(s) left"
+    f.emit("weapon", actor=key, action=action["kind"], weapon=name, state=new.as_dict(),
+           note=note)
