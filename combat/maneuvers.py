@@ -252,6 +252,7 @@ COMPLICATIONS_SCHEMA = Struct(optional={
         "attribute": Str(), "ability": Str(), "success_initiative": _DIFF,
         "botch_damage": Int(0, 10), "botch_type": _TYPE, "botch_soakable": Bool(),
         "prone_close_attack_dice": _DIFF, "attacks_on_prone_dice": _DIFF,
+        "maneuver_success": Str(("stands", "up_minus_initiative")),
     }),
     "movement": Struct(optional={"attacker_faster_than_walk": _DIFF,
                                  "target_faster_than_walk": _DIFF}),

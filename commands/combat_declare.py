@@ -22,6 +22,12 @@ COVER_WORDS = ("cover", "concealment")
 MOVING = re.compile(r"(?:^|\s)moving(?:\s+(\S+))?(?:\s+(?:yards?|yds?)\b)?", re.IGNORECASE)
 # DEF-02: dodging gunfire means diving into cover or dropping prone.
 DODGE_HOW = {"prone": "prone", "cover": "cover"}
+# CLOSE-12: what a botched tackle does to the attacker, chosen when declaring.
+ON_BOTCH = re.compile(r"(?:^|\s)on\s+botch(?:\s+(\S+))?", re.IGNORECASE)
+BOTCH_CHOICE = {"hurt": "hurt", "damage": "hurt", "down": "down", "fall": "down"}
+# CLOSE-06: "using <ammunition>"; CLOSE-01: "draining", "severing".
+USING = re.compile(r"(?:^|\s)using(?:\s+(\S+))?", re.IGNORECASE)
+FLAGS = {"draining": "drain", "drain": "drain", "severing": "sever", "sever": "sever"}
 
 ACTIONS_HINT = ("attack <target>, dodge, block, parry, defend, aim, reload, move, rise, "
                 "escape, ready, celerity, rage <n>, spend <pool> <n>, cover <level>, pass or "
@@ -107,6 +113,12 @@ class DeclarationParser:
                     "item": " ".join(words[2:])}
         if kind == "attack":
             return self.attack(rest)
+        if kind in ("blindfight", "blind"):  # COMP-01 / MAN-12: a reflex roll, not an action
+            use = words[-1].lower() if len(words) > 1 else ""
+            if use not in ("penalty", "bonus"):
+                raise InputError("Blind Fighting as: blindfight penalty (your own penalty) or "
+                                 "blindfight bonus (the bonus to attack you).")
+            return {"activate": "blindfight", "use": use}
         if kind in COVER_WORDS:  # RNG-03: where you stand, not an action
             return {"activate": "cover", "level": cover_level(rest)}
         if kind in DEFENSES:
@@ -176,6 +188,30 @@ class DeclarationParser:
         return action
 
     def attack(self, rest: str) -> dict:
+        flags: dict = {}
+        m = ON_BOTCH.search(rest)
+        if m is not None:  # CLOSE-12
+            choice = BOTCH_CHOICE.get((m.group(1) or "").lower())
+            if choice is None:
+                raise InputError("Choose what a botched tackle does to you: on botch hurt "
+                                 "(take the target's Stamina in damage) or on botch down.")
+            flags["on_botch"] = choice
+            rest = (rest[:m.start()] + " " + rest[m.end():]).strip()
+        m = USING.search(rest)
+        if m is not None:  # CLOSE-06
+            ammo = (m.group(1) or "").lower()
+            known = tables(self.rules).ammo
+            if ammo not in known:
+                raise InputError(f"Load as: using <ammunition>, one of {', '.join(known)}; "
+                                 f"e.g. attack Bob with pistol as jab pistol using rubber.")
+            flags["ammo"] = ammo
+            rest = (rest[:m.start()] + " " + rest[m.end():]).strip()
+        words = rest.split()
+        for w in list(words):
+            if w.lower() in FLAGS:  # CLOSE-01
+                flags[FLAGS[w.lower()]] = True
+                words.remove(w)
+        rest = " ".join(words)
         m = MOVING.search(rest)
         moving = 0
         if m is not None:  # MAN-04
@@ -204,4 +240,5 @@ class DeclarationParser:
             action["position"] = "rear" if pos == "behind" else pos
         if moving:
             action["moving"] = moving
+        action.update(flags)
         return action

@@ -229,17 +229,32 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
     if k == "dazed":
         return f"  {who} is dazed and loses next turn's actions."
     if k == "off_balance":
-        return f"  {who} is off balance: +{ev['difficulty']} difficulty next turn."
+        return (f"  {who} is off balance: +{ev['difficulty']} difficulty on all actions "
+                f"next turn.")
     if k == "staked":
         return f"  {who} is STAKED: {ev.get('detail')}."
     if k == "tackle_botched":
+        if ev.get("choice") == "hurt":
+            return f"  {who} botches the tackle and takes the impact instead of falling."
         return f"  {who} goes down in the botched tackle (getting up takes an action: rise)."
+    if k == "drain":
+        return (f"  {who} drains {ev['taken']} blood from {n(ev['target'])}"
+                f" ({ev['gained']} gained).")
+    if k == "riposte_ready":
+        return (f"  {who} parried with the {ev['weapon']}: {ev.get('dice') or 0:+d} die on "
+                f"the next attack on "
+                f"{n(ev['target'])} with it.")
+    if k == "blind_fight":
+        what = "own penalty" if ev["use"] == "penalty" else "the bonus to attack them"
+        return f"  {who} fights blind: {ev['points']} off {what} this turn."
     if k == "string_snapped":
         return f"  {who}'s bowstring snaps."
     if k == "effect_note":
         return f"  Effect on {who}: {ev['what'].replace('_', ' ')}" + (
             f" ({ev['detail']})" if ev.get("detail") else "")
     if k == "knockdown":
+        if ev.get("kept_feet"):
+            return f"  {who} keeps their feet."
         if ev.get("standing"):
             return (f"  {who} is knocked down but gets up at once: {ev['initiative']:+d} "
                     f"initiative next turn.")

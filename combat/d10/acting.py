@@ -8,6 +8,7 @@ from dataclasses import replace
 from .. import scheduler as sch
 from ..attack import ready_weapon, resolve_escape
 from ..errors import IllegalAction
+from . import close
 from .fight import Fight, roll_event
 from .gear import Aim
 from .strike import attack
@@ -98,7 +99,8 @@ def escape(f: Fight, key: str) -> None:
         f.release(key, None)
         return
     other = grip.other
-    res = resolve_escape(f.rules, f.sheet(key), f.sheet(other), rng=f.rng)
+    res = resolve_escape(f.rules, f.sheet(key), f.sheet(other), rng=f.rng,
+                         extra=close.defense_extra(f, key))  # CLOSE-12 off balance
     f.events.append(roll_event(key, "escape", res.escaper_pool, res.escaper_roll))
     f.events.append(roll_event(other, "hold on", res.holder_pool, res.holder_roll))
     if res.escaped:
@@ -109,6 +111,8 @@ def escape(f: Fight, key: str) -> None:
 def abort(f: Fight, key: str, to: str, spend: bool) -> None:
     """TURN-08: a Willpower roll (or a point) to switch to a defense before acting."""
     name = f.name(key)
+    if to == "parry":  # DEF-03: refused before any Willpower is rolled or spent
+        close.check_parry(f, key)
     sheet = f.sheet(key)
     wp = sheet.pools.get("Willpower")
     if spend:

@@ -14,6 +14,7 @@ from .. import scheduler as sch
 from ..errors import IllegalAction, InputError
 from ..maneuvers import COVER, movement_yards, tables
 from ..sheet import Sheet
+from . import close
 from .fight import Fight
 from .gear import Spending
 
@@ -23,6 +24,7 @@ def declare(f: Fight, key: str, actions, activations, desperate: bool) -> None:
     actions = [dict(a) for a in actions]
     for a in actions:
         check_action(f, key, a)
+    close.check_declared(f, key, actions, activations)
     for a in activations:  # spent before declaring (TURN-02, MAN-07/08)
         activate(f, key, dict(a))
     for a in actions:  # the extra sources are known now that Rage was spent
@@ -158,6 +160,8 @@ def activate(f: Fight, key: str, a: dict) -> None:
         f.emit("effect", actor=key, kind=a["what"], item=a.get("item", ""))
     elif what == "spend":
         pay(f, key, a["pool"], a["amount"], "power")
+    elif what == "blindfight":  # COMP-01 / MAN-12
+        close.blind_fight(f, key, a["use"])
     else:
         raise InputError(f"'{what}' is not something to spend or activate.")
 

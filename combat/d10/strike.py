@@ -32,6 +32,7 @@ from ..attack import (
 )
 from ..errors import IllegalAction
 from ..pools import Modifier
+from . import close
 from .fight import OUT_OF_ACTION, Fight, roll_event
 from .gear import Penalty
 
@@ -66,7 +67,7 @@ def attack(f: Fight, key: str, action: dict, act_ev: dict) -> None:
     intent = Attack(key, tkey, maneuver=action.get("maneuver") or "attack", weapon=weapon,
                     location=action.get("location"), position=action.get("position") or "front",
                     aim_turns=aim_turns, specialty=bool(action.get("specialty")),
-                    willpower=bool(action.get("willpower")))
+                    willpower=bool(action.get("willpower")), **close.attack_fields(action))
     grip = a_gear.grapple
     moving = action.get("moving", 0)
     if moving:  # MAN-04: the yards moved while attacking close on the target
@@ -75,6 +76,7 @@ def attack(f: Fight, key: str, action: dict, act_ev: dict) -> None:
                   range_yards=f.yards(key, tkey),
                   grapple=grip.kind if grip and grip.other == tkey else "",
                   weapon_state=f.weapon_state(key, weapon), extra=tuple(extra))
+    ctx = close.context(f, key, tkey, weapon, ctx)
     try:  # the attack as things stand now (range, grapple ...): impossible loses the action
         build_attack_pool(rs, a_sheet, t_sheet, intent, ctx)
     except IllegalAction as why:
@@ -85,6 +87,10 @@ def attack(f: Fight, key: str, action: dict, act_ev: dict) -> None:
         return dmg.can_soak(rs, t_sheet, kind)
 
     defense = _defense(f, key, tkey, intent, ctx, can_soak)
+    if defense is not None and close.ambush_defenseless(f, key, tkey):  # MAN-01
+        f.emit("defense_ineffective", actor=tkey, kind=defense.kind, against=key,
+               reason="Ambushed: no time to defend.")
+        defense = None
     res = resolve_attack(rs, a_sheet, t_sheet, intent, ctx, defense, rng=f.rng,
                          can_soak=can_soak)
     if aim or res.weapon_after is not None:
@@ -106,9 +112,10 @@ def attack(f: Fight, key: str, action: dict, act_ev: dict) -> None:
             deal(f, tkey, key, d.counter, d.counter_type, "melee", "parry damage")
     if res.costs:
         f.put_sheet(key, dmg.pay_costs(f.sheet(key), dict(res.costs), "attack"))
+    close.after_attack(f, key, tkey, action, res)
     if not res.hit:
         f.emit("miss", actor=key, target=tkey, botch=res.botch)
-        effects(f, key, tkey, res, None)
+        effects(f, key, tkey, res, None, action)
         return
     # COMP-03: a fully immobilized (or staked) target is hit with at least one success.
     immobile = res.roll is not None and res.roll.successes < res.successes
@@ -123,14 +130,15 @@ def attack(f: Fight, key: str, action: dict, act_ev: dict) -> None:
                 f.state.get(tkey).outcome not in OUT_OF_ACTION:  # COMP-02
             f.condition(tkey, "dazed")
             f.emit("dazed", actor=tkey)
-    effects(f, key, tkey, res, dr)
+    effects(f, key, tkey, res, dr, action)
 
 
 def _defense(f: Fight, key: str, tkey: str, intent: Attack, ctx: Context, can_soak):
     """The target's declared defense against this attack, or None; spends it (DEF-01..04,
     TURN-09 anticipated first, TURN-08 an abort to a defense)."""
     t = f.state.get(tkey)
-    parry_with = f.in_hand(tkey)
+    # DEF-03: a parry uses the weapon or shield that can parry, not just the first carried.
+    parry_with = close.parry_item(f, tkey) or f.in_hand(tkey)
     defense = None
     try:
         kind = t.actions[0]["kind"] if t.desperate and t.actions else None
@@ -140,11 +148,13 @@ def _defense(f: Fight, key: str, tkey: str, intent: Attack, ctx: Context, can_so
         a = dev["action"]
         defense = Defense(tkey, a["kind"], weapon=parry_with,
                           prone=a.get("how") == "prone", to_cover=a.get("how") == "cover",
-                          extra=tuple(Modifier(**m) for m in dev.get("modifiers", [])))
+                          extra=tuple(Modifier(**m) for m in dev.get("modifiers", []))
+                          + close.defense_extra(f, tkey))
     except IllegalAction:
         to = t.aborted_to
         if to and to.get("kind") in DEFENSES and not to.get("resolved"):  # TURN-08
-            defense = Defense(tkey, to["kind"], weapon=parry_with)
+            defense = Defense(tkey, to["kind"], weapon=parry_with,
+                              extra=close.defense_extra(f, tkey))
             f.put(tkey, aborted_to={**to, "resolved": True})
     if defense is None:
         return None
@@ -201,7 +211,7 @@ def apply_levels(f: Fight, key: str, levels: int, kind: str, source: str, *,
     f.set_outcome(key, outcome)
 
 
-def effects(f: Fight, key: str, tkey: str, res, dr) -> None:
+def effects(f: Fight, key: str, tkey: str, res, dr, action: dict | None = None) -> None:
     """What the hit (or botch) does beyond damage."""
     turn = f.state.turn
     for e in res.effects:
@@ -227,8 +237,9 @@ def effects(f: Fight, key: str, tkey: str, res, dr) -> None:
             apply_levels(f, key, e.value, e.detail or "lethal", "other", soakable=True,
                          why=f"{f.name(tkey)}'s jagged skin")
         elif e.kind == "knocked_down_or_damage":  # CLOSE-12 botched tackle
-            f.condition(who, "prone")
-            f.emit("tackle_botched", actor=who)
+            close.tackle_botch(f, who, tkey, action or {}, e.value)
+        elif e.kind == "drain_blood":  # CLOSE-01: a vampire's bite drains instead
+            close.drain(f, key, tkey, e.value)
         elif e.kind == "weapon_thrown":
             f.set_gear(key, f.gear(key).drop(e.detail))
         elif e.kind == "string_snapped":
@@ -243,6 +254,9 @@ def knockdown(f: Fight, key: str, difficulty: int, absolute: int | None) -> None
     kd = knockdown_check(f.rules, f.sheet(key), difficulty=difficulty, absolute=absolute,
                          rng=f.rng)
     f.events.append(roll_event(key, "knockdown", kd.reflex.pool, kd.roll))
+    if kd.standing and close.knockdown_stands(f):  # CLOSE-11/12: keeps their feet
+        f.emit("knockdown", actor=key, standing=True, kept_feet=True)
+        return
     if kd.standing:
         f.condition(key, "knocked_down")
         f.emit("knockdown", actor=key, standing=True, initiative=kd.initiative_next_turn)
