@@ -274,7 +274,12 @@ def check_attack(f: Fight, key: str, a: dict, earlier: list[dict]) -> None:
     """What can be known at declaration about a close attack (issue 9 #22): the maneuver
     fits the form (CLOSE-10), a claw or bite is possible (CLOSE-01/02), the grapple allows
     it (CLOSE-03/05). What changes later (a clinch that fails) loses the action then."""
+    t = tables(f.rules)
     m = _maneuver(f, a.get("maneuver"))
+    if m is None:  # "attack Bob": the default maneuver of what is in hand (a strike ...)
+        hand = a.get("weapon") or f.in_hand(key)
+        m = _maneuver(f, (t.attacks.get("default_maneuver") or {}).get(
+            t.weapon(hand).kind if hand else "unarmed"))
     sheet = f.sheet(key)
     tkey = a["target"]
     grip = f.gear(key).grapple
@@ -285,8 +290,7 @@ def check_attack(f: Fight, key: str, a: dict, earlier: list[dict]) -> None:
         form_allowed(f.rules, m, sheet)
     name = m.name if m is not None else None
     if grip and not escaping:
-        allowed = (tables(f.rules).man.get("grapples") or {}).get(grip.kind, {}).get(
-            "allowed", ())
+        allowed = (t.man.get("grapples") or {}).get(grip.kind, {}).get("allowed", ())
         if grip.other != tkey or name not in allowed:
             raise IllegalAction(
                 f"Locked in a {grip.kind} with {f.name(grip.other)}, {f.name(key)} may only "
