@@ -99,6 +99,11 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
              maneuvers: strike, kick, bite, claw, clinch, clinch_strike, hold,
              disarm, sweep, tackle, weapon_strike, shoot, burst, throw ...;
              locations: head, arm, leg, hand, heart, eye ...
+             draining: a vampire's bite drains blood instead of damage;
+             severing: a Redcap's bite tries to sever; using <ammo>: rubber,
+             silver ... (a jab pistol with rubber is lethal); on botch hurt||down:
+             a botched tackle costs you the target's Stamina in damage, or a fall
+             (the default). In a clinch or hold only what it allows is accepted.
       dodge, block, parry [against <attacker>] - rolled when you are attacked;
              dodge prone / dodge cover: the only dodge against gunfire
       defend [dodge||block||parry]  - desperate defense: defend against every
@@ -119,6 +124,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       spend <pool> <n>       - spend points of a pool (checked against per-turn limits:
              blood by generation, Rage or Gnosis, chi)
       effect <kind> [<item>] - use a power effect: arete, lore ... (one a turn)
+      blindfight penalty||bonus - blinded: roll Perception + Blind Fighting; each
+             point comes off your own penalty or off the bonus to attack you
       pass, other <text>
 
     A turn: everyone rolls initiative, the organizer types +combat/next, then
@@ -140,6 +147,10 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       +combat/declare attack Thug
       +combat/declare attack Thug with knife; dodge
       +combat/declare attack Thug as sweep
+      +combat/declare attack Thug as tackle on botch hurt
+      +combat/declare attack Thug as bite draining
+      +combat/declare attack Thug with pistol, heavy as jab pistol using rubber
+      +combat/declare blindfight penalty; attack Thug
       +combat/declare attack Bob with pistol, heavy at head
       +combat/declare Thug=attack Bob
       +combat/declare rage 2; attack Thug; extra attack Thug; extra attack Thug

@@ -9,6 +9,7 @@ Dex 2, Wits 2, Dodge 1, Stamina 2) 7, the NPC Thug (Str 3, Dex 2, Wits 2, Brawl 
 
 import pytest
 
+from commands.combat import CmdCombat
 from tests.commands.test_combat import make_sheet
 from tests.commands.test_combat_effects import EffectsTest, thug
 
@@ -172,3 +173,139 @@ class TestWeaponLength(CloseTest):
     @pytest.mark.rule("CLOSE-13")
     def test_weapon_length_revised(self):
         self.length("revised")
+
+
+# ------------------------------------------------------------------ CLOSE-08
+
+
+class TestMultipleOpponents(CloseTest):
+    def ganged(self, ruleset):
+        self.start(ruleset)
+        self.declare_all(thug="attack Char; block", char2="attack Thug", char="attack Thug")
+        # Char: [2 2 2 2 2] misses; Char2: Dex 2 [2 2] misses.
+        with self.dice(2, 2, 2, 2, 2, 2, 2):
+            self.cmd("+combat/act")
+            self.player("+combat/act")
+        with self.dice(2, 2, 2, 2, 2, 2, 2, 2):
+            self.cmd("+combat/act Thug")
+        return self.rolls("attack")[-1]
+
+    @pytest.mark.rule("CLOSE-08")
+    def test_two_attackers_numetal(self):
+        atk = self.ganged("numetal")
+        # Thug, engaged by two, attacks at +1 (and -2/-3 dice for its two actions).
+        self.assertEqual(atk["actor"], self.key("Thug"))
+        self.assertIn("2 opponents", {m["reason"] for m in atk["modifiers"]})
+        self.assertEqual(atk["difficulty"], 7)
+
+    @pytest.mark.rule("CLOSE-08")
+    def test_two_attackers_revised(self):
+        atk = self.ganged("revised")
+        self.assertEqual(atk["difficulty"], 7)
+
+    @pytest.mark.rule("CLOSE-08")
+    def test_everyman_defense_only(self):
+        self.start("everyman")
+        self.declare_all(thug="attack Char; block", char2="attack Thug", char="attack Thug")
+        # Char attacks: [8 8 2 2 2] = 2; Thug's block (everyman: defense only) is at +1.
+        with self.dice(8, 8, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2):
+            self.cmd("+combat/act")
+        blk = self.roll("defense")
+        self.assertIn("2 opponents", {m["reason"] for m in blk["modifiers"]})
+        self.assertNotIn("2 opponents", {m["reason"] for m in self.roll("attack")["modifiers"]})
+
+
+# ------------------------------------------------------------------ CLOSE-09
+
+
+class TestRiposte(CloseTest):
+    def riposte(self, ruleset):
+        self.char2.sheet.save(make_sheet(strength=2, dexterity=2, wits=2, melee=2, stamina=2))
+        self.player("+sheet/equip knife")
+        self.start(ruleset)
+        self.declare_all(thug="attack Char2", char2="parry")
+        self.cmd("+combat/act")
+        # Thug: Dex 2 + Brawl 2 [6 2 2 2] = 1; Char2 parries Dex 2 + Melee 2 [8 8 8 2] = 3;
+        # the knife turns on Thug (DMG-17): 5 dice [2 2 2 2 2].
+        with self.dice(6, 2, 2, 2, 8, 8, 8, 2, 2, 2, 2, 2, 2):
+            text = self.cmd("+combat/act Thug").text
+        self.assertIn("Char2 parried with the Knife: +1 die on the next attack on Thug", text)
+        self.assertEqual(self.state().turn, 2)
+        self.declare_all(char2="attack Thug with knife")
+        self.cmd("+combat/act")
+        # The riposte: Dex 2 + Melee 2 + 1 = 5 vs 6 [2 2 2 2 2].
+        with self.dice(2, 2, 2, 2, 2):
+            text = self.player("+combat/act").text
+        self.assertIn("riposte +1 dice = 5 vs 6", text)
+        self.assertIsNone(self.who("Char2").gear.close.riposte)  # spent
+
+    @pytest.mark.rule("CLOSE-09")
+    def test_riposte_numetal(self):
+        self.riposte("numetal")
+
+    @pytest.mark.rule("CLOSE-09")
+    def test_riposte_revised(self):
+        self.riposte("revised")
+
+
+# ------------------------------------------------------------------ CLOSE-12, COMP-04
+
+
+class TestTackle(CloseTest):
+    def tackle(self, ruleset):
+        self.start(ruleset)
+        self.declare_all(char="attack Thug as tackle")
+        # Tackle: Str 3 + Brawl 2 = 5 vs 7 [8 8 2 2 2] = 2; damage Str 3 + 1 + 1 = 5
+        # [2 2 2 2 2] = 0. Knockdowns (Dex + Athletics at +1): Char Dex 3 [9 2 2] = 1 keeps
+        # the feet (issue 9 #8); Thug Dex 2 [2 2] = 0 goes down.
+        with self.dice(8, 8, 2, 2, 2, 2, 2, 2, 2, 2, 9, 2, 2, 2, 2):
+            text = self.cmd("+combat/act").text
+        self.assertIn("strength 3 + brawl 2, tackle +1 diff = 5 vs 7", text.lower())
+        self.assertIn("Char keeps their feet.", text)
+        self.assertIn("Thug is knocked down and stays on the ground", text)
+        self.assertEqual([r["difficulty"] for r in self.rolls("knockdown")], [7, 7])
+        self.assertIn("+1 difficulty on all actions next turn", text)
+        self.assertNotIn("knocked_down", [k.name for k in self.who("Char").conditions])
+        self.player("+combat/act")
+        self.cmd("+combat/act Thug")
+        # Issue 9 #14: next turn the off balance counts on all Thug's actions: its dodge
+        # too. Char2: Dex 2 + 2 (Thug on the ground) = 4 [8 2 2 2] = 1; Thug's dodge Dex 2
+        # vs 7 [2 2].
+        self.declare_all(thug="dodge", char2="attack Thug")
+        self.cmd("+combat/act")
+        with self.dice(8, 2, 2, 2, 2, 2, 2, 2):
+            self.player("+combat/act")
+        dodge = self.roll("defense")
+        self.assertEqual(dodge["difficulty"], 7)
+        self.assertIn("tackled last turn", {m["reason"] for m in dodge["modifiers"]})
+
+    @pytest.mark.rule("CLOSE-12", "COMP-04")
+    def test_tackle_numetal(self):
+        self.tackle("numetal")
+
+    @pytest.mark.rule("CLOSE-12", "COMP-04")
+    def test_tackle_revised(self):
+        self.tackle("revised")
+
+    @pytest.mark.rule("CLOSE-12")
+    def test_botched_tackle_hurts_instead_when_chosen(self):
+        # Issue 9 #15: "knocked down or takes damage = target's Stamina": declared choice.
+        self.start()
+        self.declare_all(char="attack Thug as tackle on botch hurt")
+        # [1 2 2 2 2] botches; damage Thug's Stamina 2 bashing [8 8] = 2; soak [2 2] = 0.
+        with self.dice(1, 2, 2, 2, 2, 8, 8, 2, 2):
+            text = self.cmd("+combat/act").text
+        self.assertIn("Char botches the tackle and takes the impact", text)
+        self.assertIn("Char takes 2 bashing", text)
+        self.assertEqual(self.char1.sheet.get().health["bashing"], 2)
+        self.assertNotIn("prone", [k.name for k in self.who("Char").conditions])
+
+    @pytest.mark.rule("CLOSE-12")
+    def test_botched_tackle_knocks_down_by_default(self):
+        self.start("revised")
+        self.declare_all(char="attack Thug as tackle")
+        with self.dice(1, 2, 2, 2, 2):
+            text = self.cmd("+combat/act").text
+        self.assertIn("goes down in the botched tackle", text)
+        self.assertIn("prone", [k.name for k in self.who("Char").conditions])
+        self.assertIn("on botch hurt", CmdCombat.__doc__)
