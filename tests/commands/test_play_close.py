@@ -309,3 +309,308 @@ class TestTackle(CloseTest):
         self.assertIn("goes down in the botched tackle", text)
         self.assertIn("prone", [k.name for k in self.who("Char").conditions])
         self.assertIn("on botch hurt", CmdCombat.__doc__)
+
+
+# ------------------------------------------------------------------ CLOSE-01, CLOSE-02
+
+
+class TestNaturalWeapons(CloseTest):
+    @pytest.mark.rule("CLOSE-02")
+    def test_claws_need_the_power_numetal(self):
+        self.char2.sheet.save(make_sheet(splat="vampire", strength=2, dexterity=2, wits=2,
+                                         stamina=2, blood="5/10"))
+        self.start()
+        self.cmd("+combat/declare Thug=other growls")
+        # Issue 9 #22: refused when declared, not when acted.
+        self.assertIn("Only vampires with Feral Claws",
+                      self.player("+combat/declare attack Thug as claw").text)
+        self.assertFalse(self.who("Char2").declared)
+        self.cmd("+combat/end")
+        self.char2.sheet.save(make_sheet(splat="vampire", strength=2, dexterity=2, wits=2,
+                                         stamina=2, blood="5/10", protean=2))
+        self.start()
+        self.declare_all(char2="attack Thug as claw")
+        self.cmd("+combat/act")
+        # Claw: Dex 2 (no Brawl) vs 6 [8 2] = 1; Str 2 + 1 = 3 aggravated [8 8 2] = 2; a
+        # mortal cannot soak aggravated.
+        with self.dice(8, 2, 8, 8, 2):
+            text = self.player("+combat/act").text
+        self.assertIn("Thug takes 2 aggravated", text)
+        hurt = [r for r in self.log() if r["event"] == "damage"]
+        self.assertEqual((hurt[-1]["type"], hurt[-1]["applied"]), ("aggravated", 2))
+
+    @pytest.mark.rule("CLOSE-02")
+    def test_garou_claws_in_crinos_revised(self):
+        self.char2.sheet.save(make_sheet(splat="shifter", race="Garou", form="Homid",
+                                         strength=2, dexterity=2, wits=2, rage="3/3"))
+        self.start("revised")
+        self.cmd("+combat/declare Thug=other growls")
+        self.assertIn("claw", self.player("+combat/declare rage 1; attack Thug as claw").text)
+        self.assertEqual(self.char2.sheet.get().pools["Rage"].current, 3)  # nothing spent
+        self.cmd("+sheet/set Char2/form=Crinos")
+        self.player("+combat/declare attack Thug as claw")
+        self.cmd("+combat/declare other waits")
+        self.cmd("+combat/act")
+        with self.dice(8, 2, 8, 8, 2):
+            self.assertIn("Thug takes 2 aggravated", self.player("+combat/act").text)
+
+    @pytest.mark.rule("CLOSE-01")
+    def test_vampire_bites_and_drains_in_a_clinch_numetal(self):
+        self.char1.sheet.save(make_sheet(splat="vampire", strength=3, dexterity=3, wits=3,
+                                         brawl=2, stamina=2, blood="5/10"))
+        self.start()
+        self.cmd("+combat/declare Thug=other growls")
+        self.player("+combat/declare other waits")
+        self.assertIn("bites only in a clinch or hold",
+                      self.cmd("+combat/declare attack Thug as bite").text)
+        self.cmd("+combat/declare attack Thug as clinch")
+        # Clinch: Str 3 + Brawl 2 [8 2 2 2 2] = 1; damage Str 3 [2 2 2] = 0.
+        with self.dice(8, 2, 2, 2, 2, 2, 2, 2):
+            self.cmd("+combat/act")
+        self.player("+combat/act")
+        self.cmd("+combat/act Thug")
+        self.declare_all(char="attack Thug as bite draining")
+        # Bite: Dex 3 + Brawl 2 + 1 = 6 vs 6 [8 2 2 2 2 2] = 1: drains 3 blood, no damage.
+        with self.dice(8, 2, 2, 2, 2, 2):
+            text = self.cmd("+combat/act").text
+        self.assertIn("bite +1 dice = 6 vs 6", text)
+        self.assertIn("Char drains 3 blood from Thug", text)
+        self.assertEqual(self.char1.sheet.get().pools["Blood"].current, 8)
+        self.assertEqual(self.rolls("damage"), [self.roll("damage")])  # the clinch's only
+
+    @pytest.mark.rule("CLOSE-01")
+    def test_vampire_bites_the_turn_after_a_tackle_revised(self):
+        self.char1.sheet.save(make_sheet(splat="vampire", strength=3, dexterity=3, wits=3,
+                                         brawl=2, stamina=2, blood="5/10"))
+        self.start("revised")
+        self.declare_all(char="attack Thug as tackle")
+        with self.dice(8, 8, 2, 2, 2, 2, 2, 2, 2, 2, 9, 2, 2, 2, 2):
+            self.cmd("+combat/act")
+        self.player("+combat/act")
+        self.cmd("+combat/act Thug")
+        self.declare_all(thug="rise", char="attack Thug as bite")
+        # Bite Dex 3 + Brawl 2 + 1 + 2 (Thug on the ground) = 8 vs 6; Str 3 + 1 agg.
+        with self.dice(8, 2, 2, 2, 2, 2, 2, 2, 8, 2, 2, 2):
+            text = self.cmd("+combat/act").text
+        self.assertIn("Thug takes 1 aggravated", text)
+
+    @pytest.mark.rule("CLOSE-01")
+    def test_everyman_bite_only_after_a_clinch(self):
+        self.char2.sheet.save(make_sheet(splat="shifter", race="Garou", form="Crinos",
+                                         strength=2, dexterity=2, wits=2, rage="3/3"))
+        self.start("everyman")
+        self.cmd("+combat/declare Thug=other growls")
+        self.assertIn("only after a successful clinch or hold",
+                      self.player("+combat/declare attack Thug as bite").text)
+        self.player("+combat/declare attack Thug as clinch; attack Thug as bite")
+        self.assertTrue(self.who("Char2").declared)
+
+
+# ------------------------------------------------------------------ CLOSE-06
+
+
+class TestJabPistol(CloseTest):
+    def jab(self, ruleset):
+        self.char1.sheet.save(make_sheet(strength=3, dexterity=3, wits=3, melee=2,
+                                         firearms=2, stamina=2))
+        self.cmd("+sheet/equip pistol, heavy")
+        self.start(ruleset)
+        self.declare_all(char="attack Thug with pistol, heavy as jab pistol using rubber")
+        # Dex 3 + Melee 2 vs 6 [8 2 2 2 2] = 1; the pistol's 5 + 2 dice, and the rubber
+        # bullet is lethal when jabbed: [8 8 2 2 2 2 2] = 2 lethal, unsoaked by a mortal.
+        with self.dice(8, 2, 2, 2, 2, 8, 8, 2, 2, 2, 2, 2):
+            text = self.cmd("+combat/act").text
+        self.assertIn("Dexterity 3 + Melee 2 = 5 vs 6", text)
+        dmg = self.roll("damage")
+        self.assertEqual(dmg["pool"], 7)
+        self.assertEqual(dmg["label"], "damage (lethal)")
+        self.assertEqual(thug(self).sheet.get().health["lethal"], 2)
+        self.assertIn("using <ammo>", CmdCombat.__doc__)
+
+    @pytest.mark.rule("CLOSE-06")
+    def test_jab_rubber_numetal(self):
+        self.jab("numetal")
+
+    @pytest.mark.rule("CLOSE-06")
+    def test_jab_rubber_revised(self):
+        self.jab("revised")
+
+    @pytest.mark.rule("CLOSE-06")
+    def test_unknown_ammunition_refused(self):
+        self.start()
+        self.cmd("+combat/declare Thug=other growls")
+        self.player("+combat/declare other waits")
+        self.assertIn("Load as: using <ammunition>",
+                      self.cmd("+combat/declare attack Thug using glass").text)
+
+
+# ------------------------------------------------------------------ COMP-02, COMP-05, MAN-02
+
+
+class TestComplications(CloseTest):
+    def dazed(self, ruleset):
+        self.start(ruleset)
+        self.cmd("+combat/mod Thug=dazed")
+        self.declare_all()
+        self.cmd("+combat/act")
+        self.player("+combat/act")
+        self.cmd("+combat/act Thug")
+        self.assertEqual(self.state().turn, 2)
+        self.player("+combat/declare other waits")
+        self.cmd("+combat/declare attack Thug")
+        with self.dice(2, 2, 2, 2, 2):
+            text = self.cmd("+combat/act").text
+        # Issue 9 #3: attacking a dazed target, -2 difficulty.
+        self.assertIn("target dazed -2 diff = 5 vs 4", text)
+
+    @pytest.mark.rule("COMP-02")
+    def test_attacking_a_dazed_target_numetal(self):
+        self.dazed("numetal")
+
+    @pytest.mark.rule("COMP-02")
+    def test_attacking_a_dazed_target_v20(self):
+        self.dazed("v20")
+
+    def moving_target(self, ruleset):
+        self.start(ruleset)
+        self.declare_all(thug="move 10", char="attack Thug")
+        with self.dice(2, 2, 2, 2, 2):
+            text = self.cmd("+combat/act").text
+        # Thug jogs (10 yards: more than a walk of 7): +1 difficulty to hit it.
+        self.assertIn("target moving (jog) +1 diff = 5 vs 7", text)
+
+    @pytest.mark.rule("COMP-05")
+    def test_moving_target_numetal(self):
+        self.moving_target("numetal")
+
+    @pytest.mark.rule("COMP-05")
+    def test_moving_target_revised(self):
+        self.moving_target("revised")
+
+    @pytest.mark.rule("COMP-05")
+    def test_moving_attacker_everyman_has_no_such_rule_but_numetal_does(self):
+        self.start()
+        self.declare_all(char2="attack Thug moving 8")
+        self.cmd("+combat/act")
+        with self.dice(*[2] * 20):
+            self.player("+combat/act")
+        self.assertIn("attacker moving (jog)", {m["reason"] for m in
+                                                self.roll("attack")["modifiers"]})
+
+    def flank(self, ruleset, position, dice):
+        self.start(ruleset)
+        self.declare_all(char=f"attack Thug from {position}")
+        with self.dice(*[2] * (5 + dice)):
+            self.cmd("+combat/act")
+        return self.roll("attack")
+
+    @pytest.mark.rule("MAN-02")
+    def test_rear_attack_numetal(self):
+        atk = self.flank("numetal", "rear", 2)
+        self.assertEqual(atk["pool"], 7)
+
+    @pytest.mark.rule("MAN-02")
+    def test_flank_attack_revised(self):
+        self.assertEqual(self.flank("revised", "flank", 1)["pool"], 6)
+
+    @pytest.mark.rule("MAN-02")
+    def test_flank_attack_v20(self):
+        self.assertEqual(self.flank("v20", "flank", 1)["pool"], 6)
+
+    @pytest.mark.rule("MAN-02")
+    def test_everyman_target_that_sees_behind(self):
+        self.start("everyman")
+        self.cmd("+combat/mod Thug=sees behind")
+        self.declare_all(char="attack Thug from rear")
+        with self.dice(2, 2, 2, 2, 2):
+            self.cmd("+combat/act")
+        self.assertEqual(self.roll("attack")["pool"], 5)
+
+
+# ------------------------------------------------------------------ COMP-01, MAN-12
+
+
+class TestBlinded(CloseTest):
+    def blind(self, ruleset):
+        self.char1.sheet.save(make_sheet(strength=3, dexterity=3, wits=3, brawl=2, stamina=2,
+                                         perception=2, blind_fighting=1))
+        self.start(ruleset)
+        self.cmd("+combat/mod Char=blinded")
+        self.cmd("+combat/mod Thug=blinded")
+        self.cmd("+combat/declare Thug=other growls")
+        self.player("+combat/declare attack Thug")
+        # Blind Fighting, a reflex: Perception 2 + Blind Fighting 1 vs 6 [8 2 2] = 1 point
+        # off Char's own penalty: +2 -> +1.
+        with self.dice(8, 2, 2):
+            text = self.cmd("+combat/declare blindfight penalty; attack Thug").text
+        self.assertIn("Char fights blind: 1 off own penalty this turn.", text)
+        with self.dice(2, 2, 2, 2, 2, 2, 2):
+            text = self.cmd("+combat/act").text
+        self.assertIn("blinded, Blind Fighting -1 +1 diff", text)
+        self.assertIn("target blinded +2 dice = 7 vs 7", text)
+        # Char2 attacks the blinded Thug: +2 dice.
+        with self.dice(2, 2, 2, 2):
+            self.player("+combat/act")
+        self.assertEqual(self.roll("attack", 1)["pool"], 4)
+
+    @pytest.mark.rule("COMP-01", "MAN-12")
+    def test_blinded_numetal(self):
+        self.blind("numetal")
+
+    @pytest.mark.rule("COMP-01", "MAN-12")
+    def test_blinded_revised(self):
+        self.blind("revised")
+
+    @pytest.mark.rule("COMP-01", "MAN-12")
+    def test_blinded_everyman(self):
+        self.blind("everyman")
+
+    @pytest.mark.rule("COMP-01", "MAN-12")
+    def test_blinded_v20_heightened_senses_and_no_shots(self):
+        self.char1.sheet.save(make_sheet(strength=3, dexterity=3, wits=3, brawl=2, stamina=2,
+                                         firearms=2))
+        self.cmd("+sheet/equip pistol, heavy")
+        self.start("v20")
+        self.cmd("+combat/mod Char=blinded")
+        self.cmd("+combat/mod Char=heightened senses")
+        self.declare_all(char2="attack Thug", char="attack Thug with pistol, heavy")
+        text = self.cmd("+combat/act").text
+        self.assertIn("cannot make a ranged attack", text)
+        self.assertEqual(self.rolls("attack"), [])
+        self.cmd("+combat/mod Char2=blinded")
+        self.cmd("+combat/mod Char2=eyes of the beast")
+        with self.dice(2, 2):
+            self.player("+combat/act")
+        self.assertEqual(self.roll("attack")["difficulty"], 6)  # no penalty at all
+
+
+# ------------------------------------------------------------------ MAN-11
+
+
+class TestStaked(CloseTest):
+    def staked(self, ruleset):
+        self.char2.sheet.save(make_sheet(splat="vampire", strength=2, dexterity=2, wits=2,
+                                         stamina=2, blood="5/10", celerity=1))
+        self.start(ruleset)
+        self.cmd("+combat/mod Char2=staked")
+        self.cmd("+combat/declare Thug=other growls")
+        # Issue 9 #7: "can't move or spend blood".
+        for line in ("spend blood 1", "celerity", "move 5", "attack Thug"):
+            text = self.player(f"+combat/declare {line}").text
+            self.assertIn("staked", text)
+        self.assertEqual(self.char2.sheet.get().pools["Blood"].current, 5)
+        self.assertFalse(self.who("Char2").declared)
+        self.player("+combat/declare other uses Auspex")
+        self.assertTrue(self.who("Char2").declared)
+
+    @pytest.mark.rule("MAN-11")
+    def test_staked_numetal(self):
+        self.staked("numetal")
+
+    @pytest.mark.rule("MAN-11")
+    def test_staked_revised(self):
+        self.staked("revised")
+
+    @pytest.mark.rule("MAN-11")
+    def test_staked_v20(self):
+        self.staked("v20")
