@@ -124,6 +124,9 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       spend <pool> <n>       - spend points of a pool (checked against per-turn limits:
              blood by generation, Rage or Gnosis, chi)
       effect <kind> [<item>] - use a power effect: arete, lore ... (one a turn)
+      time <power> <n>       - a time power's extra actions from its successes or
+             points: distort time, quicksilver, dream time, faith, tempus fugit
+             (numetal; revised: distort time, faith), then extra <action>
       blindfight penalty||bonus - blinded: roll Perception + Blind Fighting; each
              point comes off your own penalty or off the bonus to attack you
       pass, other <text>

@@ -113,6 +113,12 @@ class DeclarationParser:
                     "item": " ".join(words[2:])}
         if kind == "attack":
             return self.attack(rest)
+        if kind == "time":  # MAN-09: time <power> <successes or points>
+            if len(words) < 3 or not words[-1].isdecimal():
+                raise InputError("Use a time power as: time <power> <successes>, e.g. time "
+                                 "distort time 4.")
+            return {"activate": "time", "power": " ".join(words[1:-1]),
+                    "amount": int(words[-1])}
         if kind in ("blindfight", "blind"):  # COMP-01 / MAN-12: a reflex roll, not an action
             use = words[-1].lower() if len(words) > 1 else ""
             if use not in ("penalty", "bonus"):

@@ -244,6 +244,12 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
         return (f"  {who} parried with the {ev['weapon']}: {ev.get('dice') or 0:+d} die on "
                 f"the next attack on "
                 f"{n(ev['target'])} with it.")
+    if k == "time_power":
+        when = "next turn" if ev["when"] == "next_turn" else "this turn"
+        s = f"  {who} uses {ev['power']}: {ev['actions']} extra action(s) {when}"
+        if ev.get("steps"):
+            s += f" (initiative {', '.join(f'{x:+d}' for x in ev['steps'])})"
+        return s + " (declare them as: extra <action>)."
     if k == "blind_fight":
         what = "own penalty" if ev["use"] == "penalty" else "the bonus to attack them"
         return f"  {who} fights blind: {ev['points']} off {what} this turn."

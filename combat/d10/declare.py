@@ -14,7 +14,7 @@ from .. import scheduler as sch
 from ..errors import IllegalAction, InputError
 from ..maneuvers import COVER, movement_yards, tables
 from ..sheet import Sheet
-from . import close
+from . import close, timepower
 from .fight import Fight
 from .gear import Spending
 
@@ -84,11 +84,11 @@ def check_action(f: Fight, key: str, a: dict) -> None:
 def extra_source(f: Fight, key: str) -> str:
     """Which granted source an ``extra <action>`` uses: Celerity, then Rage."""
     granted = f.state.get(key).extras
-    for src in ("celerity", "rage"):
+    for src in ("celerity", "rage", timepower.SOURCE):
         if granted.get(src):
             return src
     raise IllegalAction(f"{f.name(key)} has no extra actions this turn: Celerity (activated "
-                        f"the turn before) or rage <n> first.")
+                        f"the turn before), rage <n> or a time power first.")
 
 
 # ---------------------------------------------------------------- powers and pools
@@ -160,6 +160,8 @@ def activate(f: Fight, key: str, a: dict) -> None:
         f.emit("effect", actor=key, kind=a["what"], item=a.get("item", ""))
     elif what == "spend":
         pay(f, key, a["pool"], a["amount"], "power")
+    elif what == "time":  # MAN-09
+        timepower.activate(f, key, a["power"], a["amount"])
     elif what == "blindfight":  # COMP-01 / MAN-12
         close.blind_fight(f, key, a["use"])
     else:

@@ -614,3 +614,43 @@ class TestStaked(CloseTest):
     @pytest.mark.rule("MAN-11")
     def test_staked_v20(self):
         self.staked("v20")
+
+
+# ------------------------------------------------------------------ MAN-09
+
+
+class TestTimePowers(CloseTest):
+    @pytest.mark.rule("MAN-09")
+    def test_distort_time_gives_actions_next_turn_numetal(self):
+        self.start()
+        self.cmd("+combat/declare Thug=other growls")
+        # Distort Time: 1 extra action per 2 successes, next turn: 5 successes -> 2.
+        text = self.player("+combat/declare time distort time 5; other waits").text
+        self.assertIn("Char2 uses Distort Time: 2 extra action(s) next turn", text)
+        self.assertIn("has no extra actions",
+                      self.cmd("+combat/declare attack Thug; extra attack Thug").text)
+        self.cmd("+combat/declare other waits")
+        for who in ("+combat/act", "+combat/act Thug"):
+            self.cmd(who)
+            if who == "+combat/act":
+                self.player("+combat/act")
+        self.assertEqual(self.state().turn, 2)
+        self.cmd("+combat/declare Thug=other growls")
+        self.assertIn("has 2 time action(s) this turn, not 3",
+                      self.player("+combat/declare attack Thug; extra attack Thug; "
+                                  "extra attack Thug; extra attack Thug").text)
+        self.player("+combat/declare attack Thug; extra attack Thug; extra attack Thug")
+        self.assertEqual([a.get("extra") for a in self.who("Char2").actions],
+                         [None, "time", "time"])
+
+    @pytest.mark.rule("MAN-09")
+    def test_revised_faith_this_turn_and_no_quicksilver(self):
+        self.start("revised")
+        self.cmd("+combat/declare Thug=other growls")
+        self.assertIn("no extra actions for Quicksilver",
+                      self.player("+combat/declare time quicksilver 2; other waits").text)
+        text = self.player("+combat/declare time faith 2; attack Thug; extra attack Thug; "
+                           "extra attack Thug").text
+        self.assertIn("Faith: 2 extra action(s) this turn (initiative -1, -2)", text)
+        self.assertEqual([a.get("extra") for a in self.who("Char2").actions],
+                         [None, "time", "time"])
