@@ -124,6 +124,9 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       spend <pool> <n>       - spend points of a pool (checked against per-turn limits:
              blood by generation, Rage or Gnosis, chi)
       effect <kind> [<item>] - use a power effect: arete, lore ... (one a turn)
+      magic <target> roll <traits||dice> damage <n> [<type>] [diff <n>] [lockon] [area]
+             - a damaging power, dodged like an attack; lockon: no defense (unless
+             the target has countermagic); area: only moving out helps
       time <power> <n>       - a time power's extra actions from its successes or
              points: distort time, quicksilver, dream time, faith, tempus fugit
              (numetal; revised: distort time, faith), then extra <action>
@@ -154,6 +157,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       +combat/declare attack Thug as bite draining
       +combat/declare attack Thug with pistol, heavy as jab pistol using rubber
       +combat/declare blindfight penalty; attack Thug
+      +combat/declare magic Thug roll arete damage 4 aggravated
       +combat/declare attack Bob with pistol, heavy at head
       +combat/declare Thug=attack Bob
       +combat/declare rage 2; attack Thug; extra attack Thug; extra attack Thug

@@ -113,6 +113,8 @@ class DeclarationParser:
                     "item": " ".join(words[2:])}
         if kind == "attack":
             return self.attack(rest)
+        if kind == "magic":  # DEF-05
+            return self.magic(words[1:])
         if kind == "time":  # MAN-09: time <power> <successes or points>
             if len(words) < 3 or not words[-1].isdecimal():
                 raise InputError("Use a time power as: time <power> <successes>, e.g. time "
@@ -192,6 +194,39 @@ class DeclarationParser:
             extra = " [prone|cover]" if kind == "dodge" else ""
             raise InputError(f"'{text.strip()}': {kind}{extra} [against <attacker>]")
         return action
+
+    def magic(self, words: list[str]) -> dict:
+        """``magic <target> roll <traits|dice> damage <n> [bashing|lethal|aggravated]
+        [diff <n>] [lockon] [area]``: a damaging power, defended like an attack (DEF-05)."""
+        usage = ("Use a damaging power as: magic <target> roll <traits or dice> damage <n> "
+                 "[bashing|lethal|aggravated] [diff <n>] [lockon] [area], e.g. magic Bob "
+                 "roll arete damage 4 aggravated.")
+        low = [w.lower() for w in words]
+        if "roll" not in low or "damage" not in low or low.index("roll") < 1:
+            raise InputError(usage)
+        r, d = low.index("roll"), low.index("damage")
+        target = self.find(" ".join(words[:r]))
+        roll = [w for w in " ".join(words[r + 1:d]).replace("+", " ").split()]
+        tail = low[d + 1:]
+        if not roll or not tail or not tail[0].isdecimal() or int(tail[0]) < 1:
+            raise InputError(usage)
+        spec: dict = {"roll": roll, "damage": int(tail[0])}
+        i = 1
+        while i < len(tail):
+            w = tail[i]
+            if w in ("bashing", "lethal", "aggravated"):
+                spec["type"] = w
+            elif w in ("lockon", "lock-on"):
+                spec["lock_on"] = True
+            elif w == "area":
+                spec["area"] = True
+            elif w in ("diff", "difficulty") and i + 1 < len(tail) and tail[i + 1].isdecimal():
+                spec["difficulty"] = int(tail[i + 1])
+                i += 1
+            else:
+                raise InputError(usage)
+            i += 1
+        return {"kind": "attack", "target": target, "magic": spec}
 
     def attack(self, rest: str) -> dict:
         flags: dict = {}

@@ -18,7 +18,7 @@ from dataclasses import replace
 from types import MappingProxyType
 
 from .. import scheduler as sch
-from ..attack import Attack, Context, _natural, _parry_item, blind_fighting
+from ..attack import Attack, Context, Magic, _natural, _parry_item, blind_fighting
 from ..errors import IllegalAction, InputError
 from ..maneuvers import PACES, form_allowed, movement_yards, tables
 from ..pools import Modifier, PoolSpec
@@ -48,6 +48,8 @@ def _maneuver(f: Fight, name: str | None):
 
 def is_close(f: Fight, who: str, action: dict) -> bool:
     """Whether a declared attack is made in close combat (CLOSE-08 counts only those)."""
+    if action.get("magic"):
+        return False
     t = tables(f.rules)
     weapon = action.get("weapon")
     m = _maneuver(f, action.get("maneuver"))
@@ -274,6 +276,8 @@ def check_attack(f: Fight, key: str, a: dict, earlier: list[dict]) -> None:
     """What can be known at declaration about a close attack (issue 9 #22): the maneuver
     fits the form (CLOSE-10), a claw or bite is possible (CLOSE-01/02), the grapple allows
     it (CLOSE-03/05). What changes later (a clinch that fails) loses the action then."""
+    if a.get("magic"):
+        return
     t = tables(f.rules)
     m = _maneuver(f, a.get("maneuver"))
     if m is None:  # "attack Bob": the default maneuver of what is in hand (a strike ...)
@@ -370,3 +374,33 @@ def drain(f: Fight, key: str, tkey: str, most: int) -> None:
             pools = {**me.pools, "Blood": Pool(mb.current + gained, mb.permanent)}
             f.put_sheet(key, replace(me, pools=MappingProxyType(pools)))
     f.emit("drain", actor=key, target=tkey, taken=taken, gained=gained)
+
+
+# ---------------------------------------------------------------- DEF-05 combat magic
+
+
+def magic_of(f: Fight, key: str, action: dict):
+    """DEF-05: a damaging power declared as ``magic <target> roll <pool> damage <n> ...``:
+    the roll is the traits (or dice) the power's own rules name, the damage its dice."""
+    spec = action.get("magic")
+    if not spec:
+        return None
+    sheet = f.sheet(key)
+    terms = []
+    for word in spec["roll"]:
+        if str(word).isdecimal():
+            terms.append(("power", int(word)))
+        else:
+            canon = f.rules.traits.resolve(word)
+            terms.append((canon, sheet.rating(f.rules.traits, canon)))
+    diff = spec.get("difficulty") or f.rules.dice.base_difficulty
+    return Magic(spec.get("name") or "magic", PoolSpec(tuple(terms), (), diff),
+                 spec["damage"], spec.get("type") or "lethal", ranged=True,
+                 lock_on=bool(spec.get("lock_on")), area=bool(spec.get("area")))
+
+
+def countermagic(f: Fight, key: str) -> bool:
+    """DEF-05: something of the defender's negates a power that locks on (set by the
+    Storyteller as a condition: +combat/mod Bob=countermagic)."""
+    c = f.state.get(key)
+    return bool(c) and "countermagic" in sch.active_conditions(c, f.state.turn)

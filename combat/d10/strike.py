@@ -50,7 +50,7 @@ def attack(f: Fight, key: str, action: dict, act_ev: dict) -> None:
         f.emit("attack_lost", actor=key, target=tkey, reason="dead")
         return
     weapon = action.get("weapon")
-    if not weapon and not action.get("maneuver"):
+    if not weapon and not action.get("maneuver") and not action.get("magic"):
         # "attack Goon" with a knife in hand is a knife attack; "as strike" punches.
         weapon = f.in_hand(key)
     a_sheet, t_sheet = f.sheet(key), f.sheet(tkey)
@@ -67,7 +67,8 @@ def attack(f: Fight, key: str, action: dict, act_ev: dict) -> None:
     intent = Attack(key, tkey, maneuver=action.get("maneuver") or "attack", weapon=weapon,
                     location=action.get("location"), position=action.get("position") or "front",
                     aim_turns=aim_turns, specialty=bool(action.get("specialty")),
-                    willpower=bool(action.get("willpower")), **close.attack_fields(action))
+                    willpower=bool(action.get("willpower")), magic=close.magic_of(f, key, action),
+                    **close.attack_fields(action))
     grip = a_gear.grapple
     moving = action.get("moving", 0)
     if moving:  # MAN-04: the yards moved while attacking close on the target
@@ -148,6 +149,7 @@ def _defense(f: Fight, key: str, tkey: str, intent: Attack, ctx: Context, can_so
         a = dev["action"]
         defense = Defense(tkey, a["kind"], weapon=parry_with,
                           prone=a.get("how") == "prone", to_cover=a.get("how") == "cover",
+                          countermagic=close.countermagic(f, tkey),
                           extra=tuple(Modifier(**m) for m in dev.get("modifiers", []))
                           + close.defense_extra(f, tkey))
     except IllegalAction:

@@ -654,3 +654,54 @@ class TestTimePowers(CloseTest):
         self.assertIn("Faith: 2 extra action(s) this turn (initiative -1, -2)", text)
         self.assertEqual([a.get("extra") for a in self.who("Char2").actions],
                          [None, "time", "time"])
+
+
+# ------------------------------------------------------------------ DEF-05
+
+
+class TestMagicDefense(CloseTest):
+    def magic(self, ruleset):
+        self.char1.sheet.save(make_sheet(strength=3, dexterity=3, wits=3, brawl=2, stamina=2,
+                                         arete=3))
+        self.start(ruleset)
+        self.declare_all(char2="dodge", char="magic Char2 roll arete damage 3 aggravated")
+        # Arete 3 vs 6 [8 8 2] = 2; Char2 dodges like any attack: Dex 2 + Dodge 1 [8 2 2]
+        # = 1; 1 net: damage 3 aggravated [8 2 2] = 1, which a mortal cannot soak.
+        with self.dice(8, 8, 2, 8, 2, 2, 8, 2, 2):
+            text = self.cmd("+combat/act").text
+        self.assertIn("Char attack: Arete 3 = 3 vs 6", text)
+        self.assertIn("Char2 dodge: Dexterity 2 + Dodge 1", text)
+        self.assertIn("Char2 takes 1 aggravated", text)
+
+    @pytest.mark.rule("DEF-05")
+    def test_dodging_combat_magic_numetal(self):
+        self.magic("numetal")
+
+    @pytest.mark.rule("DEF-05")
+    def test_dodging_combat_magic_revised(self):
+        self.magic("revised")
+
+    @pytest.mark.rule("DEF-05")
+    def test_lock_on_and_area_cannot_be_dodged(self):
+        self.char1.sheet.save(make_sheet(strength=3, dexterity=3, wits=3, stamina=2,
+                                         arete=3))
+        self.start()
+        self.declare_all(char2="dodge", char="magic Char2 roll 3 damage 2 lockon")
+        with self.dice(8, 2, 2, 2, 2):
+            text = self.cmd("+combat/act").text
+        self.assertIn("locks onto you", text)
+        self.assertEqual(self.rolls("defense"), [])
+        self.player("+combat/act")
+        self.cmd("+combat/act Thug")
+        # Countermagic up: the lock-on power is dodged like an attack.
+        self.cmd("+combat/mod Char2=countermagic")
+        self.declare_all(char2="dodge", char="magic Char2 roll 3 damage 2 lockon")
+        with self.dice(2, 2, 2, 2, 2, 2):
+            self.cmd("+combat/act")
+        self.assertEqual(len(self.rolls("defense")), 1)
+        self.player("+combat/act")
+        self.cmd("+combat/act Thug")
+        self.declare_all(char2="dodge", char="magic Char2 roll 3 damage 2 area")
+        with self.dice(2, 2, 2):
+            self.assertIn("fills an area", self.cmd("+combat/act").text)
+        self.assertIn("Use a damaging power as", self.cmd("+combat/declare magic Thug").text)
