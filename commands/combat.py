@@ -117,6 +117,9 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
              cover +1/+2. Not an action; it stays until you declare another.
       rise                   - stand up after being knocked down
       escape                 - break out of a clinch or hold (Strength + Brawl, resisted)
+      resist                 - (everyman) fight the Kiss: a vampire rolls Self-Control,
+             a mortal only with Willpower 9+; the vampire drinks with a draining
+             bite (attack <them> as bite draining) after a clinch
       ready <weapon>         - pick up a weapon that was knocked away
       celerity               - spend a blood point for extra actions next turn
       extra <action>         - an extra action from Celerity or Rage, e.g. extra attack Bob

@@ -31,7 +31,7 @@ FLAGS = {"draining": "drain", "drain": "drain", "severing": "sever", "sever": "s
 
 ACTIONS_HINT = ("attack <target>, dodge, block, parry, defend, aim, reload, move, rise, "
                 "escape, ready, celerity, rage <n>, spend <pool> <n>, cover <level>, pass or "
-                "other <text>. See help +combat.")
+                "other <text> (also magic, time, blindfight, resist). See help +combat.")
 
 
 @dataclass
@@ -146,7 +146,7 @@ class DeclarationParser:
             return {"kind": kind, **({"weapon": t.weapon(rest).name} if rest else {})}
         if kind == "move":  # MAN-03; toward or away from someone changes the range (RNG-05)
             return self.move(words[1:])
-        if kind in ("rise", "escape"):
+        if kind in ("rise", "escape", "resist"):
             if rest:
                 raise InputError(f"'{kind}' takes nothing after it.")
             return {"kind": kind}

@@ -244,6 +244,13 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
         return (f"  {who} parried with the {ev['weapon']}: {ev.get('dice') or 0:+d} die on "
                 f"the next attack on "
                 f"{n(ev['target'])} with it.")
+    if k == "kiss":
+        s = f"  {who} drinks {ev['drained']} blood from {n(ev['target'])} in the Kiss"
+        return s + (": they are helpless." if ev.get("helpless") else ".")
+    if k == "kiss_resisted":
+        if ev.get("resisted"):
+            return f"  {who} tears free of the Kiss."
+        return f"  {who} cannot break the Kiss."
     if k == "time_power":
         when = "next turn" if ev["when"] == "next_turn" else "this turn"
         s = f"  {who} uses {ev['power']}: {ev['actions']} extra action(s) {when}"

@@ -8,7 +8,7 @@ from dataclasses import replace
 from .. import scheduler as sch
 from ..attack import ready_weapon, resolve_escape
 from ..errors import IllegalAction
-from . import close
+from . import close, kiss
 from .fight import Fight, roll_event
 from .gear import Aim
 from .strike import attack
@@ -29,6 +29,8 @@ def act(f: Fight, key: str) -> None:
         aim(f, key, action)
     elif kind == "escape":
         escape(f, key)
+    elif kind == "resist":  # CLOSE-14
+        kiss.resist(f, key)
     elif kind == "move" and action.get("target"):
         move_relative(f, key, action)
     else:

@@ -320,7 +320,11 @@ def check_attack(f: Fight, key: str, a: dict, earlier: list[dict]) -> None:
 
 
 def check_declared(f: Fight, key: str, actions, activations) -> None:
+    from . import kiss  # the Kiss builds on this module's bite
+
     check_staked(f, key, actions, activations)
+    if kiss.enabled(f):
+        kiss.check_declared(f, key, actions)
     grip = f.gear(key).grapple
     for i, a in enumerate(actions):
         kind = a["kind"]
@@ -361,7 +365,13 @@ def blind_fight(f: Fight, key: str, use: str) -> None:
 
 def drain(f: Fight, key: str, tkey: str, most: int) -> None:
     """CLOSE-01: "Vampire can drain blood instead (up to 3 per turn)": blood moves from the
-    victim's pool (when the sheet keeps one) to the vampire's, up to its maximum."""
+    victim's pool (when the sheet keeps one) to the vampire's, up to its maximum. Where the
+    rules have the Kiss (CLOSE-14), the draining bite is the Kiss."""
+    from . import kiss
+
+    if kiss.enabled(f):
+        kiss.drink(f, key, tkey)
+        return
     victim, me = f.sheet(tkey), f.sheet(key)
     vb, mb = victim.pools.get("Blood"), me.pools.get("Blood")
     taken = min(most, vb.current) if vb is not None else most

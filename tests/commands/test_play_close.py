@@ -705,3 +705,59 @@ class TestMagicDefense(CloseTest):
         with self.dice(2, 2, 2):
             self.assertIn("fills an area", self.cmd("+combat/act").text)
         self.assertIn("Use a damaging power as", self.cmd("+combat/declare magic Thug").text)
+
+
+# ------------------------------------------------------------------ CLOSE-14
+
+
+class TestKiss(CloseTest):
+    def kiss(self, victim):
+        self.char1.sheet.save(make_sheet(splat="vampire", strength=3, dexterity=3, wits=3,
+                                         brawl=2, stamina=2, blood="5/10"))
+        self.char2.sheet.save(victim)
+        self.start("everyman")
+        self.cmd("+combat/declare Thug=other growls")
+        self.assertIn("under no Kiss", self.player("+combat/declare resist").text)
+        self.player("+combat/declare other waits")
+        self.cmd("+combat/declare attack Char2 as clinch")
+        # Clinch: Str 3 + Brawl 2 [8 2 2 2 2] = 1; damage Str 3 [2 2 2] = 0.
+        with self.dice(8, 2, 2, 2, 2, 2, 2, 2):
+            self.cmd("+combat/act")
+        self.player("+combat/act")
+        self.cmd("+combat/act Thug")
+        self.declare_all(char="attack Char2 as bite draining")
+        # Bite: Dex 3 + Brawl 2 + 1 = 6 vs 6 [8 2 2 2 2 2] = 1: the Kiss, 3 blood.
+        with self.dice(8, 2, 2, 2, 2, 2):
+            text = self.cmd("+combat/act").text
+        self.assertIn("Char drinks 3 blood from Char2 in the Kiss", text)
+        self.assertEqual(self.char1.sheet.get().pools["Blood"].current, 8)
+        self.player("+combat/act")
+        self.cmd("+combat/act Thug")
+        self.cmd("+combat/declare Thug=other growls")
+        return text
+
+    @pytest.mark.rule("CLOSE-14")
+    def test_a_vampire_victim_resists_with_self_control(self):
+        self.kiss(make_sheet(splat="vampire", strength=2, dexterity=2, wits=2, stamina=2,
+                             blood="6/10", **{"self-control": 2}))
+        self.assertEqual(self.char2.sheet.get().pools["Blood"].current, 3)
+        self.player("+combat/declare resist")
+        self.cmd("+combat/declare other waits")
+        self.cmd("+combat/act")
+        # Self-Control 2 at difficulty 8: [9 2] = 1: free, and the clinch is broken.
+        with self.dice(9, 2):
+            text = self.player("+combat/act").text
+        self.assertIn("Char2 tears free of the Kiss.", text)
+        res = self.roll("resist the Kiss")
+        self.assertEqual((res["difficulty"], res["faces"]), (8, [9, 2]))
+        self.assertIsNone(self.who("Char2").gear.grapple)
+
+    @pytest.mark.rule("CLOSE-14")
+    def test_a_mortal_is_helpless_without_willpower_9(self):
+        text = self.kiss(make_sheet(strength=2, dexterity=2, wits=2, stamina=2,
+                                    willpower="5/5"))
+        self.assertIn("they are helpless", text)
+        self.assertIn("helpless under the Kiss",
+                      self.player("+combat/declare other struggles").text)
+        self.assertIn("Willpower 9+", self.player("+combat/declare resist").text)
+        self.player("+combat/declare pass")
