@@ -130,6 +130,10 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       magic <target> roll <traits||dice> damage <n> [<type>] [diff <n>] [lockon] [area]
              - a damaging power, dodged like an attack; lockon: no defense (unless
              the target has countermagic); area: only moving out helps
+      ambush <target> [with <weapon>] [as <maneuver>] - first turn only, alone:
+             Dexterity + Stealth against Perception + Alertness at once; won: a
+             free attack (+extra successes as dice, no defense), then declare;
+             tied: you strike first (your action); lost: declare as usual
       time <power> <n>       - a time power's extra actions from its successes or
              points: distort time, quicksilver, dream time, faith, tempus fugit
              (numetal; revised: distort time, faith), then extra <action>
@@ -161,6 +165,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       +combat/declare attack Thug with pistol, heavy as jab pistol using rubber
       +combat/declare blindfight penalty; attack Thug
       +combat/declare magic Thug roll arete damage 4 aggravated
+      +combat/declare ambush Thug with knife
       +combat/declare attack Bob with pistol, heavy at head
       +combat/declare Thug=attack Bob
       +combat/declare rage 2; attack Thug; extra attack Thug; extra attack Thug

@@ -113,6 +113,10 @@ class DeclarationParser:
                     "item": " ".join(words[2:])}
         if kind == "attack":
             return self.attack(rest)
+        if kind == "ambush":  # MAN-01: sprung at once, not an action of the turn
+            a = self.attack(rest)
+            a.pop("kind")
+            return {"activate": "ambush", **a}
         if kind == "magic":  # DEF-05
             return self.magic(words[1:])
         if kind == "time":  # MAN-09: time <power> <successes or points>

@@ -244,6 +244,13 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
         return (f"  {who} parried with the {ev['weapon']}: {ev.get('dice') or 0:+d} die on "
                 f"the next attack on "
                 f"{n(ev['target'])} with it.")
+    if k == "ambush":
+        t = n(ev["target"])
+        return {"free_attack": f"  {who} springs an ambush on {t}: a free attack, "
+                               f"+{ev['bonus']} dice, no defense.",
+                "attacker_first": f"  {who} and {t} are even: {who} strikes first, "
+                                  f"{t} may defend.",
+                "spotted": f"  {t} spots {who}: no ambush."}[ev["outcome"]]
     if k == "kiss":
         s = f"  {who} drinks {ev['drained']} blood from {n(ev['target'])} in the Kiss"
         return s + (": they are helpless." if ev.get("helpless") else ".")

@@ -179,8 +179,10 @@ def after_attack(f: Fight, key: str, tkey: str, action: dict, res) -> None:
     """What an attack leaves for later: a riposte spent or earned (CLOSE-09), a tackle that
     lets a vampire bite next turn (CLOSE-01), an ambush used (MAN-01)."""
     me = close_of(f, key)
-    if me.riposte or me.ambush:
-        set_close(f, key, riposte=None, ambush=None)
+    if me.riposte:
+        set_close(f, key, riposte=None)
+    if me.ambush and me.ambush[1] == "free_attack":  # MAN-01: the free attack is spent
+        set_close(f, key, ambush=(me.ambush[0], "used", 0))
     if res.maneuver == "tackle" and res.hit:
         set_close(f, key, tackled=(tkey, f.state.turn))
     d = res.defense

@@ -14,7 +14,7 @@ from .. import scheduler as sch
 from ..errors import IllegalAction, InputError
 from ..maneuvers import COVER, movement_yards, tables
 from ..sheet import Sheet
-from . import close, timepower
+from . import ambush, close, timepower
 from .fight import Fight
 from .gear import Spending
 
@@ -26,6 +26,9 @@ def declare(f: Fight, key: str, actions, activations, desperate: bool) -> None:
         check_action(f, key, a)
     close.check_declared(f, key, actions, activations)
     for a in activations:  # spent before declaring (TURN-02, MAN-07/08)
+        if a["activate"] == "ambush":  # MAN-01: resolves at once, ahead of everyone
+            ambush.spring(f, key, dict(a), alone=len(activations) == 1 and not actions)
+            continue
         activate(f, key, dict(a))
     for a in actions:  # the extra sources are known now that Rage was spent
         if a.get("extra") and a["extra"] not in ("celerity", "rage"):

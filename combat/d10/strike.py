@@ -87,7 +87,11 @@ def attack(f: Fight, key: str, action: dict, act_ev: dict) -> None:
     def can_soak(kind):
         return dmg.can_soak(rs, t_sheet, kind)
 
-    defense = _defense(f, key, tkey, intent, ctx, can_soak)
+    now = act_ev.get("defense_now")  # MAN-01: a tied ambush, defended at once
+    defense = _usable(f, key, tkey, Defense(
+        tkey, now, weapon=close.parry_item(f, tkey) or f.in_hand(tkey),
+        countermagic=close.countermagic(f, tkey)), intent, ctx, can_soak) if now else \
+        _defense(f, key, tkey, intent, ctx, can_soak)
     if defense is not None and close.ambush_defenseless(f, key, tkey):  # MAN-01
         f.emit("defense_ineffective", actor=tkey, kind=defense.kind, against=key,
                reason="Ambushed: no time to defend.")
@@ -160,6 +164,12 @@ def _defense(f: Fight, key: str, tkey: str, intent: Attack, ctx: Context, can_so
             f.put(tkey, aborted_to={**to, "resolved": True})
     if defense is None:
         return None
+    return _usable(f, key, tkey, defense, intent, ctx, can_soak)
+
+
+def _usable(f: Fight, key: str, tkey: str, defense: Defense, intent: Attack, ctx: Context,
+            can_soak):
+    """The defense, or None (told to the room) when it cannot work against this attack."""
     try:
         build_defense_pool(f.rules, f.sheet(tkey), f.sheet(key), defense, intent, ctx,
                            can_soak=can_soak)

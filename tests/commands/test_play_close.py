@@ -761,3 +761,72 @@ class TestKiss(CloseTest):
                       self.player("+combat/declare other struggles").text)
         self.assertIn("Willpower 9+", self.player("+combat/declare resist").text)
         self.player("+combat/declare pass")
+
+
+# ------------------------------------------------------------------ MAN-01
+
+
+class TestAmbush(CloseTest):
+    def sheet(self):
+        self.char1.sheet.save(make_sheet(strength=3, dexterity=3, wits=3, brawl=2, stamina=2,
+                                         stealth=2))
+
+    def won(self, ruleset):
+        self.sheet()
+        self.start(ruleset)
+        self.cmd("+combat/declare Thug=dodge")
+        self.player("+combat/declare other waits")
+        # Dex 3 + Stealth 2 [8 8 8 2 2] = 3 against Thug's Perception 1 [2] = 0: a free
+        # attack with 3 more dice and no defense: strike 5 + 3 = 8 vs 6
+        # [8 2 2 2 2 2 2 2] = 1; damage Str 3 [2 2 2].
+        with self.dice(8, 8, 8, 2, 2, 2, 8, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2):
+            text = self.cmd("+combat/declare ambush Thug").text
+        self.assertIn("Char springs an ambush on Thug: a free attack, +3 dice", text)
+        self.assertIn("ambush +3 dice = 8 vs 6", text)
+        self.assertEqual(self.rolls("defense"), [])
+        self.assertEqual(self.roll("ambush")["traits"], [["Dexterity", 3], ["Stealth", 2]])
+        # The ambusher still declares the turn; a second ambush is refused.
+        self.assertIn("already", self.cmd("+combat/declare ambush Thug").text)
+        self.cmd("+combat/declare other waits")
+        self.assertEqual(self.state().phase, "act")
+
+    @pytest.mark.rule("MAN-01")
+    def test_ambush_won_numetal(self):
+        self.won("numetal")
+
+    @pytest.mark.rule("MAN-01")
+    def test_ambush_won_v20(self):
+        self.won("v20")
+
+    @pytest.mark.rule("MAN-01")
+    def test_ambush_tied_revised_target_defends_and_it_is_the_action(self):
+        self.sheet()
+        self.start("revised")
+        self.cmd("+combat/declare Thug=dodge")
+        self.player("+combat/declare other waits")
+        # [8 2 2 2 2] = 1 against [8] = 1: Char strikes first, Thug dodges as declared:
+        # strike [8 8 2 2 2] = 2; dodge Dex 2 [2 2] = 0; damage 4 [2 2 2 2].
+        with self.dice(8, 2, 2, 2, 2, 8, 8, 8, 2, 2, 2, 2, 2, 2, 2, 2, 2):
+            text = self.cmd("+combat/declare ambush Thug").text
+        self.assertIn("Char strikes first, Thug may defend", text)
+        self.assertEqual(len(self.rolls("defense")), 1)
+        self.assertEqual(self.state().phase, "act")  # the attack was Char's declaration
+
+    @pytest.mark.rule("MAN-01")
+    def test_ambush_lost_and_not_once_the_fight_is_on(self):
+        self.sheet()
+        self.start()
+        self.cmd("+combat/declare Thug=other growls")
+        self.player("+combat/declare other waits")
+        with self.dice(2, 2, 2, 2, 2, 8):
+            self.assertIn("Thug spots Char: no ambush.",
+                          self.cmd("+combat/declare ambush Thug").text)
+        self.assertEqual(self.rolls("attack"), [])
+        self.cmd("+combat/declare other waits")
+        self.cmd("+combat/act")
+        self.player("+combat/act")
+        self.cmd("+combat/act Thug")
+        self.cmd("+combat/declare Thug=other growls")
+        self.assertIn("already in the fight", self.player("+combat/declare ambush Thug").text)
+        self.assertIn("is the whole declaration",
+                      self.player("+combat/declare ambush Thug; dodge").text)
