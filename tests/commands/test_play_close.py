@@ -830,3 +830,21 @@ class TestAmbush(CloseTest):
         self.assertIn("already in the fight", self.player("+combat/declare ambush Thug").text)
         self.assertIn("is the whole declaration",
                       self.player("+combat/declare ambush Thug; dodge").text)
+
+
+class TestImpossibleLater(CloseTest):
+    @pytest.mark.rule("CLOSE-01", "CLOSE-03")
+    def test_bite_after_a_failed_clinch_is_lost_not_stalled(self):
+        # Issue 9 #22: accepted when declared (the clinch comes first), impossible when the
+        # clinch fails: the bite is lost, and the turn goes on.
+        self.char1.sheet.save(make_sheet(splat="vampire", strength=3, dexterity=3, wits=3,
+                                         brawl=2, stamina=2, blood="5/10"))
+        self.start()
+        self.declare_all(char="attack Thug as clinch; attack Thug as bite")
+        with self.dice(2, 2, 2):  # the clinch, 5 - 2 dice for a split: [2 2 2] misses
+            self.cmd("+combat/act")
+        self.player("+combat/act")
+        self.cmd("+combat/act Thug")
+        text = self.cmd("+combat/act").text
+        self.assertIn("bites only in a clinch or hold", text)
+        self.assertEqual(self.state().turn, 2)
