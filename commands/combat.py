@@ -77,7 +77,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       next      - organizer/staff: move on (start the turn, next phase); with a
                   name, stop waiting for that combatant
       mod       - organizer/staff: <name>=<condition> (prone, blinded, dazed, grappled,
-                  staked, immobilized ...); <name>=!<condition> removes it;
+                  staked, immobilized ...; heightened senses, eyes of the beast,
+                  sees behind, countermagic); <name>=!<condition> removes it;
                   <name>=cover <none||light||good||superior> sets their cover (RNG-03)
       range     - organizer/staff: <a>/<b>=<yards> places two combatants that far
                   apart (shots: point-blank, beyond normal range, too far)
@@ -117,9 +118,9 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
              cover +1/+2. Not an action; it stays until you declare another.
       rise                   - stand up after being knocked down
       escape                 - break out of a clinch or hold (Strength + Brawl, resisted)
-      resist                 - (everyman) fight the Kiss: a vampire rolls Self-Control,
-             a mortal only with Willpower 9+; the vampire drinks with a draining
-             bite (attack <them> as bite draining) after a clinch
+      resist                 - (everyman) fight the Kiss: a vampire rolls
+             Self-Control, a mortal only with Willpower 9+; the vampire drinks with
+             a draining bite (attack <them> as bite draining) after a clinch
       ready <weapon>         - pick up a weapon that was knocked away
       celerity               - spend a blood point for extra actions next turn
       extra <action>         - an extra action from Celerity or Rage, e.g. extra attack Bob
@@ -127,9 +128,9 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       spend <pool> <n>       - spend points of a pool (checked against per-turn limits:
              blood by generation, Rage or Gnosis, chi)
       effect <kind> [<item>] - use a power effect: arete, lore ... (one a turn)
-      magic <target> roll <traits||dice> damage <n> [<type>] [diff <n>] [lockon] [area]
-             - a damaging power, dodged like an attack; lockon: no defense (unless
-             the target has countermagic); area: only moving out helps
+      magic <target> roll <traits||dice> damage <n> [<type>] [diff <n>]
+             [lockon] [area] - a damaging power, dodged like an attack; lockon: no
+             defense (unless the target has countermagic); area: only moving out
       ambush <target> [with <weapon>] [as <maneuver>] - first turn only, alone:
              Dexterity + Stealth against Perception + Alertness at once; won: a
              free attack (+extra successes as dice, no defense), then declare;

@@ -395,6 +395,22 @@ class TestNaturalWeapons(CloseTest):
         self.assertIn("Thug takes 1 aggravated", text)
 
     @pytest.mark.rule("CLOSE-01")
+    def test_redcap_bites_for_glamour_and_tries_to_sever(self):
+        self.char2.sheet.save(make_sheet(splat="changeling", race="Redcap", strength=2,
+                                         dexterity=2, wits=2, stamina=2, glamour="3/3"))
+        self.start()
+        self.declare_all(char2="attack Thug as bite severing at arm")
+        self.cmd("+combat/act")
+        # Dex 2 (no Brawl) + 1 at 6 + 3 (severing; no targeting penalty) = 9: [9 9 2] = 2,
+        # short of 5: no limb; damage Str 2 + 2 + 1 extra success = 5 aggravated [2 x5].
+        with self.dice(9, 9, 2, 2, 2, 2, 2, 2):
+            self.player("+combat/act")
+        atk = self.roll("attack")
+        self.assertEqual((atk["pool"], atk["difficulty"]), (3, 9))
+        self.assertEqual(self.char2.sheet.get().pools["Glamour"].current, 2)
+        self.assertEqual(self.roll("damage")["traits"], [["Strength", 2], ["bite", 2]])
+
+    @pytest.mark.rule("CLOSE-01")
     def test_everyman_bite_only_after_a_clinch(self):
         self.char2.sheet.save(make_sheet(splat="shifter", race="Garou", form="Crinos",
                                          strength=2, dexterity=2, wits=2, rage="3/3"))
@@ -470,6 +486,14 @@ class TestComplications(CloseTest):
     @pytest.mark.rule("COMP-02")
     def test_attacking_a_dazed_target_v20(self):
         self.dazed("v20")
+
+    @pytest.mark.rule("COMP-02")
+    def test_attacking_a_dazed_target_revised(self):
+        self.dazed("revised")
+
+    @pytest.mark.rule("COMP-02")
+    def test_attacking_a_dazed_target_everyman(self):
+        self.dazed("everyman")
 
     def moving_target(self, ruleset):
         self.start(ruleset)
