@@ -512,7 +512,7 @@ class TestComplications(CloseTest):
         self.moving_target("revised")
 
     @pytest.mark.rule("COMP-05")
-    def test_moving_attacker_everyman_has_no_such_rule_but_numetal_does(self):
+    def test_moving_attacker_numetal(self):
         self.start()
         self.declare_all(char2="attack Thug moving 8")
         self.cmd("+combat/act")
