@@ -1659,13 +1659,13 @@ class EscapeResult:
 
 
 def resolve_escape(ruleset, escaper, holder, *, escaper_faces=None, holder_faces=None,
-                   rng: random.Random | None = None) -> EscapeResult:
+                   rng: random.Random | None = None, extra=()) -> EscapeResult:
     """CLOSE-03 / CLOSE-05: resisted Strength + Brawl; the escaper needs more successes. The
     escape is the escaper's action (wounds count); holding on is the holder's reflex."""
     esc = tables(ruleset).man.get("escape") or {"attribute": "Strength", "ability": "Brawl"}
     base = ruleset.dice.base_difficulty
     epool = _reflex_pool(ruleset, escaper, esc["attribute"], esc["ability"], base,
-                         [_wounds(ruleset, escaper, False)])
+                         [_wounds(ruleset, escaper, False), *extra])
     hpool = _reflex_pool(ruleset, holder, esc["attribute"], esc["ability"], base, ())
     er = count(_need(escaper_faces, rng, epool.dice, ruleset.dice.sides), epool.difficulty,
                ruleset.dice)

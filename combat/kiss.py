@@ -113,9 +113,14 @@ def drain(ruleset, vampire: Sheet, victim: Sheet, amount: int | None = None) -> 
     return KissResult(amount, vampire, victim, helpless, tuple(notes))
 
 
-def resist(ruleset, victim: Sheet, *, faces=None,
-           rng: random.Random | None = None) -> KissResist:
-    """The victim's roll against the Kiss this turn (every turn, seed 002)."""
+def is_helpless(ruleset, victim: Sheet) -> bool:
+    """"On mortals it renders them helpless": every family but ``helpless_except``."""
+    sec = _section(ruleset)
+    return family_of(victim, ruleset) not in (sec.get("helpless_except") or ())
+
+
+def check_can_resist(ruleset, victim: Sheet) -> tuple[dict, str, int]:
+    """(row, trait, rating) of the victim's resistance; IllegalAction when they may not."""
     sec = _section(ruleset)
     row = _row(sec, "resist", family_of(victim, ruleset))
     if row is None:
@@ -129,6 +134,13 @@ def resist(ruleset, victim: Sheet, *, faces=None,
     if need is not None and rating < need:
         raise IllegalAction(f"Only a victim with {trait} {need}+ may try to resist the Kiss; "
                             f"this one has {rating}.")
+    return row, trait, rating
+
+
+def resist(ruleset, victim: Sheet, *, faces=None,
+           rng: random.Random | None = None) -> KissResist:
+    """The victim's roll against the Kiss this turn (every turn, seed 002)."""
+    row, trait, rating = check_can_resist(ruleset, victim)
     rules = ruleset.dice
     roll = dicemod.count(faces_for(faces, rating, rng, rules.sides, "resistance"),
                          row["difficulty"], rules)

@@ -252,6 +252,7 @@ COMPLICATIONS_SCHEMA = Struct(optional={
         "attribute": Str(), "ability": Str(), "success_initiative": _DIFF,
         "botch_damage": Int(0, 10), "botch_type": _TYPE, "botch_soakable": Bool(),
         "prone_close_attack_dice": _DIFF, "attacks_on_prone_dice": _DIFF,
+        "maneuver_success": Str(("stands", "up_minus_initiative")),
     }),
     "movement": Struct(optional={"attacker_faster_than_walk": _DIFF,
                                  "target_faster_than_walk": _DIFF}),
@@ -279,7 +280,7 @@ TIME_POWERS_SCHEMA = Struct(
                   "once_per_scene": Bool(), "once_per_scene_per_target": Bool(),
                   "note": Str()},
     ))},
-    optional={"source": Str()},
+    optional={"source": Str(), "disabled": ListOf(Str())},
 )
 
 _FERA_ROW = {"race": Str()}
@@ -559,6 +560,7 @@ class Tables:
         self.comp: dict = sec("complications") or {}
         self.movement: dict = sec("movement") or {"paces": {}}
         self.time_powers: dict = (sec("time_powers") or {}).get("powers", {})
+        self.raw_time_powers: dict = sec("time_powers") or {}
         self.fera: dict = sec("fera_notes") or {}
         weapons = sec("weapons") or {"items": {}}
         armor = sec("armor") or {"items": {}}
@@ -692,6 +694,11 @@ def time_power_actions(ruleset, name: str, amount: int) -> TimeGrant:
     powers = tables(ruleset).time_powers
     row = _find(powers, name, "time power", "Powers: " + ", ".join(powers) + ".")
     canon = next(k for k, v in powers.items() if v is row)
+    off = (tables(ruleset).raw_time_powers or {}).get("disabled") or ()
+    if canon in off:
+        have = ", ".join(k for k in powers if k not in off)
+        raise IllegalAction(f"This game's rules give no extra actions for {canon} "
+                            f"(time powers here: {have}).")
     if amount < 0:
         raise InputError("The amount of successes or points cannot be negative.")
     if row["per"] == "fixed":

@@ -79,7 +79,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       next      - organizer/staff: move on (start the turn, next phase); with a
                   name, stop waiting for that combatant
       mod       - organizer/staff: <name>=<condition> (prone, blinded, dazed, grappled,
-                  staked, immobilized ...); <name>=!<condition> removes it;
+                  staked, immobilized ...; heightened senses, eyes of the beast,
+                  sees behind, countermagic); <name>=!<condition> removes it;
                   <name>=cover <none||light||good||superior> sets their cover (RNG-03)
       range     - organizer/staff: <a>/<b>=<yards> places two combatants that far
                   apart (shots: point-blank, beyond normal range, too far)
@@ -116,6 +117,11 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
              strafe several targets within 3 yards: attack Bob and Ann with
              smg, small as strafe (one roll, successes split among them)
              shots a turn never exceed the weapon's rate of fire
+             draining: a vampire's bite drains blood instead of damage;
+             severing: a Redcap's bite tries to sever; using <ammo>: rubber,
+             silver ... (a jab pistol with rubber is lethal); on botch hurt||down:
+             a botched tackle costs you the target's Stamina in damage, or a fall
+             (the default). In a clinch or hold only what it allows is accepted.
       dodge, block, parry [against <attacker>] - rolled when you are attacked;
              dodge prone / dodge cover: the only dodge against gunfire
       defend [dodge||block||parry]  - desperate defense: defend against every
@@ -135,6 +141,9 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
              cover +1/+2. Not an action; it stays until you declare another.
       rise                   - stand up after being knocked down
       escape                 - break out of a clinch or hold (Strength + Brawl, resisted)
+      resist                 - (everyman) fight the Kiss: a vampire rolls
+             Self-Control, a mortal only with Willpower 9+; the vampire drinks with
+             a draining bite (attack <them> as bite draining) after a clinch
       ready <weapon>         - pick up a weapon that was knocked away
       celerity               - spend a blood point for extra actions next turn
       extra <action>         - an extra action from Celerity or Rage, e.g. extra attack Bob
@@ -159,6 +168,18 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       ignore wounds          - spend a Willpower: no wound penalty this turn,
              e.g. ignore wounds; attack Bob
       effect <kind> [<item>] - use a power effect: arete, lore ... (one a turn)
+      magic <target> roll <traits||dice> damage <n> [<type>] [diff <n>]
+             [lockon] [area] - a damaging power, dodged like an attack; lockon: no
+             defense (unless the target has countermagic); area: only moving out
+      ambush <target> [with <weapon>] [as <maneuver>] - first turn only, alone:
+             Dexterity + Stealth against Perception + Alertness at once; won: a
+             free attack (+extra successes as dice, no defense), then declare;
+             tied: you strike first (your action); lost: declare as usual
+      time <power> <n>       - a time power's extra actions from its successes or
+             points: distort time, quicksilver, dream time, faith, tempus fugit
+             (numetal; revised: distort time, faith), then extra <action>
+      blindfight penalty||bonus - blinded: roll Perception + Blind Fighting; each
+             point comes off your own penalty or off the bonus to attack you
       pass, other <text>
 
     A turn: everyone rolls initiative, the organizer types +combat/next, then
@@ -180,6 +201,12 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       +combat/declare attack Thug
       +combat/declare attack Thug with knife; dodge
       +combat/declare attack Thug as sweep
+      +combat/declare attack Thug as tackle on botch hurt
+      +combat/declare attack Thug as bite draining
+      +combat/declare attack Thug with pistol, heavy as jab pistol using rubber
+      +combat/declare blindfight penalty; attack Thug
+      +combat/declare magic Thug roll arete damage 4 aggravated
+      +combat/declare ambush Thug with knife
       +combat/declare attack Bob with pistol, heavy at head
       +combat/declare Thug=attack Bob
       +combat/declare rage 2; attack Thug; extra attack Thug; extra attack Thug

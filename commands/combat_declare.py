@@ -25,11 +25,17 @@ MOVING = re.compile(r"(?:^|\s)moving(?:\s+(\S+))?(?:\s+(?:yards?|yds?)\b)?", re.
 OFF_HAND = re.compile(r"(?:^|\s)(?:in\s+(?:the\s+|my\s+)?)?off[\s-]?hand\b", re.IGNORECASE)
 # DEF-02: dodging gunfire means diving into cover or dropping prone.
 DODGE_HOW = {"prone": "prone", "cover": "cover"}
+# CLOSE-12: what a botched tackle does to the attacker, chosen when declaring.
+ON_BOTCH = re.compile(r"(?:^|\s)on\s+botch(?:\s+(\S+))?", re.IGNORECASE)
+BOTCH_CHOICE = {"hurt": "hurt", "damage": "hurt", "down": "down", "fall": "down"}
+# CLOSE-06: "using <ammunition>"; CLOSE-01: "draining", "severing".
+USING = re.compile(r"(?:^|\s)using(?:\s+(\S+))?", re.IGNORECASE)
+FLAGS = {"draining": "drain", "drain": "drain", "severing": "sever", "sever": "sever"}
 
 ACTIONS_HINT = ("attack <target>, dodge, block, parry, defend, aim, reload, nock, prepare "
                 "<n> arrows, repair, move, rise, escape, ready, celerity, rage <n>, spend "
                 "<pool> <n>, cover <level>, heal ..., regenerate, ignore wounds, pass or other "
-                "<text>. See help +combat.")
+                "<text> (also magic, time, blindfight, resist). See help +combat.")
 
 
 @dataclass
@@ -111,6 +117,24 @@ class DeclarationParser:
                     "item": " ".join(words[2:])}
         if kind == "attack":
             return self.attack(rest)
+        if kind == "ambush":  # MAN-01: sprung at once, not an action of the turn
+            a = self.attack(rest)
+            a.pop("kind")
+            return {"activate": "ambush", **a}
+        if kind == "magic":  # DEF-05
+            return self.magic(words[1:])
+        if kind == "time":  # MAN-09: time <power> <successes or points>
+            if len(words) < 3 or not words[-1].isdecimal():
+                raise InputError("Use a time power as: time <power> <successes>, e.g. time "
+                                 "distort time 4.")
+            return {"activate": "time", "power": " ".join(words[1:-1]),
+                    "amount": int(words[-1])}
+        if kind in ("blindfight", "blind"):  # COMP-01 / MAN-12: a reflex roll, not an action
+            use = words[-1].lower() if len(words) > 1 else ""
+            if use not in ("penalty", "bonus"):
+                raise InputError("Blind Fighting as: blindfight penalty (your own penalty) or "
+                                 "blindfight bonus (the bonus to attack you).")
+            return {"activate": "blindfight", "use": use}
         if kind in COVER_WORDS:  # RNG-03: where you stand, not an action
             return {"activate": "cover", "level": cover_level(rest)}
         if kind in DEFENSES:
@@ -143,7 +167,7 @@ class DeclarationParser:
             return self.prepare(words[1:])
         if kind == "move":  # MAN-03; toward or away from someone changes the range (RNG-05)
             return self.move(words[1:])
-        if kind in ("rise", "escape"):
+        if kind in ("rise", "escape", "resist"):
             if rest:
                 raise InputError(f"'{kind}' takes nothing after it.")
             return {"kind": kind}
@@ -271,10 +295,67 @@ class DeclarationParser:
             raise InputError(f"'{text.strip()}': {kind}{extra} [against <attacker>]")
         return action
 
+    def magic(self, words: list[str]) -> dict:
+        """``magic <target> roll <traits|dice> damage <n> [bashing|lethal|aggravated]
+        [diff <n>] [lockon] [area]``: a damaging power, defended like an attack (DEF-05)."""
+        usage = ("Use a damaging power as: magic <target> roll <traits or dice> damage <n> "
+                 "[bashing|lethal|aggravated] [diff <n>] [lockon] [area], e.g. magic Bob "
+                 "roll arete damage 4 aggravated.")
+        low = [w.lower() for w in words]
+        if "roll" not in low or "damage" not in low or low.index("roll") < 1:
+            raise InputError(usage)
+        r, d = low.index("roll"), low.index("damage")
+        target = self.find(" ".join(words[:r]))
+        roll = [w for w in " ".join(words[r + 1:d]).replace("+", " ").split()]
+        tail = low[d + 1:]
+        if not roll or not tail or not tail[0].isdecimal() or int(tail[0]) < 1:
+            raise InputError(usage)
+        spec: dict = {"roll": roll, "damage": int(tail[0])}
+        i = 1
+        while i < len(tail):
+            w = tail[i]
+            if w in ("bashing", "lethal", "aggravated"):
+                spec["type"] = w
+            elif w in ("lockon", "lock-on"):
+                spec["lock_on"] = True
+            elif w == "area":
+                spec["area"] = True
+            elif w in ("diff", "difficulty") and i + 1 < len(tail) and tail[i + 1].isdecimal():
+                spec["difficulty"] = int(tail[i + 1])
+                i += 1
+            else:
+                raise InputError(usage)
+            i += 1
+        return {"kind": "attack", "target": target, "magic": spec}
+
     def attack(self, rest: str) -> dict:
         off = OFF_HAND.search(rest)
         if off is not None:  # RNG-09
             rest = (rest[:off.start()] + " " + rest[off.end():]).strip()
+        flags: dict = {}
+        m = ON_BOTCH.search(rest)
+        if m is not None:  # CLOSE-12
+            choice = BOTCH_CHOICE.get((m.group(1) or "").lower())
+            if choice is None:
+                raise InputError("Choose what a botched tackle does to you: on botch hurt "
+                                 "(take the target's Stamina in damage) or on botch down.")
+            flags["on_botch"] = choice
+            rest = (rest[:m.start()] + " " + rest[m.end():]).strip()
+        m = USING.search(rest)
+        if m is not None:  # CLOSE-06
+            ammo = (m.group(1) or "").lower()
+            known = tables(self.rules).ammo
+            if ammo not in known:
+                raise InputError(f"Load as: using <ammunition>, one of {', '.join(known)}; "
+                                 f"e.g. attack Bob with pistol as jab pistol using rubber.")
+            flags["ammo"] = ammo
+            rest = (rest[:m.start()] + " " + rest[m.end():]).strip()
+        words = rest.split()
+        for w in list(words):
+            if w.lower() in FLAGS:  # CLOSE-01
+                flags[FLAGS[w.lower()]] = True
+                words.remove(w)
+        rest = " ".join(words)
         m = MOVING.search(rest)
         moving = 0
         if m is not None:  # MAN-04
@@ -305,6 +386,7 @@ class DeclarationParser:
             action["moving"] = moving
         if off is not None:
             action["off_hand"] = True
+        action.update(flags)
         return action
 
     def targets(self, text: str) -> dict:

@@ -304,17 +304,52 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
     if k == "dazed":
         return f"  {who} is dazed and loses next turn's actions."
     if k == "off_balance":
-        return f"  {who} is off balance: +{ev['difficulty']} difficulty next turn."
+        return (f"  {who} is off balance: +{ev['difficulty']} difficulty on all actions "
+                f"next turn.")
     if k == "staked":
         return f"  {who} is STAKED: {ev.get('detail')}."
     if k == "tackle_botched":
+        if ev.get("choice") == "hurt":
+            return f"  {who} botches the tackle and takes the impact instead of falling."
         return f"  {who} goes down in the botched tackle (getting up takes an action: rise)."
+    if k == "drain":
+        return (f"  {who} drains {ev['taken']} blood from {n(ev['target'])}"
+                f" ({ev['gained']} gained).")
+    if k == "riposte_ready":
+        return (f"  {who} parried with the {ev['weapon']}: {ev.get('dice') or 0:+d} die on "
+                f"the next attack on "
+                f"{n(ev['target'])} with it.")
+    if k == "ambush":
+        t = n(ev["target"])
+        return {"free_attack": f"  {who} springs an ambush on {t}: a free attack, "
+                               f"+{ev['bonus']} dice, no defense.",
+                "attacker_first": f"  {who} and {t} are even: {who} strikes first, "
+                                  f"{t} may defend.",
+                "spotted": f"  {t} spots {who}: no ambush."}[ev["outcome"]]
+    if k == "kiss":
+        s = f"  {who} drinks {ev['drained']} blood from {n(ev['target'])} in the Kiss"
+        return s + (": they are helpless." if ev.get("helpless") else ".")
+    if k == "kiss_resisted":
+        if ev.get("resisted"):
+            return f"  {who} tears free of the Kiss."
+        return f"  {who} cannot break the Kiss."
+    if k == "time_power":
+        when = "next turn" if ev["when"] == "next_turn" else "this turn"
+        s = f"  {who} uses {ev['power']}: {ev['actions']} extra action(s) {when}"
+        if ev.get("steps"):
+            s += f" (initiative {', '.join(f'{x:+d}' for x in ev['steps'])})"
+        return s + " (declare them as: extra <action>)."
+    if k == "blind_fight":
+        what = "own penalty" if ev["use"] == "penalty" else "the bonus to attack them"
+        return f"  {who} fights blind: {ev['points']} off {what} this turn."
     if k == "string_snapped":
         return f"  {who}'s bowstring snaps."
     if k == "effect_note":
         return f"  Effect on {who}: {ev['what'].replace('_', ' ')}" + (
             f" ({ev['detail']})" if ev.get("detail") else "")
     if k == "knockdown":
+        if ev.get("kept_feet"):
+            return f"  {who} keeps their feet."
         if ev.get("standing"):
             return (f"  {who} is knocked down but gets up at once: {ev['initiative']:+d} "
                     f"initiative next turn.")

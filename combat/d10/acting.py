@@ -8,7 +8,7 @@ from dataclasses import replace
 from .. import scheduler as sch
 from ..attack import ready_weapon, resolve_escape
 from ..errors import IllegalAction
-from . import mending, ranged
+from . import close, kiss, mending, ranged
 from .fight import OUT_OF_ACTION, Fight, roll_event
 from .gear import Aim
 from .strike import attack
@@ -31,6 +31,8 @@ def act(f: Fight, key: str) -> None:
         aim(f, key, action)
     elif kind == "escape":
         escape(f, key)
+    elif kind == "resist":  # CLOSE-14
+        kiss.resist(f, key)
     elif kind == "move" and action.get("target"):
         move_relative(f, key, action)
     elif kind == "heal":  # HEAL-08, HEAL-09
@@ -112,7 +114,8 @@ def escape(f: Fight, key: str) -> None:
         f.release(key, other)
         f.emit("escape", actor=key, holder=other, escaped=True, limp=True)
         return
-    res = resolve_escape(f.rules, f.sheet(key), f.sheet(other), rng=f.rng)
+    res = resolve_escape(f.rules, f.sheet(key), f.sheet(other), rng=f.rng,
+                         extra=close.defense_extra(f, key))  # CLOSE-12 off balance
     f.events.append(roll_event(key, "escape", res.escaper_pool, res.escaper_roll))
     f.events.append(roll_event(other, "hold on", res.holder_pool, res.holder_roll))
     if res.escaped:
@@ -123,6 +126,8 @@ def escape(f: Fight, key: str) -> None:
 def abort(f: Fight, key: str, to: str, spend: bool) -> None:
     """TURN-08: a Willpower roll (or a point) to switch to a defense before acting."""
     name = f.name(key)
+    if to == "parry":  # DEF-03: refused before any Willpower is rolled or spent
+        close.check_parry(f, key)
     sheet = f.sheet(key)
     wp = sheet.pools.get("Willpower")
     if spend:

@@ -14,7 +14,7 @@ from .. import scheduler as sch
 from ..errors import IllegalAction, InputError
 from ..maneuvers import COVER, movement_yards, tables
 from ..sheet import Sheet
-from . import mending, ranged
+from . import ambush, close, mending, ranged, timepower
 from .fight import Fight
 from .gear import Spending
 
@@ -26,7 +26,11 @@ def declare(f: Fight, key: str, actions, activations, desperate: bool) -> None:
     for a in actions:
         check_action(f, key, a)
     ranged.check_turn(f, key, actions)  # RNG-01/04/06/07/09, ATK-07/08
+    close.check_declared(f, key, actions, activations)
     for a in activations:  # spent before declaring (TURN-02, MAN-07/08)
+        if a["activate"] == "ambush":  # MAN-01: resolves at once, ahead of everyone
+            ambush.spring(f, key, dict(a), alone=len(activations) == 1 and not actions)
+            continue
         activate(f, key, dict(a))
     for a in heals:
         mending.reflex(f, key, a)
@@ -100,11 +104,11 @@ def wounded_move(f: Fight, key: str, yards: int, mode: str) -> None:
 def extra_source(f: Fight, key: str) -> str:
     """Which granted source an ``extra <action>`` uses: Celerity, then Rage."""
     granted = f.state.get(key).extras
-    for src in ("celerity", "rage"):
+    for src in ("celerity", "rage", timepower.SOURCE):
         if granted.get(src):
             return src
     raise IllegalAction(f"{f.name(key)} has no extra actions this turn: Celerity (activated "
-                        f"the turn before) or rage <n> first.")
+                        f"the turn before), rage <n> or a time power first.")
 
 
 # ---------------------------------------------------------------- powers and pools
@@ -176,6 +180,10 @@ def activate(f: Fight, key: str, a: dict) -> None:
         f.emit("effect", actor=key, kind=a["what"], item=a.get("item", ""))
     elif what == "spend":
         pay(f, key, a["pool"], a["amount"], "power")
+    elif what == "time":  # MAN-09
+        timepower.activate(f, key, a["power"], a["amount"])
+    elif what == "blindfight":  # COMP-01 / MAN-12
+        close.blind_fight(f, key, a["use"])
     else:
         raise InputError(f"'{what}' is not something to spend or activate.")
 

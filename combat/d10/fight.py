@@ -154,7 +154,8 @@ class Fight:
     def grapple(self, a_key: str, t_key: str, how: str) -> None:
         """CLOSE-03 clinch / CLOSE-05 hold: both are locked together until one escapes."""
         for me, other in ((a_key, t_key), (t_key, a_key)):
-            self.set_gear(me, replace(self.gear(me), grapple=Grip(other, how)))
+            held = how == "hold" and me == t_key  # COMP-03: the one held
+            self.set_gear(me, replace(self.gear(me), grapple=Grip(other, how, held)))
             self.condition(me, "grappled")
         self.emit("grapple", actor=a_key, target=t_key, kind=how)
 

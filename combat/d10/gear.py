@@ -20,6 +20,7 @@ from ..powers import TurnSpending
 class Grip:
     other: str  # the combatant locked with this one
     kind: str  # clinch (CLOSE-03) or hold (CLOSE-05)
+    held: bool = False  # COMP-03: this one is held by the other (a hold), partly immobilized
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +41,30 @@ class Penalty:
 
 
 @dataclass(frozen=True, slots=True)
+class Close:
+    """Close-combat facts that outlive one attack (combat/d10/close.py): CLOSE-09 a riposte
+    earned by a weapon parry, CLOSE-01 a tackle that lets a vampire bite next turn, COMP-01
+    Blind Fighting points rolled this turn, MAN-01 an ambush won against a target."""
+
+    riposte: tuple[str, str, int] | None = None  # (foe, weapon, turn of the parry)
+    tackled: tuple[str, int] | None = None  # (target, turn of the tackle)
+    blind_fight: tuple[int, int, int] | None = None  # (turn, own penalty off, bonus off)
+    ambush: tuple[str, str, int] | None = None  # (target, outcome, bonus dice)
+
+    def to_dict(self) -> dict:
+        return {k: list(v) if isinstance(v, tuple) else v
+                for k in ("riposte", "tackled", "blind_fight", "ambush")
+                if (v := getattr(self, k)) is not None}
+
+    @classmethod
+    def from_dict(cls, d: Mapping | None) -> "Close | None":
+        if not d:
+            return None
+        return cls(**{k: tuple(v) for k, v in d.items()
+                      if k in ("riposte", "tackled", "blind_fight", "ambush") and v})
+
+
+@dataclass(frozen=True, slots=True)
 class Gear:
     cover: str = "none"
     grapple: Grip | None = None
@@ -47,6 +72,7 @@ class Gear:
     dropped: tuple[str, ...] = ()
     penalty: Penalty | None = None
     weapons: tuple[WeaponState, ...] = ()
+    close: Close | None = None
 
     def weapon(self, name: str | None) -> WeaponState | None:
         if not name:
@@ -73,6 +99,8 @@ class Gear:
             d["cover"] = self.cover
         if self.grapple:
             d["grapple"] = {"with": self.grapple.other, "kind": self.grapple.kind}
+            if self.grapple.held:
+                d["grapple"]["held"] = True
         if self.aim:
             d["aim"] = {"target": self.aim.target, "weapon": self.aim.weapon,
                         "turns": self.aim.turns, "turn": self.aim.turn}
@@ -83,6 +111,8 @@ class Gear:
                             "reason": self.penalty.reason}
         if self.weapons:
             d["weapons"] = {w.weapon: w.as_dict() for w in self.weapons}
+        if self.close is not None and self.close.to_dict():
+            d["close"] = self.close.to_dict()
         return d
 
     @classmethod
@@ -92,7 +122,8 @@ class Gear:
         g, a, p = d.get("grapple"), d.get("aim"), d.get("penalty")
         return cls(
             cover=str(d.get("cover") or "none"),
-            grapple=Grip(str(g["with"]), str(g.get("kind") or "clinch")) if g else None,
+            grapple=Grip(str(g["with"]), str(g.get("kind") or "clinch"), bool(g.get("held")))
+            if g else None,
             aim=Aim(str(a["target"]), str(a.get("weapon") or ""), int(a.get("turns", 1)),
                     int(a.get("turn", 0)))
             if a else None,
@@ -100,6 +131,7 @@ class Gear:
             penalty=Penalty(int(p["turn"]), int(p.get("difficulty", 0)),
                             str(p.get("reason") or "off balance")) if p else None,
             weapons=tuple(WeaponState(**w) for _, w in sorted((d.get("weapons") or {}).items())),
+            close=Close.from_dict(d.get("close")),
         )
 
 

@@ -32,15 +32,16 @@ from ..attack import (
 )
 from ..errors import IllegalAction
 from ..pools import Modifier
-from . import mending, ranged
+from . import close, mending, ranged
 from .fight import OUT_OF_ACTION, Fight, roll_event
 from .gear import Penalty
 
 DEFENSES = ("dodge", "block", "parry")
 
 
-def attack(f: Fight, key: str, action: dict, mods) -> None:
-    """``mods``: the action's multiple-action penalties (MAN-05..08) from the scheduler."""
+def attack(f: Fight, key: str, action: dict, mods, defense_now: str | None = None) -> None:
+    """``mods``: the action's multiple-action penalties (MAN-05..08) from the scheduler;
+    ``defense_now``: a defense the target makes at once (MAN-01, a tied ambush)."""
     rs = f.rules
     tkey = action.get("target")
     t = f.state.get(tkey)
@@ -51,7 +52,7 @@ def attack(f: Fight, key: str, action: dict, mods) -> None:
         f.emit("attack_lost", actor=key, target=tkey, reason="dead")
         return
     weapon = action.get("weapon")
-    if not weapon and not action.get("maneuver"):
+    if not weapon and not action.get("maneuver") and not action.get("magic"):
         # "attack Goon" with a knife in hand is a knife attack; "as strike" punches.
         weapon = f.in_hand(key)
     a_sheet, t_sheet = f.sheet(key), f.sheet(tkey)
@@ -65,12 +66,14 @@ def attack(f: Fight, key: str, action: dict, mods) -> None:
     pen = a_gear.penalty
     if pen and pen.turn == f.state.turn:  # CLOSE-12: tackled last turn
         extra.append(Modifier(pen.reason, difficulty=pen.difficulty))
+    fields = close.attack_fields(action)  # CLOSE-01 drain/sever; CLOSE-06 ammunition named
+    fields["ammo"] = fields.get("ammo") or ranged.loaded(f, key, weapon)  # ... or loaded
     intent = Attack(key, tkey, maneuver=action.get("maneuver") or "attack", weapon=weapon,
                     location=action.get("location"), position=action.get("position") or "front",
                     aim_turns=aim_turns, off_hand=bool(action.get("off_hand")),
-                    ammo=ranged.loaded(f, key, weapon),
                     specialty=bool(action.get("specialty")),
-                    willpower=bool(action.get("willpower")))
+                    willpower=bool(action.get("willpower")), magic=close.magic_of(f, key, action),
+                    **fields)
     grip = a_gear.grapple
     moving = action.get("moving", 0)
     if moving:  # MAN-04: the yards moved while attacking close on the target
@@ -81,6 +84,7 @@ def attack(f: Fight, key: str, action: dict, mods) -> None:
                   weapon_state=f.weapon_state(key, weapon), extra=tuple(extra),
                   ignore_wounds=any(k.name == "ignoring_wounds" and k.active(f.state.turn)
                                     for k in f.state.get(key).conditions))  # HLT-08
+    ctx = close.context(f, key, tkey, weapon, ctx)
     try:  # the attack as things stand now (range, grapple ...): impossible loses the action
         build_attack_pool(rs, a_sheet, t_sheet, intent, ctx)
     except IllegalAction as why:
@@ -90,7 +94,16 @@ def attack(f: Fight, key: str, action: dict, mods) -> None:
     def can_soak(kind):
         return dmg.can_soak(rs, t_sheet, kind)
 
-    defense, useless = _defense(f, key, tkey, intent, ctx, can_soak)
+    if defense_now:  # MAN-01: a tied ambush, defended at once
+        defense, useless = _usable(f, key, tkey, Defense(
+            tkey, defense_now, weapon=close.parry_item(f, tkey) or f.in_hand(tkey),
+            countermagic=close.countermagic(f, tkey)), intent, ctx, can_soak)
+    else:
+        defense, useless = _defense(f, key, tkey, intent, ctx, can_soak)
+    if defense is not None and close.ambush_defenseless(f, key, tkey):  # MAN-01
+        useless = {"event": "defense_ineffective", "actor": tkey, "kind": defense.kind,
+                   "against": key, "reason": "Ambushed: no time to defend."}
+        defense = None
     res = resolve_attack(rs, a_sheet, t_sheet, intent, ctx, defense, rng=f.rng,
                          can_soak=can_soak)
     if aim or res.weapon_after is not None:
@@ -114,9 +127,10 @@ def attack(f: Fight, key: str, action: dict, mods) -> None:
             deal(f, tkey, key, d.counter, d.counter_type, "melee", "parry damage")
     if res.costs:
         f.put_sheet(key, dmg.pay_costs(f.sheet(key), dict(res.costs), "attack"))
+    close.after_attack(f, key, tkey, action, res)
     if not res.hit:
         f.emit("miss", actor=key, target=tkey, botch=res.botch)
-        effects(f, key, tkey, res, None)
+        effects(f, key, tkey, res, None, action)
         return
     # COMP-03: a fully immobilized (or staked) target is hit with at least one success.
     immobile = res.roll is not None and res.roll.successes < res.successes
@@ -131,7 +145,7 @@ def attack(f: Fight, key: str, action: dict, mods) -> None:
                 f.state.get(tkey).outcome not in OUT_OF_ACTION:  # COMP-02
             f.condition(tkey, "dazed")
             f.emit("dazed", actor=tkey)
-    effects(f, key, tkey, res, dr)
+    effects(f, key, tkey, res, dr, action)
 
 
 def _defense(f: Fight, key: str, tkey: str, intent: Attack, ctx: Context, can_soak):
@@ -139,7 +153,8 @@ def _defense(f: Fight, key: str, tkey: str, intent: Attack, ctx: Context, can_so
     declared one cannot work or None); spends it (DEF-01..04, TURN-09 anticipated first,
     TURN-08 an abort to a defense)."""
     t = f.state.get(tkey)
-    parry_with = f.in_hand(tkey)
+    # DEF-03: a parry uses the weapon or shield that can parry, not just the first carried.
+    parry_with = close.parry_item(f, tkey) or f.in_hand(tkey)
     defense = None
     try:
         kind = t.actions[0]["kind"] if t.desperate and t.actions else None
@@ -149,14 +164,24 @@ def _defense(f: Fight, key: str, tkey: str, intent: Attack, ctx: Context, can_so
         a = dev["action"]
         defense = Defense(tkey, a["kind"], weapon=parry_with,
                           prone=a.get("how") == "prone", to_cover=a.get("how") == "cover",
-                          extra=tuple(Modifier(**m) for m in dev.get("modifiers", [])))
+                          countermagic=close.countermagic(f, tkey),
+                          extra=tuple(Modifier(**m) for m in dev.get("modifiers", []))
+                          + close.defense_extra(f, tkey))
     except IllegalAction:
         to = t.aborted_to
         if to and to.get("kind") in DEFENSES and not to.get("resolved"):  # TURN-08
-            defense = Defense(tkey, to["kind"], weapon=parry_with)
+            defense = Defense(tkey, to["kind"], weapon=parry_with,
+                              extra=close.defense_extra(f, tkey))
             f.put(tkey, aborted_to={**to, "resolved": True})
     if defense is None:
         return None, None
+    return _usable(f, key, tkey, defense, intent, ctx, can_soak)
+
+
+def _usable(f: Fight, key: str, tkey: str, defense: Defense, intent: Attack, ctx: Context,
+            can_soak):
+    """(the defense, None), or (None, the event saying why) when it cannot work against
+    this attack."""
     try:
         build_defense_pool(f.rules, f.sheet(tkey), f.sheet(key), defense, intent, ctx,
                            can_soak=can_soak)
@@ -213,7 +238,7 @@ def apply_levels(f: Fight, key: str, levels: int, kind: str, source: str, *,
     f.set_outcome(key, dr.outcome)
 
 
-def effects(f: Fight, key: str, tkey: str, res, dr) -> None:
+def effects(f: Fight, key: str, tkey: str, res, dr, action: dict | None = None) -> None:
     """What the hit (or botch) does beyond damage."""
     turn = f.state.turn
     for e in res.effects:
@@ -239,8 +264,9 @@ def effects(f: Fight, key: str, tkey: str, res, dr) -> None:
             apply_levels(f, key, e.value, e.detail or "lethal", "other", soakable=True,
                          why=f"{f.name(tkey)}'s jagged skin")
         elif e.kind == "knocked_down_or_damage":  # CLOSE-12 botched tackle
-            f.condition(who, "prone")
-            f.emit("tackle_botched", actor=who)
+            close.tackle_botch(f, who, tkey, action or {}, e.value)
+        elif e.kind == "drain_blood":  # CLOSE-01: a vampire's bite drains instead
+            close.drain(f, key, tkey, e.value)
         elif e.kind == "weapon_thrown":
             f.set_gear(key, f.gear(key).drop(e.detail))
         elif e.kind == "string_snapped":
@@ -255,6 +281,9 @@ def knockdown(f: Fight, key: str, difficulty: int, absolute: int | None) -> None
     kd = knockdown_check(f.rules, f.sheet(key), difficulty=difficulty, absolute=absolute,
                          rng=f.rng)
     f.events.append(roll_event(key, "knockdown", kd.reflex.pool, kd.roll))
+    if kd.standing and close.knockdown_stands(f):  # CLOSE-11/12: keeps their feet
+        f.emit("knockdown", actor=key, standing=True, kept_feet=True)
+        return
     if kd.standing:
         f.condition(key, "knocked_down")
         f.emit("knockdown", actor=key, standing=True, initiative=kd.initiative_next_turn)

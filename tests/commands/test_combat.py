@@ -308,7 +308,11 @@ class TestAbortAndDelay(CombatTest):
         self.cmd("+combat/declare attack Thug")
         with self.dice(2, 2, 2, 2, 2):
             self.cmd("+combat/act")
-        self.player("+combat/abort parry/wp")
+        # DEF-03 (issue 9 #23): unarmed, a parry is refused before the point is spent.
+        self.assertIn("no weapon or shield to parry with",
+                      self.player("+combat/abort parry/wp").text)
+        self.assertEqual(self.char2.sheet.get().pools["Willpower"].current, 5)
+        self.player("+combat/abort dodge/wp")
         self.assertEqual(self.char2.sheet.get().pools["Willpower"].current, 4)
 
     @pytest.mark.rule("TURN-04")

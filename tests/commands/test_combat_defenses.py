@@ -48,16 +48,22 @@ class TestRefusedDefenses(EffectsTest):
         self.assert_resolved(self.attack_into("block", "knife"), "block")
 
     @pytest.mark.rule("DEF-03")
-    def test_parry_with_no_weapon_in_hand(self):
+    def test_parry_with_no_weapon_in_hand_is_refused_when_declared(self):
+        # Issue 9 #23: refused at declaration with what to do instead; nothing stored.
         self.arm(char_weapon="knife")
-        self.assert_resolved(self.attack_into("parry", "knife"), "parry")
+        self.setup_fight()
+        text = self.cmd("+combat/declare Thug=parry").text
+        self.assertIn("Thug has no weapon or shield to parry with: block", text)
+        self.assertFalse(self.who("Thug").declared)
 
     @pytest.mark.rule("DEF-03")
-    def test_parry_with_a_pistol(self):
+    def test_parry_with_only_a_pistol_is_refused_when_declared(self):
         self.arm(char_weapon="knife")
-        text = self.attack_into("parry", "knife", thug_weapon="pistol, heavy")
-        self.assert_resolved(text, "parry")
-        self.assertIn("cannot parry with a Pistol, heavy", text)
+        self.setup_fight()
+        self.cmd("+sheet/equip Thug/pistol, heavy")
+        self.assertIn("no weapon or shield to parry with",
+                      self.cmd("+combat/declare Thug=parry").text)
+        self.assertFalse(self.who("Thug").declared)
 
     @pytest.mark.rule("DEF-02")
     def test_dodging_prone_against_a_gunshot_rolls(self):

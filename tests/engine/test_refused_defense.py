@@ -92,6 +92,13 @@ class Fight:
         return self(I.Act(by=ANN, actor=ANN), *faces)
 
 
+def drop(fight: Fight, weapon: str) -> None:
+    """Dee's ``weapon`` knocked away between declaring and being attacked (CLOSE-04)."""
+    c = fight.state.get(DEE)
+    fight.state = fight.state.with_combatants(
+        {DEE: dataclasses.replace(c, gear=c.gear.drop(weapon))})
+
+
 def of(out, kind, **match):
     return [e for e in out.events if e.kind == kind
             and all(e.get(k) == v for k, v in match.items())]
@@ -152,8 +159,14 @@ def test_block_against_a_blade_by_a_mortal_is_ineffective_and_the_cut_resolves(r
 
 @pytest.mark.rule("DEF-03")
 def test_parry_with_no_melee_weapon_is_ineffective_and_the_cut_resolves(rs):
+    # Issue 9 #23: a parry with nothing to parry with is refused when declared ...
     f = Fight(rs, ann_weapons=(KNIFE,))  # Dee carries nothing
+    with pytest.raises(IllegalAction, match="no weapon or shield to parry with"):
+        f(I.Declare(by=DEE, actor=DEE, actions=({"kind": "parry"},)))
+    # ... and one whose knife is knocked away after declaring is ineffective when attacked.
+    f = Fight(rs, ann_weapons=(KNIFE,), dee_weapons=(KNIFE,))
     f.declare({"kind": "parry"}, KNIFE)
+    drop(f, KNIFE)
     attack, damage = (9, 9, 2, 2, 2), (2, 2, 2, 2)
     out = f.act(*attack, *damage)
     why = assert_resolved_without_defense(f, out, "parry", attack)
@@ -164,8 +177,14 @@ def test_parry_with_no_melee_weapon_is_ineffective_and_the_cut_resolves(rs):
 
 @pytest.mark.rule("DEF-03")
 def test_parry_with_a_pistol_is_ineffective_and_the_cut_resolves(rs):
+    # The pistol alone is refused when declaring (issue 9 #23); the knife declared with is
+    # knocked away, so the parry falls to the pistol in hand: ineffective.
     f = Fight(rs, ann_weapons=(KNIFE,), dee_weapons=(PISTOL,))
+    with pytest.raises(IllegalAction, match="no weapon or shield to parry with"):
+        f(I.Declare(by=DEE, actor=DEE, actions=({"kind": "parry"},)))
+    f = Fight(rs, ann_weapons=(KNIFE,), dee_weapons=(PISTOL, KNIFE))
     f.declare({"kind": "parry"}, KNIFE)
+    drop(f, KNIFE)
     attack = (9, 2, 2, 2, 1)  # one 9 cancelled by the 1: no success, a miss (not a botch)
     out = f.act(*attack)
     why = assert_resolved_without_defense(f, out, "parry", attack)

@@ -1,0 +1,418 @@
+"""Close combat and complications from the fight's own facts (seed 000 "Close combat
+maneuvers", "Complications"; V20 p. 273-277).
+
+``strike.attack`` asks this module for what an attack's ``Attack`` and ``Context`` need that
+the fight knows and the pure attack layer (``combat/attack.py``) cannot see: how many foes
+engage each side (CLOSE-08), how fast each side moves (COMP-05), a riposte earned by a parry
+(CLOSE-09), a tackle last turn (CLOSE-01 bite), a dazed target (COMP-02), a held target
+(COMP-03), blindness mitigations and Blind Fighting (COMP-01, MAN-12), an ambush won (MAN-01),
+and the off-balance penalty after a tackle on every action (CLOSE-12). Declarations are
+checked here against what is known when they are made: a claw without the power, a bite not
+allowed, what a grapple forbids, a parry with nothing to parry with, a staked vampire moving
+(CLOSE-01/02, CLOSE-03/05, DEF-03, MAN-11).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import MappingProxyType
+
+from .. import scheduler as sch
+from ..attack import Attack, Context, Magic, _natural, _parry_item, blind_fighting
+from ..errors import IllegalAction, InputError
+from ..maneuvers import PACES, form_allowed, movement_yards, tables
+from ..pools import Modifier, PoolSpec
+from ..sheet import Pool
+from .fight import OUT_OF_ACTION, Fight, roll_event
+from .gear import Close
+
+GRAPPLERS = ("clinch", "hold")
+
+
+# ---------------------------------------------------------------- facts of the fight
+
+
+def close_of(f: Fight, key: str) -> Close:
+    return f.gear(key).close or Close()
+
+
+def set_close(f: Fight, key: str, **changes) -> None:
+    if f.state.get(key) is None:
+        return
+    f.set_gear(key, replace(f.gear(key), close=replace(close_of(f, key), **changes)))
+
+
+def _maneuver(f: Fight, name: str | None):
+    return tables(f.rules).maneuver(name) if name else None
+
+
+def is_close(f: Fight, who: str, action: dict) -> bool:
+    """Whether a declared attack is made in close combat (CLOSE-08 counts only those)."""
+    if action.get("magic"):
+        return False
+    t = tables(f.rules)
+    weapon = action.get("weapon")
+    m = _maneuver(f, action.get("maneuver"))
+    if m is None and not weapon:
+        try:
+            weapon = f.in_hand(who)
+        except IllegalAction:
+            weapon = None
+    if m is None:
+        kind = t.weapon(weapon).kind if weapon else "brawl"
+    else:
+        m = m.for_weapon(bool(weapon))
+        kind = t.weapon(weapon).kind if m.kind == "weapon" and weapon else m.kind
+    row = t.attacks["kinds"].get(kind) or {}
+    return row.get("range", "close") == "close"
+
+
+def opponents(f: Fight, key: str) -> int:
+    """CLOSE-08: how many others declared a close attack on ``key`` this turn (at least 1)."""
+    n = 0
+    for c in f.state.combatants:
+        if c.key == key or c.outcome in OUT_OF_ACTION or not c.declared:
+            continue
+        if any(a.get("kind") == "attack" and a.get("target") == key and is_close(f, c.key, a)
+               for a in c.actions):
+            n += 1
+    return max(1, n)
+
+
+def speed(f: Fight, key: str) -> str:
+    """COMP-05: the pace of the yards ``key`` declared to move this turn (a move, or moving
+    while attacking): faster than a walk makes attacks to and from them harder."""
+    c = f.state.get(key)
+    if c is None or not c.declared:
+        return "still"
+    yards = sum(int(a.get("yards") or 0) if a.get("kind") == "move" else int(a.get("moving") or 0)
+                for a in c.actions)
+    if yards <= 0:
+        return "still"
+    sheet = f.sheet(key)
+    pace = "walk"
+    for p in PACES[PACES.index("walk"):]:
+        if yards > movement_yards(f.rules, sheet, p):
+            pace = PACES[min(PACES.index(p) + 1, len(PACES) - 1)]
+    return pace
+
+
+def _powers(f: Fight, key: str) -> frozenset[str]:
+    """COMP-01: blindness mitigations (Heightened Senses, Eyes of the Beast) are set on a
+    combatant like conditions (+combat/mod Bob=heightened senses)."""
+    mit = (tables(f.rules).comp.get("blinded") or {}).get("mitigations") or {}
+    c = f.state.get(key)
+    have = set(sch.active_conditions(c, f.state.turn)) if c else set()
+    return frozenset(p for p in mit if p.lower() in have)
+
+
+def _sees_behind(f: Fight, key: str) -> bool:
+    c = f.state.get(key)
+    return bool(c) and "sees behind" in sch.active_conditions(c, f.state.turn)
+
+
+def side(f: Fight, key: str, base):
+    """The attack layer's ``Side`` for ``key`` with what the fight knows."""
+    conds = set(base.conditions)
+    grip = f.gear(key).grapple
+    if grip and grip.held:  # COMP-03: held in a hold = partly immobilized
+        conds.add("immobilized")
+    bf = close_of(f, key).blind_fight
+    pen, bonus = (bf[1], bf[2]) if bf and bf[0] == f.state.turn else (0, 0)
+    return replace(base, conditions=frozenset(conds), opponents=opponents(f, key),
+                   speed=speed(f, key), active_powers=_powers(f, key),
+                   blind_fight_penalty=pen, blind_fight_bonus=bonus,
+                   sees_behind=_sees_behind(f, key))
+
+
+def attack_fields(action: dict) -> dict:
+    """What the declared action adds to ``Attack``: CLOSE-01 drain / sever, CLOSE-06 ammo."""
+    out = {}
+    for k in ("drain", "sever"):
+        if action.get(k):
+            out[k] = True
+    if action.get("ammo"):
+        out["ammo"] = action["ammo"]
+    return out
+
+
+def off_balance(f: Fight, key: str) -> Modifier | None:
+    """CLOSE-12: "+1 difficulty to all actions next turn" after being tackled."""
+    pen = f.gear(key).penalty
+    if pen and pen.turn == f.state.turn:
+        return Modifier(pen.reason, difficulty=pen.difficulty)
+    return None
+
+
+def context(f: Fight, key: str, tkey: str, weapon: str | None, ctx: Context) -> Context:
+    """Fill the ``Context`` fields only the fight knows."""
+    extra = list(ctx.extra)
+    tside = side(f, tkey, ctx.target)
+    if "dazed" in tside.conditions:  # COMP-02: attacking a dazed target
+        diff = (f.rules.section("damage").get("dazed") or {}).get("attack_difficulty")
+        if diff:
+            extra.append(Modifier("target dazed", difficulty=diff))
+    me = close_of(f, key)
+    rip = me.riposte
+    riposte = bool(rip and rip[0] == tkey and rip[1] == weapon
+                   and rip[2] >= f.state.turn - 1)
+    tackled = bool(me.tackled and me.tackled[0] == tkey
+                   and me.tackled[1] == f.state.turn - 1)
+    amb = me.ambush
+    bonus = amb[2] if amb and amb[0] == tkey and amb[1] == "free_attack" else 0
+    return replace(ctx, attacker=side(f, key, ctx.attacker), target=tside, riposte=riposte,
+                   tackled_last_turn=tackled, ambush_bonus=bonus, extra=tuple(extra))
+
+
+def defense_extra(f: Fight, key: str) -> tuple[Modifier, ...]:
+    pen = off_balance(f, key)
+    return (pen,) if pen else ()
+
+
+def ambush_defenseless(f: Fight, key: str, tkey: str) -> bool:
+    """MAN-01: a won ambush is a free attack: the target cannot defend."""
+    amb = close_of(f, key).ambush
+    return bool(amb and amb[0] == tkey and amb[1] == "free_attack")
+
+
+def after_attack(f: Fight, key: str, tkey: str, action: dict, res) -> None:
+    """What an attack leaves for later: a riposte spent or earned (CLOSE-09), a tackle that
+    lets a vampire bite next turn (CLOSE-01), an ambush used (MAN-01)."""
+    me = close_of(f, key)
+    if me.riposte:
+        set_close(f, key, riposte=None)
+    if me.ambush and me.ambush[1] == "free_attack":  # MAN-01: the free attack is spent
+        set_close(f, key, ambush=(me.ambush[0], "used", 0))
+    if res.maneuver == "tackle" and res.hit:
+        set_close(f, key, tackled=(tkey, f.state.turn))
+    d = res.defense
+    if d is not None and d.defense.kind == "parry" and d.roll.successes > 0 and not res.hit:
+        item = d.defense.weapon
+        try:
+            w = tables(f.rules).weapon(item) if item else None
+        except InputError:
+            w = None
+        if w is not None and w.kind in ("melee", "thrown"):
+            set_close(f, tkey, riposte=(key, w.name, f.state.turn))
+            f.emit("riposte_ready", actor=tkey, target=key, weapon=w.name,
+                   dice=tables(f.rules).man.get("riposte_dice"))
+
+
+# ---------------------------------------------------------------- knockdowns and botches
+
+
+def knockdown_stands(f: Fight) -> bool:
+    """CLOSE-11/12 read against COMP-04 (see the YAML's READING): whether a successful roll
+    against a maneuver's knockdown leaves the target standing with no penalty."""
+    kd = tables(f.rules).comp.get("knockdown") or {}
+    return kd.get("maneuver_success") == "stands"
+
+
+def tackle_botch(f: Fight, who: str, tkey: str, action: dict, stamina: int) -> None:
+    """CLOSE-12: "On botch, attacker is knocked down or takes damage = target's Stamina";
+    the attacker chose when declaring (``on botch hurt``; knocked down otherwise)."""
+    from .strike import deal  # strike imports this module
+
+    if action.get("on_botch") == "hurt":
+        f.emit("tackle_botched", actor=who, choice="hurt", dice=stamina)
+        pool = PoolSpec((("target's Stamina", stamina),), (), f.rules.dice.base_difficulty)
+        deal(f, who, who, pool, "bashing", "tackle", "botched tackle")
+        return
+    f.condition(who, "prone")
+    f.emit("tackle_botched", actor=who, choice="down")
+
+
+# ---------------------------------------------------------------- declared now
+
+
+def parry_item(f: Fight, key: str) -> str | None:
+    sheet = f.sheet(key)
+    g = f.gear(key)
+    for w in sheet.weapons:
+        if g.is_dropped(w):
+            continue
+        try:
+            _parry_item(f.rules, sheet, w)
+            return w
+        except (IllegalAction, InputError):
+            continue
+    if sheet.armor:
+        try:
+            _parry_item(f.rules, sheet, sheet.armor)
+            return sheet.armor
+        except (IllegalAction, InputError):
+            pass
+    return None
+
+
+def check_parry(f: Fight, key: str) -> None:
+    """DEF-03: parrying needs a melee weapon or a shield in hand."""
+    if parry_item(f, key) is None:
+        raise IllegalAction(f"{f.name(key)} has no weapon or shield to parry with: block "
+                            f"(close combat) or dodge instead, or +sheet/equip a weapon first.")
+
+
+STAKED_OK = ("other", "pass")
+
+
+def check_staked(f: Fight, key: str, actions, activations) -> None:
+    """MAN-11: a staked vampire is conscious but cannot move or spend blood."""
+    c = f.state.get(key)
+    if c is None or "staked" not in sch.active_conditions(c, f.state.turn):
+        return
+    name = f.name(key)
+    for a in actions:
+        if a["kind"] not in STAKED_OK:
+            raise IllegalAction(f"{name} is staked: no moving, only what needs no motion "
+                                f"(other <text>, e.g. Auspex) or pass, until the stake is "
+                                f"pulled.")
+    for a in activations:
+        what = a.get("activate")
+        pool = str(a.get("pool") or "")
+        if what == "celerity" or (what == "spend" and
+                                  f.rules.traits.resolve(pool) == "Blood"):
+            raise IllegalAction(f"{name} is staked and cannot spend blood.")
+
+
+def check_attack(f: Fight, key: str, a: dict, earlier: list[dict]) -> None:
+    """What can be known at declaration about a close attack (issue 9 #22): the maneuver
+    fits the form (CLOSE-10), a claw or bite is possible (CLOSE-01/02), the grapple allows
+    it (CLOSE-03/05). What changes later (a clinch that fails) loses the action then."""
+    if a.get("magic"):
+        return
+    t = tables(f.rules)
+    m = _maneuver(f, a.get("maneuver"))
+    if m is None:  # "attack Bob": the default maneuver of what is in hand (a strike ...)
+        hand = a.get("weapon") or f.in_hand(key)
+        m = _maneuver(f, (t.attacks.get("default_maneuver") or {}).get(
+            t.weapon(hand).kind if hand else "unarmed"))
+    sheet = f.sheet(key)
+    tkey = a["target"]
+    grip = f.gear(key).grapple
+    escaping = any(e.get("kind") == "escape" for e in earlier)
+    locks = {e.get("maneuver") for e in earlier
+             if e.get("kind") == "attack" and e.get("target") == tkey}
+    if m is not None:
+        form_allowed(f.rules, m, sheet)
+    name = m.name if m is not None else None
+    if grip and not escaping:
+        allowed = (t.man.get("grapples") or {}).get(grip.kind, {}).get("allowed", ())
+        if grip.other != tkey or name not in allowed:
+            raise IllegalAction(
+                f"Locked in a {grip.kind} with {f.name(grip.other)}, {f.name(key)} may only "
+                f"{', '.join(x.replace('_', ' ') for x in allowed)} them, escape, or act "
+                f"without moving limbs (other <text>).")
+    if m is None:
+        return
+    if m.needs_grapple and not (grip and grip.other == tkey and grip.kind in m.needs_grapple) \
+            and not locks & set(m.needs_grapple):
+        raise IllegalAction(f"A {m.name.replace('_', ' ')} needs a {' or '.join(m.needs_grapple)}"
+                            f" with {f.name(tkey)} first: declare attack {f.name(tkey)} as "
+                            f"{m.needs_grapple[0]}.")
+    if m.natural:
+        held = grip.kind if grip and grip.other == tkey else ""
+        if not held and locks & set(GRAPPLERS):
+            held = next(x for x in GRAPPLERS if x in locks)
+        me = close_of(f, key)
+        tackled = bool(me.tackled and me.tackled[0] == tkey
+                       and me.tackled[1] == f.state.turn - 1)
+        ctx = Context(grapple=held, tackled_last_turn=tackled)
+        _natural(f.rules, sheet, ctx, m, Attack(key, tkey, maneuver=m.name,
+                                                **attack_fields(a)))
+
+
+def check_declared(f: Fight, key: str, actions, activations) -> None:
+    from . import kiss  # the Kiss builds on this module's bite
+
+    check_staked(f, key, actions, activations)
+    if kiss.enabled(f):
+        kiss.check_declared(f, key, actions)
+    grip = f.gear(key).grapple
+    for i, a in enumerate(actions):
+        kind = a["kind"]
+        if kind == "attack":
+            check_attack(f, key, a, actions[:i])
+        elif kind == "parry":
+            check_parry(f, key)
+        if grip and not any(e.get("kind") == "escape" for e in actions[:i]):
+            if kind in ("dodge", "block", "parry"):
+                ok = (tables(f.rules).man.get("grapples") or {}).get(grip.kind, {}).get(
+                    "defenses", ())
+                if kind not in ok:
+                    raise IllegalAction(f"Locked in a {grip.kind}, {f.name(key)} cannot "
+                                        f"{kind}: escape first (declare escape; {kind}).")
+            if kind == "move":
+                raise IllegalAction(f"Locked in a {grip.kind}, {f.name(key)} cannot move "
+                                    f"away: escape first (declare escape; move ...).")
+
+
+# ---------------------------------------------------------------- COMP-01 Blind Fighting
+
+
+def blind_fight(f: Fight, key: str, use: str) -> None:
+    """COMP-01 / MAN-12: Perception + Blind Fighting as a reflex; each point earned goes to
+    the own close-combat penalty (``penalty``) or against the bonus to attack you
+    (``bonus``), for this turn."""
+    if use not in ("penalty", "bonus"):
+        raise InputError("Blind Fighting as: blindfight penalty|bonus.")
+    res, points = blind_fighting(f.rules, f.sheet(key), rng=f.rng)
+    f.events.append(roll_event(key, "blind fighting", res.pool, res.roll))
+    pen, bon = (points, 0) if use == "penalty" else (0, points)
+    set_close(f, key, blind_fight=(f.state.turn, pen, bon))
+    f.emit("blind_fight", actor=key, points=points, use=use)
+
+
+# ---------------------------------------------------------------- CLOSE-01 drain
+
+
+def drain(f: Fight, key: str, tkey: str, most: int) -> None:
+    """CLOSE-01: "Vampire can drain blood instead (up to 3 per turn)": blood moves from the
+    victim's pool (when the sheet keeps one) to the vampire's, up to its maximum. Where the
+    rules have the Kiss (CLOSE-14), the draining bite is the Kiss."""
+    from . import kiss
+
+    if kiss.enabled(f):
+        kiss.drink(f, key, tkey)
+        return
+    victim, me = f.sheet(tkey), f.sheet(key)
+    vb, mb = victim.pools.get("Blood"), me.pools.get("Blood")
+    taken = min(most, vb.current) if vb is not None else most
+    if vb is not None and taken:
+        f.put_sheet(tkey, victim.spend("Blood", taken))
+    gained = 0
+    if mb is not None:
+        gained = min(taken, max(0, mb.permanent - mb.current))
+        if gained:
+            pools = {**me.pools, "Blood": Pool(mb.current + gained, mb.permanent)}
+            f.put_sheet(key, replace(me, pools=MappingProxyType(pools)))
+    f.emit("drain", actor=key, target=tkey, taken=taken, gained=gained)
+
+
+# ---------------------------------------------------------------- DEF-05 combat magic
+
+
+def magic_of(f: Fight, key: str, action: dict):
+    """DEF-05: a damaging power declared as ``magic <target> roll <pool> damage <n> ...``:
+    the roll is the traits (or dice) the power's own rules name, the damage its dice."""
+    spec = action.get("magic")
+    if not spec:
+        return None
+    sheet = f.sheet(key)
+    terms = []
+    for word in spec["roll"]:
+        if str(word).isdecimal():
+            terms.append(("power", int(word)))
+        else:
+            canon = f.rules.traits.resolve(word)
+            terms.append((canon, sheet.rating(f.rules.traits, canon)))
+    diff = spec.get("difficulty") or f.rules.dice.base_difficulty
+    return Magic(spec.get("name") or "magic", PoolSpec(tuple(terms), (), diff),
+                 spec["damage"], spec.get("type") or "lethal", ranged=True,
+                 lock_on=bool(spec.get("lock_on")), area=bool(spec.get("area")))
+
+
+def countermagic(f: Fight, key: str) -> bool:
+    """DEF-05: something of the defender's negates a power that locks on (set by the
+    Storyteller as a condition: +combat/mod Bob=countermagic)."""
+    c = f.state.get(key)
+    return bool(c) and "countermagic" in sch.active_conditions(c, f.state.turn)

@@ -1,0 +1,62 @@
+"""CLOSE-14, the Kiss (everyman, seed 002 "Bite"), in a fight: a vampire's draining bite
+latches on (``combat/kiss.py`` decides the blood and who resists how). While it lasts a
+mortal victim is helpless: they can only try to resist, if the rules let them (Willpower
+9+); a vampire victim rolls Self-Control at difficulty 8. Each turn the vampire bites
+again to keep drinking; the Kiss ends when the victim resists, either breaks the grapple,
+or the vampire does not drink again next turn.
+"""
+
+from __future__ import annotations
+
+from .. import kiss as kissrules
+from .. import scheduler as sch
+from ..errors import IllegalAction
+from .fight import Fight, roll_event
+
+CONDITION = "kissed"
+
+
+def enabled(f: Fight) -> bool:
+    return bool((f.rules.section("kiss") or {}).get("enabled"))
+
+
+def drink(f: Fight, key: str, tkey: str) -> None:
+    """One turn of the Kiss: blood moves, the victim is held by it until next turn."""
+    res = kissrules.drain(f.rules, f.sheet(key), f.sheet(tkey))
+    f.put_sheet(key, res.vampire)
+    f.put_sheet(tkey, res.victim)
+    f.condition(tkey, CONDITION, turns=2)  # this turn and the next: bite again to go on
+    f.emit("kiss", actor=key, target=tkey, drained=res.drained, helpless=res.helpless,
+           notes=list(res.notes))
+
+
+def kissed(f: Fight, key: str) -> bool:
+    c = f.state.get(key)
+    return bool(c) and CONDITION in sch.active_conditions(c, f.state.turn)
+
+
+def check_declared(f: Fight, key: str, actions) -> None:
+    """A victim helpless under the Kiss can only try to resist; resisting needs a Kiss and
+    the rating the rules ask (a mortal: Willpower 9+), known when declaring."""
+    kinds = [a["kind"] for a in actions]
+    if "resist" in kinds:
+        if not kissed(f, key):
+            raise IllegalAction(f"{f.name(key)} is under no Kiss to resist.")
+        kissrules.check_can_resist(f.rules, f.sheet(key))
+    if kissed(f, key) and kissrules.is_helpless(f.rules, f.sheet(key)):
+        bad = [k for k in kinds if k not in ("resist", "pass")]
+        if bad:
+            raise IllegalAction(f"{f.name(key)} is helpless under the Kiss: only resist (if "
+                                f"the rules allow it) or pass.")
+
+
+def resist(f: Fight, key: str) -> None:
+    """The victim's roll this turn; success breaks the Kiss and the grapple."""
+    res = kissrules.resist(f.rules, f.sheet(key), rng=f.rng)
+    f.events.append(roll_event(key, "resist the Kiss", None, res.roll,
+                               traits=[[res.trait, res.roll.pool]]))
+    if res.resisted:
+        f.uncondition(key, CONDITION)
+        grip = f.gear(key).grapple
+        f.release(key, grip.other if grip else None)
+    f.emit("kiss_resisted", actor=key, resisted=res.resisted)
