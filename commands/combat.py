@@ -150,6 +150,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       +combat/damage Bob=2 lethal
       +combat/declare cover good; attack Thug with pistol
       +combat/declare attack Thug moving 3
+      +combat/declare attack Thug with knife spec wp
+      +combat/declare/wp dodge
       +combat/mod Thug=cover superior
 
     Under the spotlight ruleset (+combat/start spotlight; seed 004), a fight runs
@@ -177,6 +179,9 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                     "abort", "celerity", "rage", "spend", "log", "end", "mod", "damage",
                     "heal", "kick", "timeout", "slackers", "move", "free", "done", "swap",
                     "ambush", "event", "range", "stake", "unstake", "feed")
+    # DICE-03/04, TURN-02: +combat/declare/wp attack Bob, +combat/act/wp, +combat/abort/wp
+    flag_switches = ("wp", "spec")
+    flag_takers = ("declare", "attack", "dodge", "block", "parry", "defend", "act", "abort")
     switch_aliases = {"npcs": "templates", "list": "templates", "desperate": "defend",
                       "pending": "slackers", "harm": "damage"}
 
@@ -398,7 +403,11 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
         self.load()
         who, action = self.act_words()
         c = self.actor(who)
-        self.apply(it.Act(by=self.me(), actor=c.key, action=action))
+        if "spec" in self.flags:
+            raise InputError("A specialty is claimed when declaring: +combat/declare attack "
+                             "<target> spec.")
+        self.apply(it.Act(by=self.me(), actor=c.key, action=action,
+                          willpower="wp" in self.flags))
 
     def do_damage(self):
         """<name>=<levels> <type>: bashing/lethal/aggravated, or spotlight's

@@ -22,6 +22,19 @@ COVER_WORDS = ("cover", "concealment")
 MOVING = re.compile(r"(?:^|\s)moving(?:\s+(\S+))?(?:\s+(?:yards?|yds?)\b)?", re.IGNORECASE)
 # DEF-02: dodging gunfire means diving into cover or dropping prone.
 DODGE_HOW = {"prone": "prone", "cover": "cover"}
+# DICE-03 specialty, DICE-04 a Willpower point for one automatic success, on the roll of an
+# attack or a defense: "attack Bob with knife spec wp", "dodge wp".
+ROLL_FLAGS = {"spec": "specialty", "specialty": "specialty", "wp": "willpower",
+              "willpower": "willpower"}
+
+
+def roll_flags(words: list[str]) -> tuple[list[str], dict]:
+    """The words without the trailing roll options, and the options as action fields."""
+    words = list(words)
+    found: dict = {}
+    while words and words[-1].lower() in ROLL_FLAGS:
+        found[ROLL_FLAGS[words.pop().lower()]] = True
+    return words, found
 
 ACTIONS_HINT = ("attack <target>, dodge, block, parry, defend, aim, reload, move, rise, "
                 "escape, ready, celerity, rage <n>, spend <pool> <n>, cover <level>, pass or "
@@ -163,8 +176,10 @@ class DeclarationParser:
         return action
 
     def defense(self, kind: str, words: list[str], text: str) -> dict:
-        """``dodge [prone|cover] [against <attacker>]`` (DEF-02, TURN-09)."""
-        action: dict = {"kind": kind}
+        """``dodge [prone|cover] [against <attacker>] [spec] [wp]`` (DEF-02, TURN-09,
+        DICE-03/04)."""
+        words, flags = roll_flags(words)
+        action: dict = {"kind": kind, **flags}
         if kind == "dodge" and words and words[0].lower() in DODGE_HOW:
             action["how"] = DODGE_HOW[words[0].lower()]
             words = words[1:]
@@ -172,10 +187,13 @@ class DeclarationParser:
             action["against"] = self.find(" ".join(words[1:]))
         elif words:
             extra = " [prone|cover]" if kind == "dodge" else ""
-            raise InputError(f"'{text.strip()}': {kind}{extra} [against <attacker>]")
+            raise InputError(f"'{text.strip()}': {kind}{extra} [against <attacker>] "
+                             f"[spec] [wp]")
         return action
 
     def attack(self, rest: str) -> dict:
+        words, flags = roll_flags(rest.split())
+        rest = " ".join(words)
         m = MOVING.search(rest)
         moving = 0
         if m is not None:  # MAN-04
@@ -204,4 +222,5 @@ class DeclarationParser:
             action["position"] = "rear" if pos == "behind" else pos
         if moving:
             action["moving"] = moving
+        action.update(flags)
         return action

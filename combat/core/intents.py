@@ -98,6 +98,7 @@ class Advance(Intent):
 @intent("act")
 class Act(Intent):
     action: Mapping | None = None  # spotlight: what is done; d10: the declared action
+    willpower: bool = False  # d10 TURN-02: the Willpower point declared for this action
 
 
 @intent("damage")

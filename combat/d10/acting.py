@@ -13,10 +13,11 @@ from .gear import Aim
 from .strike import attack
 
 
-def act(f: Fight, key: str) -> None:
+def act(f: Fight, key: str, willpower: bool = False) -> None:
     # Validate on the current state first; the action's own changes (the defense spent, a
     # knockdown) belong to this moment of the turn, before ``act`` moves the turn on.
-    probe = sch.act(f.state, key, f.rules)
+    # ``willpower``: +combat/act/wp, honoured only if declared (TURN-02).
+    probe = sch.act(f.state, key, f.rules, willpower=willpower)
     ev = next(e for e in probe.events if e.get("event") == "act")
     action = ev["action"]
     kind = action["kind"]

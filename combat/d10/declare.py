@@ -14,6 +14,7 @@ from .. import scheduler as sch
 from ..errors import IllegalAction, InputError
 from ..maneuvers import COVER, movement_yards, tables
 from ..sheet import Sheet
+from . import foresee, rolls
 from .fight import Fight
 from .gear import Spending
 
@@ -21,8 +22,11 @@ from .gear import Spending
 def declare(f: Fight, key: str, actions, activations, desperate: bool) -> None:
     c = f.state.find(key)
     actions = [dict(a) for a in actions]
+    activations = rolls.fold_spend(f, actions, [dict(a) for a in activations])
+    rolls.check(f, key, actions)
     for a in actions:
         check_action(f, key, a)
+    foresee.check_attacks(f, key, actions)
     for a in activations:  # spent before declaring (TURN-02, MAN-07/08)
         activate(f, key, dict(a))
     for a in actions:  # the extra sources are known now that Rage was spent

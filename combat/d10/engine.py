@@ -62,7 +62,7 @@ def _act(f: Fight, i: it.Act) -> None:
         raise IllegalAction(
             "You act what you declared: +combat/act (an NPC: +combat/act <npc>); "
             f"'{i.action.get('text') or i.action.get('kind')}' is not someone in this fight.")
-    acting.act(f, i.actor)
+    acting.act(f, i.actor, willpower=i.willpower)
 
 
 def _range(f: Fight, i: it.SetRange) -> None:

@@ -32,6 +32,7 @@ from ..attack import (
 )
 from ..errors import IllegalAction
 from ..pools import Modifier
+from . import rolls
 from .fight import OUT_OF_ACTION, Fight, roll_event
 from .gear import Penalty
 
@@ -66,7 +67,7 @@ def attack(f: Fight, key: str, action: dict, act_ev: dict) -> None:
     intent = Attack(key, tkey, maneuver=action.get("maneuver") or "attack", weapon=weapon,
                     location=action.get("location"), position=action.get("position") or "front",
                     aim_turns=aim_turns, specialty=bool(action.get("specialty")),
-                    willpower=bool(action.get("willpower")))
+                    willpower=bool(action.get("willpower")) and rolls.has_willpower(f, key))
     grip = a_gear.grapple
     moving = action.get("moving", 0)
     if moving:  # MAN-04: the yards moved while attacking close on the target
@@ -101,6 +102,8 @@ def attack(f: Fight, key: str, action: dict, act_ev: dict) -> None:
     if res.defense is not None:
         d = res.defense
         f.events.append(roll_event(tkey, "defense", d.pool, d.roll, label=d.defense.kind))
+        if d.defense.willpower:  # DICE-04: the declared point, taken with its roll
+            f.put_sheet(tkey, dmg.pay_costs(f.sheet(tkey), {"Willpower": 1}, "defend"))
         if d.counter is not None:  # DMG-17: the parry hurts the attacker
             f.emit("counter", actor=tkey, target=key)
             deal(f, tkey, key, d.counter, d.counter_type, "melee", "parry damage")
@@ -140,6 +143,8 @@ def _defense(f: Fight, key: str, tkey: str, intent: Attack, ctx: Context, can_so
         a = dev["action"]
         defense = Defense(tkey, a["kind"], weapon=parry_with,
                           prone=a.get("how") == "prone", to_cover=a.get("how") == "cover",
+                          specialty=bool(a.get("specialty")),  # DICE-03/04
+                          willpower=bool(a.get("willpower")) and rolls.has_willpower(f, tkey),
                           extra=tuple(Modifier(**m) for m in dev.get("modifiers", [])))
     except IllegalAction:
         to = t.aborted_to

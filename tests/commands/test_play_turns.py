@@ -8,7 +8,6 @@ declares first. Rule IDs: ../shared/rules-catalog.md.
 
 import pytest
 
-from tests.commands.test_combat import make_sheet
 from tests.commands.test_combat_effects import EffectsTest
 
 
@@ -24,3 +23,71 @@ class TestGearReplies(EffectsTest):
         self.assertIn("Rat2 carries no sword", self.cmd("+sheet/unequip Rat2/sword").text)
         self.assertIn("You now carry: Knife.", self.player("+sheet/equip knife").text)
         self.assertIn("You already carry the Knife.", self.player("+sheet/equip knife").text)
+
+
+class TestWillpowerAndSpecialty(EffectsTest):
+    @pytest.mark.rule("DICE-03", "DICE-04", "TURN-02")
+    def test_attack_with_specialty_and_willpower(self):
+        """Defect 24: `attack Thug spec wp` counts a 10 twice and adds one success that 1s
+        cannot cancel; the Willpower point is taken with the roll."""
+        self.cmd("+sheet/spec brawl=Punches")
+        self.to_act(char_action="attack Thug spec wp")
+        wp = self.char1.sheet.get().pools["Willpower"].current
+        # Dex 3 + Brawl 2 vs 6: [10 1 2 2 2]: 1 hit (2 with the specialty) - one 1 = 1,
+        # + 1 Willpower = 2; damage Str 3 + 1 = 4 [2 2 2 2] = 0.
+        with self.dice(10, 1, 2, 2, 2, 2, 2, 2, 2):
+            self.cmd("+combat/act")
+        atk = self.rolls("attack")[0]
+        self.assertEqual((atk["faces"], atk["specialty"], atk["willpower"], atk["successes"]),
+                         ([10, 1, 2, 2, 2], True, True, 2))
+        self.assertEqual(self.char1.sheet.get().pools["Willpower"].current, wp - 1)
+
+    @pytest.mark.rule("DICE-04", "TURN-02")
+    def test_spend_willpower_then_attack_goes_to_the_roll(self):
+        """Defect 24: `spend willpower 1; attack Thug` gives the roll its success."""
+        self.to_act(char_action="spend willpower 1; attack Thug")
+        wp = self.char1.sheet.get().pools["Willpower"].current
+        with self.dice(2, 2, 2, 2, 2, 2, 2, 2):
+            self.cmd("+combat/act")
+        atk = self.rolls("attack")[0]
+        self.assertEqual((atk["willpower"], atk["successes"]), (True, 1))
+        self.assertEqual(self.char1.sheet.get().pools["Willpower"].current, wp - 1)
+
+    @pytest.mark.rule("DICE-04", "TURN-02")
+    def test_declare_wp_switch_and_act_wp(self):
+        """Defect 24: /declare/wp marks the roll; /act/wp is honoured only if declared."""
+        self.setup_fight()
+        self.cmd("+combat/declare Thug=attack Char2")
+        self.player("+combat/declare/wp dodge")
+        self.assertTrue(self.who("Char2").actions[0]["willpower"])
+        self.cmd("+combat/declare attack Thug")
+        self.assertIn("must be declared with the action", self.cmd("+combat/act/wp").text)
+        with self.dice(2, 2, 2, 2, 2, 2, 2, 2):
+            self.cmd("+combat/act")
+        self.assertEqual(self.rolls("attack")[0]["successes"], 0)
+        # Thug attacks Char2, whose dodge has the declared Willpower: [2 2 2] + 1 = 1.
+        # Thug: Dex 2 + Brawl 2 [8 2 2 2] = 1, cancelled by the dodge: a miss.
+        wp = self.char2.sheet.get().pools["Willpower"].current
+        with self.dice(8, 2, 2, 2, 2, 2, 2):
+            self.cmd("+combat/act Thug")
+        dodge = self.rolls("defense")[0]
+        self.assertEqual((dodge["willpower"], dodge["successes"]), (True, 1))
+        self.assertEqual(self.char2.sheet.get().pools["Willpower"].current, wp - 1)
+
+    @pytest.mark.rule("TURN-02", "DICE-03")
+    def test_refused_at_declaration_changes_nothing(self):
+        """Defect 22: a specialty the sheet lacks, claws without the form, more Willpower
+        than the sheet holds: refused when declared (nothing spent), never when acting."""
+        self.setup_fight()
+        self.cmd("+combat/declare Thug=other growls")
+        self.player("+combat/declare other waits")
+        before = self.char1.sheet.get()
+        for line, words in (("attack Thug spec", "no specialty in"),
+                            ("rage 1; attack Thug as claw", "cannot declare that attack"),
+                            ("attack Thug as claw", "cannot declare that attack"),
+                            ("dodge spec", "no specialty in")):
+            text = self.cmd(f"+combat/declare {line}").text
+            self.assertIn(words, text, line)
+            self.assertFalse(self.who("Char").declared, line)
+        self.assertEqual(self.char1.sheet.get(), before)
+        self.assertIn("goes with", self.cmd("+combat/next/wp").text)
