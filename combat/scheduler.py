@@ -1307,14 +1307,15 @@ def _swap(
             "related one (TURN-10): chasing the target who moved away, not "
             "shooting them instead of clawing."
         )
-    if c.abort_failed and not spend_willpower:
-        raise IllegalAction(
-            f"{c.name}'s Willpower roll failed: {c.name} must perform the "
-            f"declared action unless they spend a Willpower point ({rule})."
-        )
+    # Defect 21: only a ruleset whose failed roll may be bought back with a point says so.
     if c.abort_failed and not cfg.get("spend_after_failure", True):
         raise IllegalAction(
-            f"{c.name}'s Willpower roll failed: the declared action stands ({rule})."
+            f"{c.name}'s Willpower roll failed: the declared action stands this turn."
+        )
+    if c.abort_failed and not spend_willpower:
+        raise IllegalAction(
+            f"{c.name}'s Willpower roll failed: {c.name} must perform the declared "
+            f"action unless they spend a Willpower point: +combat/abort {to['kind']}/wp"
         )
     free = bool(pointless and cfg.get("free_if_pointless"))
     roll = None
@@ -1348,6 +1349,7 @@ def _swap(
     if not ok:
         c2 = replace(c, abort_failed=True)
         event["performed"] = False
+        event["may_spend"] = bool(cfg.get("spend_after_failure", True))
         return _finish(state, _put(state, c2), rules, [event])
     rest = c.actions[1:] if c.main else c.actions
     # The new action is first in running order (a normal action; extras stay last).

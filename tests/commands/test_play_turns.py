@@ -11,6 +11,25 @@ import pytest
 from tests.commands.test_combat_effects import EffectsTest
 
 
+class PlayTest(EffectsTest):
+    def setup_in(self, ruleset: str):
+        """``setup_fight`` in another ruleset: the same three at 11, 7 and 5."""
+        self.assertIn("starts a fight", self.cmd(f"+combat/start {ruleset}").text)
+        self.player("+combat/join")
+        self.cmd("+combat/npc Thug=str=3,dex=2,wits=2,brawl=2,stamina=2")
+        with self.dice(5):
+            self.cmd("+combat/init")
+        with self.dice(3):
+            self.player("+combat/init")
+        with self.dice(1):
+            self.cmd("+combat/init Thug=4")
+        self.cmd("+combat/next")
+        self.assertEqual(self.state().phase, "declare")
+
+    def events(self, kind):
+        return [r for r in self.log() if r["event"] == kind]
+
+
 class TestGearReplies(EffectsTest):
     @pytest.mark.rule("ATK-05")
     def test_gear_replies_agree_with_who_carries(self):
@@ -91,3 +110,43 @@ class TestWillpowerAndSpecialty(EffectsTest):
             self.assertFalse(self.who("Char").declared, line)
         self.assertEqual(self.char1.sheet.get(), before)
         self.assertIn("goes with", self.cmd("+combat/next/wp").text)
+
+
+class TestAbort(PlayTest):
+    def _abort_after_miss(self, ruleset):
+        self.setup_in(ruleset)
+        self.cmd("+combat/declare Thug=attack Char2")
+        self.player("+combat/declare attack Thug")
+        self.cmd("+combat/declare attack Thug")
+        with self.dice(2, 2, 2, 2, 2):
+            self.cmd("+combat/act")
+        # Willpower 5 reflex roll vs 6: [2 2 2 2 2] fails.
+        with self.dice(2, 2, 2, 2, 2):
+            return self.player("+combat/abort dodge").text
+
+    @pytest.mark.rule("TURN-08", "DICE-09")
+    def test_v20_failed_abort_says_the_action_stands(self):
+        """Defect 21: v20 never offers a point after a failed roll, and refuses it."""
+        text = self._abort_after_miss("v20")
+        self.assertIn("aborts to dodge: fails; the declared action stands", text)
+        self.assertNotIn("Willpower point", text)
+        wp = self.char2.sheet.get().pools["Willpower"].current
+        self.assertIn("the declared action stands", self.player("+combat/abort dodge/wp").text)
+        self.assertEqual(self.char2.sheet.get().pools["Willpower"].current, wp)
+
+    @pytest.mark.rule("TURN-08", "DICE-09")
+    def test_numetal_failed_abort_then_point(self):
+        """numetal (C20): after a failed roll a Willpower point still aborts. Defect 27:
+        the abort's roll is logged before the abort and whatever follows."""
+        text = self._abort_after_miss("numetal")
+        self.assertIn("unless a Willpower point is spent (+combat/abort dodge/wp)", text)
+        wp = self.char2.sheet.get().pools["Willpower"].current
+        self.assertIn("aborts to dodge: succeeds", self.player("+combat/abort dodge/wp").text)
+        self.assertEqual(self.char2.sheet.get().pools["Willpower"].current, wp - 1)
+        kinds = [(r["event"], r.get("purpose")) for r in self.log()
+                 if r["event"] in ("roll", "abort", "phase", "act")]
+        first = kinds.index(("roll", "abort"))
+        self.assertEqual(kinds[first + 1][0], "abort")
+        roll = self.rolls("abort")[0]
+        # DICE-09: a reflex: Willpower alone, no wound or split penalty.
+        self.assertEqual((roll["pool"], roll["difficulty"], roll["modifiers"]), (5, 6, []))
