@@ -244,6 +244,8 @@ def _initiative(st, intent: intents.RollInitiative, sheets, rules, rng) -> Outco
     if intent.rating is not None:
         raise IllegalAction("Opponents don't roll initiative (SPOT-01); roll your own "
                             "with +combat/init.")
+    if intent.adjust:
+        raise IllegalAction("Initiative here takes no modifier by hand: +combat/init.")
     c = _own(st, intent)
     ratings = sp.initiative_ratings(_sheet(sheets, c.key, c.name), rules) if c.is_pc else {}
     return _step(sp.roll_initiative(st, c.key, rules, rng, ratings=ratings))

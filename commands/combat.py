@@ -53,8 +53,9 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                   every turn; both: =simple,reroll
       join      - join the fight in this room
       leave     - leave it
-      init      - roll your initiative (Dexterity + Wits + 1d10). Organizer/staff:
-                  <npc>=<rating> for an NPC
+      init      - roll your initiative (Dexterity + Wits + 1d10); /init -2 applies a
+                  modifier by hand (wounds, Gurahl in winter: the roll lists them
+                  but never applies them). Organizer/staff: <npc>=<rating>
       declare   - declare your action(s) when the game says it is your turn (lowest
                   initiative first). Several actions separated by ; are a split: each
                   loses dice (2 actions: -2 and -3). See ACTIONS below.
@@ -84,6 +85,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       damage    - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>; past
                   Incapacitated it does what an attack would (torpor, death ...)
       heal      - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>
+      flag      - organizer/staff: <flag> marks the fight (winter: Gurahl -2
+                  initiative); !<flag> clears it
       kick      - organizer/staff: take <name> out of the fight
       end       - organizer/staff: end the fight
       timeout   - organizer/staff: <seconds> (or 5m; 0 turns it off) the turn waits for
@@ -136,6 +139,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       +combat/npc Thug=thug
       +combat/npc Rat=str=1,dex=3,brawl=1
       +combat/init Thug=5
+      +combat/init -2
+      +combat/flag winter
       +combat/next
       +combat/declare attack Thug
       +combat/declare attack Thug with knife; dodge
@@ -178,7 +183,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                     "attack", "dodge", "block", "parry", "defend", "pass", "act", "delay",
                     "abort", "celerity", "rage", "spend", "log", "end", "mod", "damage",
                     "heal", "kick", "timeout", "slackers", "move", "free", "done", "swap",
-                    "ambush", "event", "range", "stake", "unstake", "feed")
+                    "ambush", "event", "range", "stake", "unstake", "feed", "flag")
     # DICE-03/04, TURN-02: +combat/declare/wp attack Bob, +combat/act/wp, +combat/abort/wp
     flag_switches = ("wp", "spec")
     flag_takers = ("declare", "attack", "dodge", "block", "parry", "defend", "act", "abort")
@@ -382,14 +387,29 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                 raise InputError(self.usage()) from None
             self.apply(it.RollInitiative(by=self.me(), actor=c.key, rating=rating))
             return
-        c = self.combatant(self.args) if self.args.strip() else self.state.get(self.me())
+        arg = self.args.strip()
+        adjust = 0
+        if arg[:1] in "+-" and arg[1:].isdecimal():  # INIT-03/05: a modifier by hand
+            adjust, arg = int(arg), ""
+        c = self.combatant(arg) if arg else self.state.get(self.me())
         if c is None:
             raise IllegalAction("You are not in this fight: +combat/join first.")
         if c.key != self.me():
             if not is_npc(c):
                 raise IllegalAction(f"{c.name} rolls their own initiative.")
             self.actor(c.name)  # only their runner rolls for an NPC
-        self.apply(it.RollInitiative(by=self.me(), actor=c.key))
+        self.apply(it.RollInitiative(by=self.me(), actor=c.key, adjust=adjust))
+
+    def do_flag(self):
+        """INIT-05: <flag> sets a combat flag (a season: winter), !<flag> clears it."""
+        self.load()
+        self.need_runner("set combat flags")
+        word = self.args.strip().lower()
+        remove = word.startswith(("!", "-"))
+        word = word.lstrip("!-").strip()
+        if not word:
+            raise InputError("Set a combat flag: +combat/flag winter (!winter clears it).")
+        self.apply(it.SetFlag(by=self.me(), flag=word, remove=remove))
 
     def do_next(self):
         self.load()

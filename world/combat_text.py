@@ -121,8 +121,14 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
         return f"{ev.get('name')} is gone (the character was deleted) and leaves the fight."
     if k == "initiative":
         mods = "".join(f" {m['value']:+d} {m['reason']}" for m in ev.get("modifiers", []))
-        return (f"{who} rolls initiative: rating {ev['rating']} + "
+        text = (f"{who} rolls initiative: rating {ev['rating']} + "
                 f"[{' '.join(map(str, ev['faces']))}]{mods} = {ev['total']}")
+        left = ", ".join(f"{m['value']:+d} {m['reason']}" for m in ev.get("not_applied") or ())
+        if left:  # INIT-03/05: reported, for the player to apply (+combat/init -2)
+            text += f" (not applied: {left})"
+        return text
+    if k == "flag":
+        return f"The fight is {'now' if ev['on'] else 'no longer'} marked {ev['flag']}."
     if k == "turn":
         return f"Turn {ev['turn']} begins."
     if k == "phase":

@@ -87,6 +87,7 @@ class Remove(Intent):
 @intent("initiative")
 class RollInitiative(Intent):
     rating: int | None = None  # an NPC's rating typed by its runner (INIT-02)
+    adjust: int = 0  # d10 INIT-03/05: a modifier the player applies by hand (+combat/init -2)
 
 
 @intent("advance")
@@ -170,6 +171,14 @@ class SetCondition(Intent):
 @intent("cover")
 class SetCover(Intent):
     level: str = "none"
+
+
+@intent("flag")
+class SetFlag(Intent):
+    """d10 INIT-05: a combat flag (a season such as ``winter``) set or cleared by staff."""
+
+    flag: str = ""
+    remove: bool = False
 
 
 # ---------------------------------------------------------------- spotlight

@@ -18,7 +18,7 @@ from ..core.events import events_of
 from ..core.outcome import Outcome
 from ..errors import IllegalAction, InputError
 from ..state import CombatState
-from . import acting, declare, staff
+from . import acting, declare, flags, staff
 from .declare import set_cover
 from .fight import Fight
 
@@ -44,9 +44,10 @@ def _initiative(f: Fight, i: it.RollInitiative) -> None:
         f.run(sch.roll_initiative(f.state, c.key, f.rules, f.rng, rating=i.rating))
         return
     sheet = f.sheet(c.key)
+    manual = (("by hand", i.adjust),) if i.adjust else ()  # INIT-03/05: the player's own
     f.run(sch.roll_initiative(f.state, c.key, f.rules, f.rng,
                               rating=sch.initiative_rating(sheet, f.rules), race=sheet.race,
-                              wound_penalty=f.track(c.key).penalty))
+                              wound_penalty=f.track(c.key).penalty, manual=manual))
 
 
 def _advance(f: Fight, i: it.Advance) -> None:
@@ -107,6 +108,7 @@ HANDLERS: dict[type, Callable[[Fight, Any], None]] = {
     it.SetCondition: lambda f, i: staff.condition(f, i.actor, i.condition, i.remove),
     it.SetCover: lambda f, i: set_cover(f, i.actor, i.level, by=i.by),
     it.StaffDamage: lambda f, i: staff.damage(f, i.actor, i.levels, i.damage_type),
+    it.SetFlag: lambda f, i: flags.set_flag(f, i.flag, i.remove),
     it.StaffHeal: lambda f, i: staff.heal(f, i.actor, i.levels, i.damage_type),
     it.SetRange: _range,
     it.SetTimeout: _timeout,

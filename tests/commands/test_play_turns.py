@@ -8,6 +8,7 @@ declares first. Rule IDs: ../shared/rules-catalog.md.
 
 import pytest
 
+from tests.commands.test_combat import make_sheet
 from tests.commands.test_combat_effects import EffectsTest
 
 
@@ -150,3 +151,59 @@ class TestAbort(PlayTest):
         roll = self.rolls("abort")[0]
         # DICE-09: a reflex: Willpower alone, no wound or split penalty.
         self.assertEqual((roll["pool"], roll["difficulty"], roll["modifiers"]), (5, 6, []))
+
+
+class TestInitiative(PlayTest):
+    def _start(self):
+        self.cmd("+combat/start")
+        self.player("+combat/join")
+
+    @pytest.mark.rule("INIT-05")
+    def test_winter_is_a_staff_flag_and_never_applied_by_the_roll(self):
+        """Defect 18: staff set winter with /flag; the Gurahl's -2 is listed, not applied;
+        the player applies it by hand with /init -2."""
+        self.char2.sheet.save(make_sheet(splat="shifter", race="Gurahl", dexterity=2, wits=2))
+        self._start()
+        self.assertIn("not a combat flag", self.cmd("+combat/flag summer").text)
+        self.assertIn("Only the organizer or staff", self.player("+combat/flag winter").text)
+        self.assertIn("now marked winter", self.cmd("+combat/flag winter").text)
+        self.assertEqual(self.state().options.flags, ("winter",))
+        with self.dice(3):
+            text = self.player("+combat/init").text
+        self.assertIn("rating 4 + [3] = 7 (not applied: -2 Gurahl in winter)", text)
+        self.assertEqual(self.who("Char2").init_total, 7)
+        self.assertIn("no longer marked winter", self.cmd("+combat/flag !winter").text)
+
+    @pytest.mark.rule("INIT-03", "INIT-05")
+    def test_wound_penalty_reported_and_applied_by_hand(self):
+        """numetal: a wounded character's initiative lists the penalty; /init -1 applies it."""
+        self.cmd("+combat/start")
+        self.player("+combat/join")
+        self.cmd("+combat/damage Char2=2 lethal")  # Hurt: -1
+        with self.dice(3):
+            text = self.player("+combat/init -1").text
+        self.assertIn("rating 4 + [3] -1 by hand = 6 (not applied: -1 wounds)", text)
+        self.assertEqual(self.who("Char2").init_total, 6)
+
+    @pytest.mark.rule("INIT-06")
+    def test_equal_initiative_higher_rating_first_then_simultaneous(self):
+        """Equal totals: the higher rating acts first; equal ratings too: one slot."""
+        for ruleset in ("numetal", "revised"):
+            self.cmd(f"+combat/start {ruleset}")
+            self.player("+combat/join")
+            self.cmd("+combat/npc Thug=str=3,dex=2,wits=2,brawl=2,stamina=2")
+            self.cmd("+combat/npc Rat=str=1,dex=2,wits=2")
+            with self.dice(5):
+                self.cmd("+combat/init")  # 6 + 5 = 11
+            with self.dice(7):
+                self.player("+combat/init")  # 4 + 7 = 11
+            with self.dice(3):
+                self.cmd("+combat/init Thug=4")  # 7
+            with self.dice(3):
+                self.cmd("+combat/init Rat=4")  # 7
+            self.cmd("+combat/next")
+            slots = [tuple(sorted(self.state().find(k).name for k in s.keys))
+                     for s in self.state().order]
+            # the declaration order (low to high): Char (rating 6) after Char2 (rating 4)
+            self.assertEqual(slots, [("Rat", "Thug"), ("Char2",), ("Char",)], ruleset)
+            self.cmd("+combat/end")
