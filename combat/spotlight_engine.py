@@ -372,6 +372,9 @@ def _attack(step: sp.Step, c, action: dict, sheets, rules, rng) -> Outcome:
 def _damage(st, intent: intents.StaffDamage, sheets, rules, rng) -> Outcome:
     """SPOT-11: staff mark Harm by hand (superficial or aggravated)."""
     c = _named(st, intent, "+combat/damage <name>=<n> superficial|aggravated")
+    if intent.sources:
+        raise InputError("Harm here names no source: +combat/damage <name>=<n> "
+                         "superficial|aggravated.")
     return _step(sp.harm(st, c.key, intent.levels, intent.damage_type, rules,
                          source=f"staff {intent.by}"))
 

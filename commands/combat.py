@@ -83,7 +83,10 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       range     - organizer/staff: <a>/<b>=<yards> places two combatants that far
                   apart (shots: point-blank, beyond normal range, too far)
       damage    - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>; past
-                  Incapacitated it does what an attack would (torpor, death ...)
+                  Incapacitated it does what an attack would (torpor, death ...).
+                  Add a source (fire, sunlight, silver, firearm ... [head];
+                  unsoakable [enemy]; chimerical) and the levels are damage
+                  successes the target soaks as the rules say for it
       heal      - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>
       flag      - organizer/staff: <flag> marks the fight (winter: Gurahl -2
                   initiative); !<flag> clears it
@@ -153,6 +156,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       +combat/act Thug
       +combat/abort dodge/wp
       +combat/damage Bob=2 lethal
+      +combat/damage Bob=3 lethal sunlight
       +combat/declare cover good; attack Thug with pistol
       +combat/declare attack Thug moving 3
       +combat/declare attack Thug with knife spec wp
@@ -435,11 +439,12 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
         self.load()
         self.need_runner("apply damage by hand")
         parts = (self.rhs or "").split()
-        if not self.lhs.strip() or len(parts) != 2 or not parts[0].isdecimal():
-            raise InputError(self.usage() + "  e.g. +combat/damage Bob=2 lethal")
+        if not self.lhs.strip() or len(parts) < 2 or not parts[0].isdecimal():
+            raise InputError(self.usage() + "  e.g. +combat/damage Bob=2 lethal, or from "
+                             "a source: +combat/damage Bob=3 lethal fire")
         c = self.combatant(self.lhs)
         self.apply(it.StaffDamage(by=self.me(), actor=c.key, levels=int(parts[0]),
-                                  damage_type=parts[1]))
+                                  damage_type=parts[1], sources=tuple(parts[2:])))
 
     # ================================================================ log
 

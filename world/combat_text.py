@@ -8,12 +8,16 @@ without colour; nothing here decides a rule.
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Iterable, Mapping
 
 from combat.core.events import Event
 from combat.pools import Modifier
 
 from .dice_text import faces_text, outcome_text
+
+# Player text never shows rule IDs: "(DMG-09)" in an engine note is dropped.
+RULE_ID = re.compile(r"\s*\(?\b[A-Z]{3,5}-\d{2}\b\)?")
 
 PREFIX = "|w[Combat]|n "
 
@@ -200,14 +204,22 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
     if k == "damage":
         t = n(ev.get("target"))
         change = f"{ev['health_before']} -> {ev['health_after']}"
+        notes = [f"  ({RULE_ID.sub('', note)})" for note in ev.get("notes") or ()]
         if ev.get("source") == "staff":
             return [f"{t} takes {ev['applied']} {ev['type']} (by {n(ev.get('by'))}): {change}",
-                    *(f"  ({note})" for note in ev.get("notes") or ())]
+                    *notes]
+        if ev.get("by"):  # staff damage from a source (DMG-09..15): soaked like a hit
+            return [f"{t} takes {ev['applied']} {ev['type']} from {ev['source']} (by "
+                    f"{n(ev.get('by'))}; {ev['rolled']} levels, {ev['soaked']} soaked): "
+                    f"{change}", *notes]
         if ev.get("why"):
             return (f"  {t} takes {ev['applied']} {ev['type']} ({ev['why']}; {ev['rolled']}, "
                     f"{ev['soaked']} soaked): {change}")
         return (f"  {t} takes {ev['applied']} {ev['type']} ({ev['rolled']} rolled, "
                 f"{ev['soaked']} soaked): {change}")
+    if k == "armor_damaged":  # DMG-12
+        return (f"  {who}'s {ev.get('armor') or 'armor'} is damaged: it soaks nothing more "
+                f"until repaired or replaced.")
     if k == "heal":
         return (f"{n(ev.get('target'))} heals {ev.get('levels', ev['applied'])} {ev['type']} "
                 f"(by {n(ev.get('by'))}): {ev['health_before']} -> {ev['health_after']}")

@@ -106,6 +106,9 @@ class Act(Intent):
 class StaffDamage(Intent):
     levels: int = 0
     damage_type: str = "lethal"
+    # d10: where it comes from (fire, sunlight, silver, unsoakable ...): then ``levels`` are
+    # damage successes the target soaks by the rules for that source (DMG-09..15)
+    sources: tuple[str, ...] = ()
 
 
 @intent("heal")

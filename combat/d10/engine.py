@@ -107,7 +107,7 @@ HANDLERS: dict[type, Callable[[Fight, Any], None]] = {
     it.Act: _act,
     it.SetCondition: lambda f, i: staff.condition(f, i.actor, i.condition, i.remove),
     it.SetCover: lambda f, i: set_cover(f, i.actor, i.level, by=i.by),
-    it.StaffDamage: lambda f, i: staff.damage(f, i.actor, i.levels, i.damage_type),
+    it.StaffDamage: lambda f, i: staff.damage(f, i.actor, i.levels, i.damage_type, i.sources),
     it.SetFlag: lambda f, i: flags.set_flag(f, i.flag, i.remove),
     it.StaffHeal: lambda f, i: staff.heal(f, i.actor, i.levels, i.damage_type),
     it.SetRange: _range,

@@ -32,7 +32,7 @@ from ..attack import (
 )
 from ..errors import IllegalAction
 from ..pools import Modifier
-from . import rolls
+from . import harm, rolls
 from .fight import OUT_OF_ACTION, Fight, roll_event
 from .gear import Penalty
 
@@ -167,6 +167,9 @@ def deal(f: Fight, attacker_key: str, key: str, dice_pool, kind: str, source: st
          label: str, **kw):
     """Roll ``dice_pool`` damage against ``key`` through damage.py and mark it."""
     t_sheet = f.sheet(key)
+    kw["flags"] = harm.target_flags(f, key, attacker_key)  # DMG-07, DMG-08
+    if not harm.armor_worn(f, key):  # DMG-12: damaged armor soaks nothing
+        kw["armor_rating"] = 0
     dr = dmg.resolve_damage(f.rules, t_sheet, dice=dice_pool.dice, damage_type=kind,
                             source=source, rng=f.rng, condition=f.outcome_of(key, t_sheet), **kw)
     f.events.append(roll_event(attacker_key, "damage", dice_pool, dr.damage_roll,
@@ -180,6 +183,7 @@ def deal(f: Fight, attacker_key: str, key: str, dice_pool, kind: str, source: st
            dazed=dr.dazed, detail=dr.as_dict())
     f.put_sheet(key, dr.sheet)
     f.set_outcome(key, dr.outcome)
+    harm.after(f, key, dr)
     return dr
 
 
