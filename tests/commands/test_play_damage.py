@@ -9,7 +9,6 @@ sheet is set per test. Rule IDs: ../shared/rules-catalog.md.
 import pytest
 
 from combat.sheet import Sheet
-from tests.commands.test_combat import make_sheet
 from tests.commands.test_play_turns import PlayTest
 from world import rulebook
 
