@@ -99,13 +99,19 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
 
     ACTIONS (for /declare; the organizer types <npc>=<action> for an NPC):
       attack <target> [with <weapon>] [as <maneuver>] [at <location>] [from flank||rear]
-             [moving <yards>]
+             [moving <yards>] [using <ability>] [spec] [wp]
              moving: move while attacking, up to half your run, -1 die a yard
              (MAN-04; everyman, v20: no penalty);
+             using: roll a related ability in place of the stated one (a
+             secondary for a primary at -1 difficulty, the other way +1);
+             spec: your specialty applies (a 10 counts twice); wp: spend a
+             Willpower point for one sure success (also: /declare/wp, or
+             spend willpower 1; attack Bob). Declared, never added at /act.
              maneuvers: strike, kick, bite, claw, clinch, clinch_strike, hold,
              disarm, sweep, tackle, weapon_strike, shoot, burst, throw ...;
              locations: head, arm, leg, hand, heart, eye ...
-      dodge, block, parry [against <attacker>] - rolled when you are attacked;
+      dodge, block, parry [against <attacker>] [spec] [wp] - rolled when
+             you are attacked;
              dodge prone / dodge cover: the only dodge against gunfire
       defend [dodge||block||parry]  - desperate defense: defend against every
              attack this turn (-1 die on the 2nd, -2 on the 3rd ...), nothing else

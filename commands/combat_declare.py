@@ -203,6 +203,7 @@ class DeclarationParser:
                                  "e.g. attack Bob moving 3.")
             moving = int(raw)
             rest = (rest[:m.start()] + " " + rest[m.end():]).strip()
+        rest, ability = split_words(rest, "using")  # DICE-06: a related ability instead
         rest, position = split_words(rest, "from")
         rest, location = split_words(rest, "at")
         rest, maneuver = split_words(rest, "as")
@@ -222,5 +223,10 @@ class DeclarationParser:
             action["position"] = "rear" if pos == "behind" else pos
         if moving:
             action["moving"] = moving
+        if ability is not None:
+            if not ability:
+                raise InputError("Name the ability: attack <target> using <ability>, e.g. "
+                                 "attack Bob with knife as throw using throwing.")
+            action["ability"] = ability
         action.update(flags)
         return action

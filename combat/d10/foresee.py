@@ -33,7 +33,7 @@ def probe(f: Fight, key: str, a: dict) -> None:
         return  # "ready" it first; told when acting
     intent = Attack(key, tkey, maneuver=a.get("maneuver") or "attack", weapon=weapon,
                     location=a.get("location"), position=a.get("position") or "front",
-                    specialty=bool(a.get("specialty")))
+                    ability=a.get("ability"), specialty=bool(a.get("specialty")))
     grip = f.gear(key).grapple
     ctx = Context(attacker=f.side(key, weapon), target=f.side(tkey),
                   range_yards=0,  # where everyone stands is decided when acting

@@ -66,7 +66,8 @@ def attack(f: Fight, key: str, action: dict, act_ev: dict) -> None:
         extra.append(Modifier(pen.reason, difficulty=pen.difficulty))
     intent = Attack(key, tkey, maneuver=action.get("maneuver") or "attack", weapon=weapon,
                     location=action.get("location"), position=action.get("position") or "front",
-                    aim_turns=aim_turns, specialty=bool(action.get("specialty")),
+                    aim_turns=aim_turns, ability=action.get("ability"),
+                    specialty=bool(action.get("specialty")),
                     willpower=bool(action.get("willpower")) and rolls.has_willpower(f, key))
     grip = a_gear.grapple
     moving = action.get("moving", 0)

@@ -207,3 +207,50 @@ class TestInitiative(PlayTest):
             # the declaration order (low to high): Char (rating 6) after Char2 (rating 4)
             self.assertEqual(slots, [("Rat", "Thug"), ("Char2",), ("Char",)], ruleset)
             self.cmd("+combat/end")
+
+
+class TestAbilities(PlayTest):
+    @pytest.mark.rule("DICE-06")
+    def test_related_ability_substitutes_at_minus_one(self):
+        """numetal: a throw states Athletics; Throwing (its secondary) stands in at -1
+        difficulty, named with `using`; v20 has no such substitution."""
+        self.char1.sheet.save(make_sheet(strength=3, dexterity=3, wits=3, athletics=1,
+                                         throwing=1, stamina=2))
+        self.cmd("+sheet/equip knife")
+        self.to_act(char_action="attack Thug with knife as throw using throwing")
+        with self.dice(2, 2, 2, 2):
+            self.cmd("+combat/act")
+        atk = self.rolls("attack")[0]
+        self.assertEqual(atk["traits"], [["Dexterity", 3], ["Throwing", 1]])
+        self.assertIn(("Throwing for Athletics (DICE-06)", -1),
+                      [(m["reason"], m.get("difficulty")) for m in atk["modifiers"]])
+        self.cmd("+combat/end")
+        self.setup_in("v20")
+        self.cmd("+combat/declare Thug=other growls")
+        self.player("+combat/declare other waits")
+        self.assertIn("rolls Dexterity + Athletics, not Throwing",
+                      self.cmd("+combat/declare attack Thug with knife as throw using "
+                               "throwing").text)
+
+    @pytest.mark.rule("DICE-07")
+    def test_no_ability_rolls_the_bare_attribute(self):
+        """All d10 rulesets: no Melee: Dexterity alone at +1 (a knife); no Brawl: Dexterity
+        alone at the normal difficulty (a punch)."""
+        for ruleset in ("numetal", "revised", "everyman", "v20"):
+            self.char1.sheet.save(make_sheet(strength=3, dexterity=3, wits=3, stamina=2))
+            self.char2.sheet.save(make_sheet(strength=2, dexterity=2, wits=2, stamina=2))
+            self.cmd("+sheet/equip knife")
+            self.setup_in(ruleset)
+            self.cmd("+combat/declare Thug=other growls")
+            self.player("+combat/declare attack Thug")
+            self.cmd("+combat/declare attack Thug with knife")
+            with self.dice(*[2] * 12):
+                self.cmd("+combat/act")
+                self.player("+combat/act")
+            knife, punch = self.rolls("attack")[-2:]
+            self.assertEqual((knife["traits"], knife["difficulty"]), ([["Dexterity", 3]], 7),
+                             ruleset)
+            self.assertEqual((punch["traits"], punch["difficulty"]), ([["Dexterity", 2]], 6),
+                             ruleset)
+            self.cmd("+combat/end")
+            self.cmd("+sheet/unequip knife")
