@@ -254,3 +254,154 @@ class TestAbilities(PlayTest):
                              ruleset)
             self.cmd("+combat/end")
             self.cmd("+sheet/unequip knife")
+
+
+class TestTurnPhases(PlayTest):
+    @pytest.mark.rule("TURN-06", "TURN-07")
+    def test_split_second_action_waits_for_the_extra_phase(self):
+        """numetal, revised: one action each in the main phase; Char's second attack comes
+        after everyone's first, in the extra phase."""
+        for ruleset in ("numetal", "revised"):
+            self.setup_in(ruleset)
+            self.cmd("+combat/declare Thug=other growls")
+            self.player("+combat/declare other waits")
+            self.cmd("+combat/declare attack Thug; attack Thug")
+            with self.dice(2, 2, 2):  # 5 dice - 2 (split): a miss
+                self.cmd("+combat/act")
+            self.assertEqual((self.state().phase, self.engine_pending()),
+                             ("act", [self.key("Char2")]), ruleset)
+            self.assertIn("come in the extra phase", self.cmd("+combat/act").text)
+            self.player("+combat/act")
+            self.cmd("+combat/act Thug")
+            self.assertEqual((self.state().phase, self.engine_pending()),
+                             ("extra", [self.key("Char")]), ruleset)
+            with self.dice(2, 2):  # 5 dice - 3: the second action of the split
+                self.cmd("+combat/act")
+            self.assertEqual([r["pool"] for r in self.rolls("attack")][-2:], [3, 2])
+            self.assertEqual(self.state().turn, 2, ruleset)
+            self.cmd("+combat/end")
+
+    def engine_pending(self):
+        from combat import scheduler
+        return scheduler.pending(self.state())
+
+    @pytest.mark.rule("TURN-09")
+    def test_slower_character_declares_defense_against_anticipated_attack(self):
+        """numetal, revised: Thug (slowest, declaring first) dodges Char's expected attack;
+        the dodge answers Char's attack only, not Char2's."""
+        for ruleset in ("numetal", "revised"):
+            self.setup_in(ruleset)
+            self.cmd("+combat/declare Thug=dodge against Char")
+            self.player("+combat/declare attack Thug")
+            self.cmd("+combat/declare attack Thug")
+            # Char: [8 2 2 2 2] = 1; Thug's dodge, Dexterity 2 alone: [9 2] = 1: a miss.
+            with self.dice(8, 2, 2, 2, 2, 9, 2):
+                self.cmd("+combat/act")
+            dodge = self.rolls("defense")[-1]
+            self.assertEqual((dodge["actor"], dodge["successes"]), (self.key("Thug"), 1))
+            n = len(self.rolls("defense"))
+            # Char2: Dex 2, no Brawl: [2 2] = 0: no dodge was declared against Char2.
+            with self.dice(2, 2):
+                self.player("+combat/act")
+            self.assertEqual(len(self.rolls("defense")), n, ruleset)
+            self.cmd("+combat/end")
+
+    @pytest.mark.rule("TURN-11")
+    def test_everyman_split_all_in_the_everyman_turn(self):
+        """everyman #6: a split's second action is in the main turn too (no extra phase)."""
+        self.setup_in("everyman")
+        self.cmd("+combat/declare Thug=other growls")
+        self.player("+combat/declare other waits")
+        self.cmd("+combat/declare attack Thug; attack Thug")
+        with self.dice(2, 2, 2):
+            self.cmd("+combat/act")
+        self.assertEqual(self.engine_pending(), [self.key("Char")])  # its second, at once
+        with self.dice(2, 2):
+            self.cmd("+combat/act")
+        self.assertEqual(self.engine_pending(), [self.key("Char2")])
+        self.player("+combat/act")
+        self.cmd("+combat/act Thug")
+        self.assertEqual(self.state().turn, 2)
+
+    @pytest.mark.rule("TURN-11", "PWR-05")
+    def test_celerity_acts_next_turn_after_everyone(self):
+        """Celerity bought this turn gives its extra action next turn (PWR-05: the power
+        sets up a later action), resolved after everyone's normal action (TURN-11); it
+        is gone the turn after."""
+        self.char1.sheet.save(sheet_with(splat="vampire", strength=3, dexterity=3, wits=3,
+                                         brawl=2, stamina=2, celerity=1))
+        self.setup_in("everyman")
+        self.cmd("+combat/declare Thug=other growls")
+        self.player("+combat/declare other waits")
+        self.assertIn("extra", self.cmd("+combat/declare extra attack Thug").text)
+        self.cmd("+combat/declare celerity; other waits")
+        for who in ("", "Char2", "Thug"):
+            self.act(who)
+        self.assertEqual(self.state().turn, 2)
+        self.cmd("+combat/declare Thug=other growls")
+        self.player("+combat/declare other waits")
+        self.cmd("+combat/declare other waits; extra attack Thug")
+        self.act("")
+        self.act("Char2")
+        self.act("Thug")
+        self.assertEqual((self.state().phase, self.engine_pending()),
+                         ("extra", [self.key("Char")]))
+        with self.dice(2, 2, 2, 2, 2):
+            self.cmd("+combat/act")
+        self.assertEqual(self.state().turn, 3)
+        self.cmd("+combat/declare Thug=other growls")
+        self.player("+combat/declare other waits")
+        self.assertIn("no extra actions", self.cmd("+combat/declare extra attack Thug").text)
+
+    def act(self, who):
+        if who == "Char2":
+            self.player("+combat/act")
+        else:
+            self.cmd(f"+combat/act {who}".strip())
+
+
+def sheet_with(splat, **traits):
+    from tests.commands.test_play_damage import sheet_of
+    return sheet_of(splat=splat, **traits)
+
+
+class TestPowerLimits(PlayTest):
+    @pytest.mark.rule("PWR-03")
+    def test_one_arete_effect_a_turn_talismans_their_own(self):
+        for ruleset in ("numetal", "revised"):
+            self.char1.sheet.save(sheet_with(splat="mage", dexterity=3, wits=3, arete=3))
+            self.setup_in(ruleset)
+            self.cmd("+combat/declare Thug=other growls")
+            self.player("+combat/declare other waits")
+            self.assertIn("only 1 Arete effect a turn",
+                          self.cmd("+combat/declare effect arete; effect artifact; other "
+                                   "casts").text)
+            self.assertFalse(self.who("Char").declared)
+            text = self.cmd("+combat/declare effect arete; effect talisman Ring; other "
+                            "casts").text
+            self.assertIn("uses a talisman effect (Ring)", text)
+            self.assertTrue(self.who("Char").declared)
+            self.cmd("+combat/end")
+
+    @pytest.mark.rule("PWR-04")
+    def test_one_lore_evocation_and_yin_yang_chi(self):
+        self.char1.sheet.save(sheet_with(splat="demon", dexterity=3, wits=3))
+        self.setup_in("numetal")
+        self.cmd("+combat/declare Thug=other growls")
+        self.player("+combat/declare other waits")
+        self.assertIn("only 1 Lore evocation a turn",
+                      self.cmd("+combat/declare effect lore; effect lore; other "
+                               "evokes").text)
+        self.assertIn("uses a lore effect", self.cmd("+combat/declare effect lore; other "
+                                                     "evokes").text)
+        self.cmd("+combat/end")
+        self.char1.sheet.save(sheet_with(splat="kuei-jin", dexterity=3, wits=3, stamina=3))
+        self.setup_in("numetal")
+        self.cmd("+combat/declare Thug=other growls")
+        self.player("+combat/declare other waits")
+        self.assertIn("can't spend Yin Chi and Yang Chi",
+                      self.cmd("+combat/declare spend yin 1; spend yang 1; other "
+                               "chi").text)
+        self.cmd("+sheet/set equilibrium=1")
+        self.assertIn("Yang Chi", self.cmd("+combat/declare spend yin 1; spend yang 1; "
+                                           "other chi").text)
