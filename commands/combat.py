@@ -68,6 +68,9 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       delay     - hold your action and act later this turn with /act
       abort     - before acting, switch to <dodge||block||parry>; add /wp to spend
                   a Willpower point instead of rolling Willpower
+      change    - everyman: your declared action became impossible (the target
+                  moved away, died ...): change it to another with a Willpower
+                  roll (difficulty 8); /change/wp spends a point instead
       celerity  - spend a blood point: next turn one extra action per Celerity dot
       rage      - /rage <n>: spend Rage for n extra actions this turn (before declaring)
       spend     - /spend <pool> <n>: spend Blood, Gnosis, Quintessence ... for a power
@@ -161,6 +164,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       +combat/act
       +combat/act Thug
       +combat/abort dodge/wp
+      +combat/change move 10 toward Thug
       +combat/damage Bob=2 lethal
       +combat/damage Bob=3 lethal sunlight
       +combat/declare cover good; attack Thug with pistol
@@ -193,10 +197,12 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                     "attack", "dodge", "block", "parry", "defend", "pass", "act", "delay",
                     "abort", "celerity", "rage", "spend", "log", "end", "mod", "damage",
                     "heal", "kick", "timeout", "slackers", "move", "free", "done", "swap",
-                    "ambush", "event", "range", "stake", "unstake", "feed", "flag")
+                    "ambush", "event", "range", "stake", "unstake", "feed", "flag",
+                    "change")
     # DICE-03/04, TURN-02: +combat/declare/wp attack Bob, +combat/act/wp, +combat/abort/wp
     flag_switches = ("wp", "spec")
-    flag_takers = ("declare", "attack", "dodge", "block", "parry", "defend", "act", "abort")
+    flag_takers = ("declare", "attack", "dodge", "block", "parry", "defend", "act", "abort",
+                   "change")
     switch_aliases = {"npcs": "templates", "list": "templates", "desperate": "defend",
                       "pending": "slackers", "harm": "damage"}
 

@@ -98,6 +98,21 @@ class D10Switches:
         self.apply(it.Abort(by=self.me(), actor=c.key, to=kind,
                             spend_willpower=flag == "wp" or "wp" in self.flags))
 
+    def do_change(self):
+        """TURN-10: [<npc>=]<action>; /wp spends a point instead of rolling Willpower."""
+        self.load()
+        who, text = (self.lhs, self.rhs) if self.rhs is not None else (None, self.args)
+        if not text.strip() or "spec" in self.flags:
+            raise InputError(self.usage() + "  e.g. +combat/change move 10 toward Bob "
+                             "(or /change/wp ...)")
+        c = self.actor(who)
+        parser = DeclarationParser(self.rs, lambda name: self.combatant(name).key)
+        to = parser.action(text)
+        if "activate" in to or to.get("kind") == "pass":
+            raise InputError("Change to an action: +combat/change move 10 toward Bob.")
+        self.apply(it.Change(by=self.me(), actor=c.key, to=to,
+                             spend_willpower="wp" in self.flags))
+
     # ---------------------------------------------------------------- staff
 
     def do_mod(self):

@@ -217,6 +217,8 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
                     f"{ev['soaked']} soaked): {change}")
         return (f"  {t} takes {ev['applied']} {ev['type']} ({ev['rolled']} rolled, "
                 f"{ev['soaked']} soaked): {change}")
+    if k == "impossible":  # TURN-10
+        return f"{who}'s declared {ev['kind']} is impossible now: {ev['why']}"
     if k == "armor_damaged":  # DMG-12
         return (f"  {who}'s {ev.get('armor') or 'armor'} is damaged: it soaks nothing more "
                 f"until repaired or replaced.")

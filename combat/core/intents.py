@@ -165,6 +165,14 @@ class Abort(Intent):
     spend_willpower: bool = False
 
 
+@intent("change")
+class Change(Intent):
+    """TURN-10: replace an impossible declared action with ``to`` (an action dict)."""
+
+    to: Mapping | None = None
+    spend_willpower: bool = False
+
+
 @intent("condition")
 class SetCondition(Intent):
     condition: str = ""

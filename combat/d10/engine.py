@@ -18,7 +18,7 @@ from ..core.events import events_of
 from ..core.outcome import Outcome
 from ..errors import IllegalAction, InputError
 from ..state import CombatState
-from . import acting, declare, flags, staff
+from . import acting, change, declare, flags, staff
 from .declare import set_cover
 from .fight import Fight
 
@@ -104,6 +104,7 @@ HANDLERS: dict[type, Callable[[Fight, Any], None]] = {
     it.Pass: lambda f, i: f.run(sch.skip(f.state, i.actor, f.rules)),
     it.Delay: lambda f, i: f.run(sch.delay(f.state, i.actor, f.rules)),
     it.Abort: lambda f, i: acting.abort(f, i.actor, i.to, i.spend_willpower),
+    it.Change: lambda f, i: change.change(f, i.actor, dict(i.to or {}), i.spend_willpower),
     it.Act: _act,
     it.SetCondition: lambda f, i: staff.condition(f, i.actor, i.condition, i.remove),
     it.SetCover: lambda f, i: set_cover(f, i.actor, i.level, by=i.by),

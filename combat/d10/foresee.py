@@ -43,3 +43,36 @@ def probe(f: Fight, key: str, a: dict) -> None:
         build_attack_pool(f.rules, f.sheet(key), f.sheet(tkey), intent, ctx)
     except IllegalAction as why:
         raise IllegalAction(f"{f.name(key)} cannot declare that attack: {why}") from None
+
+
+def impossible(f: Fight, key: str, a: dict) -> str | None:
+    """Why the declared action ``a`` cannot be made now, or None (TURN-10). An attack is
+    impossible when its target left the fight, is dead, or the attack cannot be made as
+    things stand (out of reach, nothing to shoot with ...); an aim or a move toward
+    someone, when that someone is gone."""
+    tkey = a.get("target")
+    if not tkey:
+        return None
+    t = f.state.get(tkey)
+    if t is None:
+        return "the target has left the fight"
+    if t.outcome == "dead":
+        return f"{t.name} is dead"
+    if a["kind"] != "attack":
+        return None
+    weapon = a.get("weapon") or (None if a.get("maneuver") else f.in_hand(key))
+    if f.gear(key).is_dropped(weapon):
+        return f"the {weapon} was knocked away"
+    intent = Attack(key, tkey, maneuver=a.get("maneuver") or "attack", weapon=weapon,
+                    location=a.get("location"), position=a.get("position") or "front",
+                    ability=a.get("ability"), specialty=bool(a.get("specialty")))
+    grip = f.gear(key).grapple
+    ctx = Context(attacker=f.side(key, weapon), target=f.side(tkey),
+                  range_yards=f.yards(key, tkey),
+                  grapple=grip.kind if grip and grip.other == tkey else "",
+                  weapon_state=f.weapon_state(key, weapon))
+    try:
+        build_attack_pool(f.rules, f.sheet(key), f.sheet(tkey), intent, ctx)
+    except IllegalAction as why:
+        return str(why)
+    return None

@@ -405,3 +405,44 @@ class TestPowerLimits(PlayTest):
         self.cmd("+sheet/set equilibrium=1")
         self.assertIn("Yang Chi", self.cmd("+combat/declare spend yin 1; spend yang 1; "
                                            "other chi").text)
+
+
+class TestChange(PlayTest):
+    @pytest.mark.rule("TURN-10")
+    def test_everyman_change_an_impossible_attack(self):
+        """everyman #16: the target moved out of reach: a Willpower roll at 8 changes the
+        claw-turned-impossible into a chase; a possible attack may not change."""
+        self.setup_in("everyman")
+        self.cmd("+combat/declare Thug=other growls")
+        self.player("+combat/declare other waits")
+        self.cmd("+combat/declare attack Thug")
+        self.assertIn("can still be made", self.cmd("+combat/change move 5 toward Thug").text)
+        self.cmd("+combat/range Char/Thug=10")  # Thug is out of reach now
+        # Willpower 5 vs 8: [8 2 2 2 2] = 1.
+        with self.dice(8, 2, 2, 2, 2):
+            text = self.cmd("+combat/change move 10 toward Thug").text
+        self.assertIn("declared attack is impossible now", text)
+        self.assertIn("changes to move: succeeds", text)
+        roll = self.rolls("change")[0]
+        self.assertEqual((roll["pool"], roll["difficulty"], roll["successes"]), (5, 8, 1))
+        self.cmd("+combat/act")
+        self.assertEqual(self.state().range_between(self.key("Char"), self.key("Thug"), 1), 0)
+
+    @pytest.mark.rule("TURN-10")
+    def test_change_with_a_point_and_not_in_numetal(self):
+        self.setup_in("everyman")
+        self.cmd("+combat/declare Thug=other growls")
+        self.player("+combat/declare other waits")
+        self.cmd("+combat/declare attack Thug")
+        self.cmd("+combat/range Char/Thug=10")
+        wp = self.char1.sheet.get().pools["Willpower"].current
+        self.assertIn("succeeds", self.cmd("+combat/change/wp other shouts").text)
+        self.assertEqual(self.char1.sheet.get().pools["Willpower"].current, wp - 1)
+        self.cmd("+combat/end")
+        self.setup_in("numetal")
+        self.cmd("+combat/declare Thug=other growls")
+        self.player("+combat/declare other waits")
+        self.cmd("+combat/declare attack Thug")
+        self.cmd("+combat/range Char/Thug=10")
+        self.assertIn("no changing of declared actions",
+                      self.cmd("+combat/change/wp other shouts").text)

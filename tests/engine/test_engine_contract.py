@@ -317,6 +317,7 @@ FOREIGN_ALL = {
         I.SetCondition(by=STAFF, actor=GOON, condition="prone"),
         I.SetCover(by=STAFF, actor=GOON, level="good"),
         I.SetFlag(by=STAFF, flag="winter", remove=True),
+        I.Change(by=ALICE, actor=ALICE, to={"kind": "dodge"}),
         I.StaffHeal(by=STAFF, actor=GOON, levels=1),
     ),
 }
@@ -499,6 +500,7 @@ def _one_of_each_kind() -> list[I.Intent]:
         I.SetCondition(by=STAFF, actor=GOON, condition="prone", remove=True),
         I.SetCover(by=STAFF, actor=GOON, level="good"),
         I.SetFlag(by=STAFF, flag="winter"),
+        I.Change(by=ALICE, actor=ALICE, to={"kind": "move", "yards": 5}, spend_willpower=True),
         I.Move(by=ALICE, other=GOON, direction="away"), I.Free(by=ALICE, text="draws"),
         I.Done(by=ALICE), I.Swap(by=ALICE, actor=ALICE, other=BOB),
         I.Ambush(by=STAFF, side="npcs"), I.Narrate(by=STAFF, text="Rain."),
