@@ -256,6 +256,8 @@ def active_conditions(c: Combatant, turn: int) -> tuple[str, ...]:
 
 
 def _window(c: Combatant, phase: str) -> range:
+    if phase != "act" and c.delayed:  # TURN-04: a held main action goes on into the extras
+        return range(0, len(c.actions))
     return range(0, c.main) if phase == "act" else range(c.main, len(c.actions))
 
 
@@ -293,6 +295,12 @@ def _tail(st: CombatState) -> list[tuple[str, str]]:
     waiting = [(c, w) for c in st.combatants if c.delayed and (w := _wants(st, c, tail=True))]
     if not waiting:
         return []
+    if st.phase == "act" and all(w == "act" for _, w in waiting) and any(
+        not c.delayed and not c.lost and c.joined_turn <= st.turn and c.init_total is not None
+        and _next_index(c, "extra") is not None
+        for c in st.combatants
+    ):
+        return []  # TURN-04: "at any point later in the turn": the extra phase goes on
     top = max(c.rating or 0 for c, _ in waiting)
     return [(c.key, w) for c, w in waiting if (c.rating or 0) == top]
 

@@ -446,3 +446,39 @@ class TestChange(PlayTest):
         self.cmd("+combat/range Char/Thug=10")
         self.assertIn("no changing of declared actions",
                       self.cmd("+combat/change/wp other shouts").text)
+
+
+class TestDelay(PlayTest):
+    def _delay_into_extra(self, ruleset):
+        self.setup_in(ruleset)
+        self.cmd("+combat/declare Thug=other growls")
+        self.player("+combat/declare other runs; other shouts")
+        self.cmd("+combat/declare attack Thug")
+        self.assertIn("Char delays", self.cmd("+combat/delay").text)
+        self.player("+combat/act")
+        self.cmd("+combat/act Thug")
+
+    @pytest.mark.rule("TURN-04", "TURN-06")
+    def test_delayed_action_may_come_in_the_extra_phase(self):
+        """Defect 19: the held action is not forced at the end of the main phase; the
+        extra phase goes on and the delayed character acts at any point of it."""
+        for ruleset in ("numetal", "revised"):
+            self._delay_into_extra(ruleset)
+            self.assertEqual((self.state().phase, TestTurnPhases.engine_pending(self)),
+                             ("extra", [self.key("Char2")]), ruleset)
+            with self.dice(2, 2, 2, 2, 2):  # Char acts before Char2's second action
+                self.assertIn("attacks Thug", self.cmd("+combat/act").text)
+            self.assertEqual(self.state().phase, "extra")
+            self.player("+combat/act")
+            self.assertEqual(self.state().turn, 2, ruleset)
+            self.cmd("+combat/end")
+
+    @pytest.mark.rule("TURN-04")
+    def test_delayed_to_the_end_of_the_turn_is_waited_for_last(self):
+        self._delay_into_extra("numetal")
+        self.player("+combat/act")
+        self.assertEqual((self.state().phase, TestTurnPhases.engine_pending(self)),
+                         ("extra", [self.key("Char")]))
+        with self.dice(2, 2, 2, 2, 2):
+            self.cmd("+combat/act")
+        self.assertEqual(self.state().turn, 2)
