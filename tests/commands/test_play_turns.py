@@ -45,33 +45,43 @@ class TestGearReplies(EffectsTest):
         self.assertIn("You already carry the Knife.", self.player("+sheet/equip knife").text)
 
 
-class TestWillpowerAndSpecialty(EffectsTest):
+class TestWillpowerAndSpecialty(PlayTest):
     @pytest.mark.rule("DICE-03", "DICE-04", "TURN-02")
     def test_attack_with_specialty_and_willpower(self):
         """Defect 24: `attack Thug spec wp` counts a 10 twice and adds one success that 1s
-        cannot cancel; the Willpower point is taken with the roll."""
+        cannot cancel; the Willpower point is taken with the roll. All d10 rulesets."""
         self.cmd("+sheet/spec brawl=Punches")
-        self.to_act(char_action="attack Thug spec wp")
-        wp = self.char1.sheet.get().pools["Willpower"].current
-        # Dex 3 + Brawl 2 vs 6: [10 1 2 2 2]: 1 hit (2 with the specialty) - one 1 = 1,
-        # + 1 Willpower = 2; damage Str 3 + 1 = 4 [2 2 2 2] = 0.
-        with self.dice(10, 1, 2, 2, 2, 2, 2, 2, 2):
-            self.cmd("+combat/act")
-        atk = self.rolls("attack")[0]
-        self.assertEqual((atk["faces"], atk["specialty"], atk["willpower"], atk["successes"]),
-                         ([10, 1, 2, 2, 2], True, True, 2))
-        self.assertEqual(self.char1.sheet.get().pools["Willpower"].current, wp - 1)
+        for ruleset in ("numetal", "revised", "everyman", "v20"):
+            self.setup_in(ruleset)
+            self.cmd("+combat/declare Thug=other growls")
+            self.player("+combat/declare other waits")
+            self.cmd("+combat/declare attack Thug spec wp")
+            wp = self.char1.sheet.get().pools["Willpower"].current
+            # Dex 3 + Brawl 2 vs 6: [10 1 2 2 2]: 1 hit (2 with the specialty) - one 1 =
+            # 1, + 1 Willpower = 2; damage Str 3 + 1 = 4 [2 2 2 2] = 0.
+            with self.dice(10, 1, 2, 2, 2, 2, 2, 2, 2):
+                self.cmd("+combat/act")
+            atk = self.rolls("attack")[-1]
+            self.assertEqual((atk["faces"], atk["specialty"], atk["willpower"],
+                              atk["successes"]), ([10, 1, 2, 2, 2], True, True, 2), ruleset)
+            self.assertEqual(self.char1.sheet.get().pools["Willpower"].current, wp - 1)
+            self.cmd("+combat/end")
 
     @pytest.mark.rule("DICE-04", "TURN-02")
     def test_spend_willpower_then_attack_goes_to_the_roll(self):
         """Defect 24: `spend willpower 1; attack Thug` gives the roll its success."""
-        self.to_act(char_action="spend willpower 1; attack Thug")
-        wp = self.char1.sheet.get().pools["Willpower"].current
-        with self.dice(2, 2, 2, 2, 2, 2, 2, 2):
-            self.cmd("+combat/act")
-        atk = self.rolls("attack")[0]
-        self.assertEqual((atk["willpower"], atk["successes"]), (True, 1))
-        self.assertEqual(self.char1.sheet.get().pools["Willpower"].current, wp - 1)
+        for ruleset in ("numetal", "revised"):
+            self.setup_in(ruleset)
+            self.cmd("+combat/declare Thug=other growls")
+            self.player("+combat/declare other waits")
+            self.cmd("+combat/declare spend willpower 1; attack Thug")
+            wp = self.char1.sheet.get().pools["Willpower"].current
+            with self.dice(2, 2, 2, 2, 2, 2, 2, 2):
+                self.cmd("+combat/act")
+            atk = self.rolls("attack")[-1]
+            self.assertEqual((atk["willpower"], atk["successes"]), (True, 1), ruleset)
+            self.assertEqual(self.char1.sheet.get().pools["Willpower"].current, wp - 1)
+            self.cmd("+combat/end")
 
     @pytest.mark.rule("DICE-04", "TURN-02")
     def test_declare_wp_switch_and_act_wp(self):
@@ -127,13 +137,19 @@ class TestAbort(PlayTest):
 
     @pytest.mark.rule("TURN-08", "DICE-09")
     def test_v20_failed_abort_says_the_action_stands(self):
-        """Defect 21: v20 never offers a point after a failed roll, and refuses it."""
-        text = self._abort_after_miss("v20")
-        self.assertIn("aborts to dodge: fails; the declared action stands", text)
-        self.assertNotIn("Willpower point", text)
-        wp = self.char2.sheet.get().pools["Willpower"].current
-        self.assertIn("the declared action stands", self.player("+combat/abort dodge/wp").text)
-        self.assertEqual(self.char2.sheet.get().pools["Willpower"].current, wp)
+        """Defect 21: v20 (and revised) never offer a point after a failed roll, and
+        refuse it; the roll is a reflex: Willpower alone."""
+        for ruleset in ("v20", "revised"):
+            text = self._abort_after_miss(ruleset)
+            self.assertIn("aborts to dodge: fails; the declared action stands", text)
+            self.assertNotIn("Willpower point", text)
+            wp = self.char2.sheet.get().pools["Willpower"].current
+            self.assertIn("the declared action stands",
+                          self.player("+combat/abort dodge/wp").text)
+            self.assertEqual(self.char2.sheet.get().pools["Willpower"].current, wp)
+            roll = self.rolls("abort")[-1]
+            self.assertEqual((roll["pool"], roll["modifiers"]), (5, []), ruleset)
+            self.cmd("+combat/end")
 
     @pytest.mark.rule("TURN-08", "DICE-09")
     def test_numetal_failed_abort_then_point(self):
@@ -326,32 +342,35 @@ class TestTurnPhases(PlayTest):
     @pytest.mark.rule("TURN-11", "PWR-05")
     def test_celerity_acts_next_turn_after_everyone(self):
         """Celerity bought this turn gives its extra action next turn (PWR-05: the power
-        sets up a later action), resolved after everyone's normal action (TURN-11); it
-        is gone the turn after."""
-        self.char1.sheet.save(sheet_with(splat="vampire", strength=3, dexterity=3, wits=3,
-                                         brawl=2, stamina=2, celerity=1))
-        self.setup_in("everyman")
-        self.cmd("+combat/declare Thug=other growls")
-        self.player("+combat/declare other waits")
-        self.assertIn("extra", self.cmd("+combat/declare extra attack Thug").text)
-        self.cmd("+combat/declare celerity; other waits")
-        for who in ("", "Char2", "Thug"):
-            self.act(who)
-        self.assertEqual(self.state().turn, 2)
-        self.cmd("+combat/declare Thug=other growls")
-        self.player("+combat/declare other waits")
-        self.cmd("+combat/declare other waits; extra attack Thug")
-        self.act("")
-        self.act("Char2")
-        self.act("Thug")
-        self.assertEqual((self.state().phase, self.engine_pending()),
-                         ("extra", [self.key("Char")]))
-        with self.dice(2, 2, 2, 2, 2):
-            self.cmd("+combat/act")
-        self.assertEqual(self.state().turn, 3)
-        self.cmd("+combat/declare Thug=other growls")
-        self.player("+combat/declare other waits")
-        self.assertIn("no extra actions", self.cmd("+combat/declare extra attack Thug").text)
+        sets up a later action), resolved after everyone's normal action (TURN-11 in
+        everyman; numetal and revised alike); it is gone the turn after."""
+        for ruleset in ("numetal", "revised", "everyman"):
+            self.char1.sheet.save(sheet_with(splat="vampire", strength=3, dexterity=3,
+                                             wits=3, brawl=2, stamina=2, celerity=1))
+            self.setup_in(ruleset)
+            self.cmd("+combat/declare Thug=other growls")
+            self.player("+combat/declare other waits")
+            self.assertIn("extra", self.cmd("+combat/declare extra attack Thug").text)
+            self.cmd("+combat/declare celerity; other waits")
+            for who in ("", "Char2", "Thug"):
+                self.act(who)
+            self.assertEqual(self.state().turn, 2)
+            self.cmd("+combat/declare Thug=other growls")
+            self.player("+combat/declare other waits")
+            self.cmd("+combat/declare other waits; extra attack Thug")
+            self.act("")
+            self.act("Char2")
+            self.act("Thug")
+            self.assertEqual((self.state().phase, self.engine_pending()),
+                             ("extra", [self.key("Char")]), ruleset)
+            with self.dice(2, 2, 2, 2, 2):
+                self.cmd("+combat/act")
+            self.assertEqual(self.state().turn, 3)
+            self.cmd("+combat/declare Thug=other growls")
+            self.player("+combat/declare other waits")
+            self.assertIn("no extra actions",
+                          self.cmd("+combat/declare extra attack Thug").text, ruleset)
+            self.cmd("+combat/end")
 
     def act(self, who):
         if who == "Char2":
