@@ -501,3 +501,25 @@ class TestDelay(PlayTest):
         with self.dice(2, 2, 2, 2, 2):
             self.cmd("+combat/act")
         self.assertEqual(self.state().turn, 2)
+
+
+class TestDeclaredEarly(PlayTest):
+    @pytest.mark.rule("TURN-02", "MAN-08")
+    def test_claws_without_the_form_refused_before_rage_is_spent(self):
+        """Defect 22: a Garou in Homid declaring `rage 1; attack Thug as claw` is refused
+        when declaring, and keeps the Rage; in Crinos the same declaration stands."""
+        self.char1.sheet.save(sheet_with(splat="shifter", race="Garou", breed="homid",
+                                         form="Homid", strength=3, dexterity=3, wits=3,
+                                         brawl=2, stamina=2, rage=3))
+        self.setup_in("numetal")
+        self.cmd("+combat/declare Thug=other growls")
+        self.player("+combat/declare other waits")
+        rage = self.char1.sheet.get().pools["Rage"].current
+        text = self.cmd("+combat/declare rage 1; attack Thug as claw").text
+        self.assertIn("cannot declare that attack", text)
+        self.assertEqual(self.char1.sheet.get().pools["Rage"].current, rage)
+        self.assertFalse(self.who("Char").declared)
+        self.cmd("+sheet/set form=Crinos")
+        self.cmd("+combat/declare rage 1; attack Thug as claw")
+        self.assertTrue(self.who("Char").declared)
+        self.assertEqual(self.char1.sheet.get().pools["Rage"].current, rage - 1)
