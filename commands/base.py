@@ -55,7 +55,7 @@ class WodCommand(MuxCommand):
         super().parse()
 
     #: switches that modify another one instead of naming a method (``+combat/declare/wp``);
-    #: the ones given are in ``self.flags``
+    #: the ones given are in ``self.switch_flags``
     flag_switches: tuple[str, ...] = ()
     #: the switches those flags go with
     flag_takers: tuple[str, ...] = ()
@@ -63,7 +63,7 @@ class WodCommand(MuxCommand):
     def func(self):
         flags = [s for s in self.switches if s.lower() in self.flag_switches]
         main = [s for s in self.switches if s.lower() not in self.flag_switches]
-        self.flags = frozenset(s.lower() for s in flags)
+        self.switch_flags = frozenset(s.lower() for s in flags)
         if len(main) > 1 or (flags and not main):
             self.msg(f"|r{self.key}: use one switch at a time.|n See |whelp {self.key}|n.")
             return
@@ -72,8 +72,8 @@ class WodCommand(MuxCommand):
         if handler is None:
             self.bad_switch(main[0])
             return
-        if self.flags and switch not in self.flag_takers:
-            given = " ".join(f"/{f}" for f in sorted(self.flags))
+        if self.switch_flags and switch not in self.flag_takers:
+            given = " ".join(f"/{f}" for f in sorted(self.switch_flags))
             takers = ", ".join(f"/{t}" for t in self.flag_takers)
             self.msg(f"|r{self.key}: {given} goes with {takers}, not /{switch}.|n")
             return

@@ -53,9 +53,9 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                   every turn; both: =simple,reroll
       join      - join the fight in this room
       leave     - leave it
-      init      - roll your initiative (Dexterity + Wits + 1d10); /init -2 applies a
-                  modifier by hand (wounds, Gurahl in winter: the roll lists them
-                  but never applies them). Organizer/staff: <npc>=<rating>
+      init      - roll your initiative (Dexterity + Wits + 1d10); /init -2
+                  applies a modifier by hand (wounds, Gurahl in winter: the roll
+                  lists them but never applies them). Staff: <npc>=<rating>
       declare   - declare your action(s) when the game says it is your turn (lowest
                   initiative first). Several actions separated by ; are a split: each
                   loses dice (2 actions: -2 and -3). See ACTIONS below.
@@ -439,11 +439,11 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
         self.load()
         who, action = self.act_words()
         c = self.actor(who)
-        if "spec" in self.flags:
+        if "spec" in self.switch_flags:
             raise InputError("A specialty is claimed when declaring: +combat/declare attack "
                              "<target> spec.")
         self.apply(it.Act(by=self.me(), actor=c.key, action=action,
-                          willpower="wp" in self.flags))
+                          willpower="wp" in self.switch_flags))
 
     def do_damage(self):
         """<name>=<levels> <type>: bashing/lethal/aggravated, or spotlight's
