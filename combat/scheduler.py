@@ -106,7 +106,8 @@ TURNS_SCHEMA = Struct(
         "extra_sources": MapOf(_EXTRA_SOURCE),
         "change": Struct(
             required={"enabled": Bool()},
-            optional={"difficulty": Int(1, 10), "related_only": Bool(), "source": Str()},
+            optional={"difficulty": Int(1, 10), "related_only": Bool(), "source": Str(),
+                      "spend_after_failure": Bool()},
         ),
         "conditions": MapOf(
             Struct(

@@ -146,9 +146,10 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
     if k in ("abort", "change"):
         ok = "succeeds" if ev.get("success") else "fails"
         if not ev.get("success") and ev.get("may_spend") is not None:
+            again = (f"+combat/abort {ev['to']['kind']}/wp" if k == "abort" else
+                     "+combat/change/wp <action>")
             ok += (f"; the declared action stands unless a Willpower point is spent "
-                   f"(+combat/abort {ev['to']['kind']}/wp)" if ev["may_spend"] else
-                   "; the declared action stands")
+                   f"({again})" if ev["may_spend"] else "; the declared action stands")
         verb = "aborts to" if k == "abort" else "changes to"
         return f"{who} {verb} {ev['to']['kind']}: {ok}."
     if k == "condition" and ev.get("removed"):

@@ -8,6 +8,7 @@ from dataclasses import replace
 from .. import scheduler as sch
 from ..attack import ready_weapon, resolve_escape
 from ..errors import IllegalAction
+from . import change
 from .fight import Fight, roll_event
 from .gear import Aim
 from .strike import attack
@@ -21,6 +22,7 @@ def act(f: Fight, key: str, willpower: bool = False) -> None:
     ev = next(e for e in probe.events if e.get("event") == "act")
     action = ev["action"]
     kind = action["kind"]
+    change.offer(f, key, action, ev)
     if kind == "attack":
         attack(f, key, action, ev)
     elif kind in ("reload", "nock"):

@@ -13,6 +13,21 @@ from . import foresee
 from .fight import Fight
 
 
+def offer(f: Fight, key: str, action: dict, act_ev: dict) -> None:
+    """At the moment of acting, an impossible main action where the ruleset lets it change:
+    the player chooses (change it, or pass and lose it) instead of losing it unasked. After
+    a failed change roll the action is simply lost when acted (never a stall)."""
+    c = f.state.get(key)
+    if (not sch.turn_rules(f.rules).change.get("enabled") or c is None or c.used
+            or c.abort_failed or act_ev.get("index") != 0):
+        return
+    why = foresee.impossible(f, key, action)
+    if why:
+        raise IllegalAction(f"{f.name(key)}'s declared {action['kind']} is impossible now: "
+                            f"{why} Change it: +combat/change <action> (a Willpower roll; "
+                            f"/change/wp spends a point), or +combat/pass to lose it.")
+
+
 def change(f: Fight, key: str, to: dict, spend: bool) -> None:
     c = f.state.find(key)
     name = f.name(key)

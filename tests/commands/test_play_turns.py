@@ -437,6 +437,9 @@ class TestChange(PlayTest):
         self.cmd("+combat/declare attack Thug")
         self.assertIn("can still be made", self.cmd("+combat/change move 5 toward Thug").text)
         self.cmd("+combat/range Char/Thug=10")  # Thug is out of reach now
+        # acting it now offers the change instead of losing the action unasked
+        self.assertIn("+combat/change <action>", self.cmd("+combat/act").text)
+        self.assertFalse(self.rolls("attack"))
         # Willpower 5 vs 8: [8 2 2 2 2] = 1.
         with self.dice(8, 2, 2, 2, 2):
             text = self.cmd("+combat/change move 10 toward Thug").text
@@ -466,6 +469,20 @@ class TestChange(PlayTest):
         self.assertIn("no changing of declared actions",
                       self.cmd("+combat/change/wp other shouts").text)
 
+
+    @pytest.mark.rule("TURN-10")
+    def test_failed_change_roll_then_the_action_is_lost_not_stalled(self):
+        self.setup_in("everyman")
+        self.cmd("+combat/declare Thug=other growls")
+        self.player("+combat/declare other waits")
+        self.cmd("+combat/declare attack Thug")
+        self.cmd("+combat/range Char/Thug=10")
+        with self.dice(2, 2, 2, 2, 2):
+            self.assertIn("changes to move: fails; the declared action stands",
+                          self.cmd("+combat/change move 10 toward Thug").text)
+        self.assertIn("the declared action stands", self.cmd("+combat/change/wp other shouts").text)
+        self.assertIn("cannot attack Thug now", self.cmd("+combat/act").text)
+        self.assertIn(self.key("Char2"), TestTurnPhases.engine_pending(self))
 
 class TestDelay(PlayTest):
     def _delay_into_extra(self, ruleset):
