@@ -129,7 +129,7 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
                 f"[{' '.join(map(str, ev['faces']))}]{mods} = {ev['total']}")
         left = ", ".join(f"{m['value']:+d} {m['reason']}" for m in ev.get("not_applied") or ())
         if left:  # INIT-03/05: reported, for the player to apply (+combat/init -2)
-            text += f" (not applied: {left})"
+            return [text, f"  (not applied: {left})"]
         return text
     if k == "flag":
         return f"The fight is {'now' if ev['on'] else 'no longer'} marked {ev['flag']}."
@@ -146,10 +146,13 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
     if k in ("abort", "change"):
         ok = "succeeds" if ev.get("success") else "fails"
         if not ev.get("success") and ev.get("may_spend") is not None:
+            verb = "aborts to" if k == "abort" else "changes to"
+            line = f"{who} {verb} {ev['to']['kind']}: fails; the declared action stands"
+            if not ev["may_spend"]:
+                return line + "."
             again = (f"+combat/abort {ev['to']['kind']}/wp" if k == "abort" else
                      "+combat/change/wp <action>")
-            ok += (f"; the declared action stands unless a Willpower point is spent "
-                   f"({again})" if ev["may_spend"] else "; the declared action stands")
+            return [line, f"  unless a Willpower point is spent: {again}"]
         verb = "aborts to" if k == "abort" else "changes to"
         return f"{who} {verb} {ev['to']['kind']}: {ok}."
     if k == "condition" and ev.get("removed"):
@@ -211,18 +214,17 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
                     *notes]
         if ev.get("by"):  # staff damage from a source (DMG-09..15): soaked like a hit
             return [f"{t} takes {ev['applied']} {ev['type']} from {ev['source']} (by "
-                    f"{n(ev.get('by'))}; {ev['rolled']} levels, {ev['soaked']} soaked): "
-                    f"{change}", *notes]
+                    f"{n(ev.get('by'))}): {change}",
+                    f"  ({ev['rolled']} levels, {ev['soaked']} soaked)", *notes]
         if ev.get("why"):
             return (f"  {t} takes {ev['applied']} {ev['type']} ({ev['why']}; {ev['rolled']}, "
                     f"{ev['soaked']} soaked): {change}")
         return (f"  {t} takes {ev['applied']} {ev['type']} ({ev['rolled']} rolled, "
                 f"{ev['soaked']} soaked): {change}")
     if k == "impossible":  # TURN-10
-        return f"{who}'s declared {ev['kind']} is impossible now: {ev['why']}"
+        return [f"{who}'s declared {ev['kind']} is impossible now:", f"  {ev['why']}"]
     if k == "armor_damaged":  # DMG-12
-        return (f"  {who}'s {ev.get('armor') or 'armor'} is damaged: it soaks nothing more "
-                f"until repaired or replaced.")
+        return f"  {who}'s {ev.get('armor') or 'armor'} is damaged: no soak until repaired."
     if k == "heal":
         return (f"{n(ev.get('target'))} heals {ev.get('levels', ev['applied'])} {ev['type']} "
                 f"(by {n(ev.get('by'))}): {ev['health_before']} -> {ev['health_after']}")

@@ -156,7 +156,7 @@ class TestAbort(PlayTest):
         """numetal (C20): after a failed roll a Willpower point still aborts. Defect 27:
         the abort's roll is logged before the abort and whatever follows."""
         text = self._abort_after_miss("numetal")
-        self.assertIn("unless a Willpower point is spent (+combat/abort dodge/wp)", text)
+        self.assertIn("unless a Willpower point is spent: +combat/abort dodge/wp", text)
         wp = self.char2.sheet.get().pools["Willpower"].current
         self.assertIn("aborts to dodge: succeeds", self.player("+combat/abort dodge/wp").text)
         self.assertEqual(self.char2.sheet.get().pools["Willpower"].current, wp - 1)
@@ -186,7 +186,7 @@ class TestInitiative(PlayTest):
         self.assertEqual(self.state().options.flags, ("winter",))
         with self.dice(3):
             text = self.player("+combat/init").text
-        self.assertIn("rating 4 + [3] = 7 (not applied: -2 Gurahl in winter)", text)
+        self.assertIn("rating 4 + [3] = 7\n  (not applied: -2 Gurahl in winter)", text)
         self.assertEqual(self.who("Char2").init_total, 7)
         self.assertIn("no longer marked winter", self.cmd("+combat/flag !winter").text)
 
@@ -198,7 +198,7 @@ class TestInitiative(PlayTest):
         self.cmd("+combat/damage Char2=2 lethal")  # Hurt: -1
         with self.dice(3):
             text = self.player("+combat/init -1").text
-        self.assertIn("rating 4 + [3] -1 by hand = 6 (not applied: -1 wounds)", text)
+        self.assertIn("rating 4 + [3] -1 by hand = 6\n  (not applied: -1 wounds)", text)
         self.assertEqual(self.who("Char2").init_total, 6)
 
     @pytest.mark.rule("INIT-06")
@@ -443,7 +443,7 @@ class TestChange(PlayTest):
         # Willpower 5 vs 8: [8 2 2 2 2] = 1.
         with self.dice(8, 2, 2, 2, 2):
             text = self.cmd("+combat/change move 10 toward Thug").text
-        self.assertIn("declared attack is impossible now", text)
+        self.assertIn("declared attack is impossible now:", text)
         self.assertIn("changes to move: succeeds", text)
         roll = self.rolls("change")[0]
         self.assertEqual((roll["pool"], roll["difficulty"], roll["successes"]), (5, 8, 1))
