@@ -334,6 +334,9 @@ def _action(raw: Mapping | None, key: str) -> dict:
 def _act(st, intent: intents.Act, sheets, rules, rng) -> Outcome:
     """SPOT-07: the turn's one action; an attack is rolled and its Harm marked at once."""
     _live(st)
+    if intent.willpower:
+        raise IllegalAction("A spotlight action takes no Willpower point: +combat/act "
+                            "<what>.")
     c = _own(st, intent)
     action = _action(intent.action, c.key)
     step = sp.act(st, c.key, rules, action)

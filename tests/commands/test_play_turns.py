@@ -540,3 +540,18 @@ class TestDeclaredEarly(PlayTest):
         self.cmd("+combat/declare rage 1; attack Thug as claw")
         self.assertTrue(self.who("Char").declared)
         self.assertEqual(self.char1.sheet.get().pools["Rage"].current, rage - 1)
+
+
+class TestNotInSpotlight(PlayTest):
+    @pytest.mark.rule("TURN-02")
+    def test_d10_options_are_refused_clearly_in_spotlight(self):
+        self.cmd("+combat/start spotlight")
+        self.player("+combat/join")
+        for line, words in (("+combat/act/wp", "no Willpower point"),
+                            ("+combat/init -2", "no modifier by hand"),
+                            ("+combat/damage Char2=1 superficial fire", "names no source"),
+                            ("+combat/flag winter", "for d10 combats"),
+                            ("+combat/change other shouts", "")):
+            text = self.cmd(line).text
+            self.assertIn(words, text, line)
+            self.assertNotIn("went wrong", text, line)
