@@ -106,7 +106,8 @@ TURNS_SCHEMA = Struct(
         "extra_sources": MapOf(_EXTRA_SOURCE),
         "change": Struct(
             required={"enabled": Bool()},
-            optional={"difficulty": Int(1, 10), "related_only": Bool(), "source": Str()},
+            optional={"difficulty": Int(1, 10), "related_only": Bool(), "source": Str(),
+                      "spend_after_failure": Bool()},
         ),
         "conditions": MapOf(
             Struct(
@@ -256,6 +257,8 @@ def active_conditions(c: Combatant, turn: int) -> tuple[str, ...]:
 
 
 def _window(c: Combatant, phase: str) -> range:
+    if phase != "act" and c.delayed:  # TURN-04: a held main action goes on into the extras
+        return range(0, len(c.actions))
     return range(0, c.main) if phase == "act" else range(c.main, len(c.actions))
 
 
@@ -293,6 +296,12 @@ def _tail(st: CombatState) -> list[tuple[str, str]]:
     waiting = [(c, w) for c in st.combatants if c.delayed and (w := _wants(st, c, tail=True))]
     if not waiting:
         return []
+    if st.phase == "act" and all(w == "act" for _, w in waiting) and any(
+        not c.delayed and not c.lost and c.joined_turn <= st.turn and c.init_total is not None
+        and _next_index(c, "extra") is not None
+        for c in st.combatants
+    ):
+        return []  # TURN-04: "at any point later in the turn": the extra phase goes on
     top = max(c.rating or 0 for c, _ in waiting)
     return [(c.key, w) for c, w in waiting if (c.rating or 0) == top]
 
@@ -1110,10 +1119,11 @@ def _act_checks(state: CombatState, key: str, ruleset, rules: TurnRules, willpow
     return c, i, a, interrupt, waiting
 
 
-def next_action(state: CombatState, key: str, ruleset) -> tuple[int, dict, tuple[Modifier, ...]]:
+def next_action(state: CombatState, key: str, ruleset, *, willpower: bool = False
+                ) -> tuple[int, dict, tuple[Modifier, ...]]:
     """(index, action, modifiers) of what ``act`` would perform now, checked the same way,
     without performing it: the attack layer resolves it first, then ``act`` marks it done."""
-    c, i, a, _, _ = _act_checks(state, key, ruleset, turn_rules(ruleset), False, None)
+    c, i, a, _, _ = _act_checks(state, key, ruleset, turn_rules(ruleset), willpower, None)
     return i, a, action_penalties(c, ruleset)[i]
 
 
@@ -1322,14 +1332,15 @@ def _swap(
             "related one (TURN-10): chasing the target who moved away, not "
             "shooting them instead of clawing."
         )
-    if c.abort_failed and not spend_willpower:
-        raise IllegalAction(
-            f"{c.name}'s Willpower roll failed: {c.name} must perform the "
-            f"declared action unless they spend a Willpower point ({rule})."
-        )
+    # Defect 21: only a ruleset whose failed roll may be bought back with a point says so.
     if c.abort_failed and not cfg.get("spend_after_failure", True):
         raise IllegalAction(
-            f"{c.name}'s Willpower roll failed: the declared action stands ({rule})."
+            f"{c.name}'s Willpower roll failed: the declared action stands this turn."
+        )
+    if c.abort_failed and not spend_willpower:
+        raise IllegalAction(
+            f"{c.name}'s Willpower roll failed: {c.name} must perform the declared "
+            f"action unless they spend a Willpower point: +combat/abort {to['kind']}/wp"
         )
     free = bool(pointless and cfg.get("free_if_pointless"))
     roll = None
@@ -1363,6 +1374,7 @@ def _swap(
     if not ok:
         c2 = replace(c, abort_failed=True)
         event["performed"] = False
+        event["may_spend"] = bool(cfg.get("spend_after_failure", True))
         return _finish(state, _put(state, c2), rules, [event])
     rest = c.actions[1:] if c.main else c.actions
     # The new action is first in running order (a normal action; extras stay last).

@@ -244,6 +244,8 @@ def _initiative(st, intent: intents.RollInitiative, sheets, rules, rng) -> Outco
     if intent.rating is not None:
         raise IllegalAction("Opponents don't roll initiative (SPOT-01); roll your own "
                             "with +combat/init.")
+    if intent.adjust:
+        raise IllegalAction("Initiative here takes no modifier by hand: +combat/init.")
     c = _own(st, intent)
     ratings = sp.initiative_ratings(_sheet(sheets, c.key, c.name), rules) if c.is_pc else {}
     return _step(sp.roll_initiative(st, c.key, rules, rng, ratings=ratings))
@@ -332,6 +334,9 @@ def _action(raw: Mapping | None, key: str) -> dict:
 def _act(st, intent: intents.Act, sheets, rules, rng) -> Outcome:
     """SPOT-07: the turn's one action; an attack is rolled and its Harm marked at once."""
     _live(st)
+    if intent.willpower:
+        raise IllegalAction("A spotlight action takes no Willpower point: +combat/act "
+                            "<what>.")
     c = _own(st, intent)
     action = _action(intent.action, c.key)
     step = sp.act(st, c.key, rules, action)
@@ -370,6 +375,9 @@ def _attack(step: sp.Step, c, action: dict, sheets, rules, rng) -> Outcome:
 def _damage(st, intent: intents.StaffDamage, sheets, rules, rng) -> Outcome:
     """SPOT-11: staff mark Harm by hand (superficial or aggravated)."""
     c = _named(st, intent, "+combat/damage <name>=<n> superficial|aggravated")
+    if intent.sources:
+        raise InputError("Harm here names no source: +combat/damage <name>=<n> "
+                         "superficial|aggravated.")
     return _step(sp.harm(st, c.key, intent.levels, intent.damage_type, rules,
                          source=f"staff {intent.by}"))
 

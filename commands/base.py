@@ -54,14 +54,28 @@ class WodCommand(MuxCommand):
         self.args = printable(self.args or "")
         super().parse()
 
+    #: switches that modify another one instead of naming a method (``+combat/declare/wp``);
+    #: the ones given are in ``self.switch_flags``
+    flag_switches: tuple[str, ...] = ()
+    #: the switches those flags go with
+    flag_takers: tuple[str, ...] = ()
+
     def func(self):
-        if len(self.switches) > 1:
+        flags = [s for s in self.switches if s.lower() in self.flag_switches]
+        main = [s for s in self.switches if s.lower() not in self.flag_switches]
+        self.switch_flags = frozenset(s.lower() for s in flags)
+        if len(main) > 1 or (flags and not main):
             self.msg(f"|r{self.key}: use one switch at a time.|n See |whelp {self.key}|n.")
             return
-        switch = self.expand_switch(self.switches[0]) if self.switches else "default"
+        switch = self.expand_switch(main[0]) if main else "default"
         handler = getattr(self, f"do_{switch}", None) if switch else None
         if handler is None:
-            self.bad_switch(self.switches[0])
+            self.bad_switch(main[0])
+            return
+        if self.switch_flags and switch not in self.flag_takers:
+            given = " ".join(f"/{f}" for f in sorted(self.switch_flags))
+            takers = ", ".join(f"/{t}" for t in self.flag_takers)
+            self.msg(f"|r{self.key}: {given} goes with {takers}, not /{switch}.|n")
             return
         try:
             handler()

@@ -53,8 +53,9 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                   every turn; both: =simple,reroll
       join      - join the fight in this room
       leave     - leave it
-      init      - roll your initiative (Dexterity + Wits + 1d10). Organizer/staff:
-                  <npc>=<rating> for an NPC
+      init      - roll your initiative (Dexterity + Wits + 1d10); /init -2
+                  applies a modifier by hand (wounds, Gurahl in winter: the roll
+                  lists them but never applies them). Staff: <npc>=<rating>
       declare   - declare your action(s) when the game says it is your turn (lowest
                   initiative first). Several actions separated by ; are a split: each
                   loses dice (2 actions: -2 and -3). See ACTIONS below.
@@ -67,6 +68,9 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       delay     - hold your action and act later this turn with /act
       abort     - before acting, switch to <dodge||block||parry>; add /wp to spend
                   a Willpower point instead of rolling Willpower
+      change    - everyman: your declared action became impossible (the target
+                  moved away, died ...): change it to another with a Willpower
+                  roll (difficulty 8); /change/wp spends a point instead
       celerity  - spend a blood point: next turn one extra action per Celerity dot
       rage      - /rage <n>: spend Rage for n extra actions this turn (before declaring)
       spend     - /spend <pool> <n>: spend Blood, Gnosis, Quintessence ... for a power
@@ -85,7 +89,10 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       range     - organizer/staff: <a>/<b>=<yards> places two combatants that far
                   apart (shots: point-blank, beyond normal range, too far)
       damage    - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>; past
-                  Incapacitated it does what an attack would (torpor, death ...)
+                  Incapacitated it does what an attack would (torpor, death ...).
+                  Add a source (fire, sunlight, silver, firearm ... [head];
+                  unsoakable [enemy]; chimerical) and the levels are damage
+                  successes the target soaks as the rules say for it
       heal      - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>
       recover   - organizer/staff: <name>=<type> [freehold||dreaming] [chimerical]
                   [rested] [<n>]: time has healed one level; says how long it took
@@ -99,6 +106,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       fights    - staff: every fight running in the game
       end       - organizer/staff: end the fight; the room hears who was hurt and
                   who fell; NPCs made for it go too (end keep keeps them)
+      flag      - organizer/staff: <flag> marks the fight (winter: Gurahl -2
+                  initiative); !<flag> clears it
       timeout   - organizer/staff: <seconds> (or 5m; 0 turns it off) the turn waits for
                   someone idle before the game passes for them (or, declaring, gives
                   them a full defense); with nothing after it, shows the setting
@@ -106,9 +115,14 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
 
     ACTIONS (for /declare; the organizer types <npc>=<action> for an NPC):
       attack <target> [with <weapon>] [as <maneuver>] [at <location>] [from flank||rear]
-             [moving <yards>]
+             [moving <yards>] [using <ability>] [spec] [wp]
              moving: move while attacking, up to half your run, -1 die a yard
              (MAN-04; everyman, v20: no penalty);
+             using: roll a related ability in place of the stated one (a
+             secondary for a primary at -1 difficulty, the other way +1);
+             spec: your specialty applies (a 10 counts twice); wp: spend a
+             Willpower point for one sure success (also: /declare/wp, or
+             spend willpower 1; attack Bob). Declared, never added at /act.
              maneuvers: strike, kick, bite, claw, clinch, clinch_strike, hold,
              disarm, sweep, tackle, weapon_strike, shoot, burst, throw ...;
              locations: head, arm, leg, hand, heart, eye ...
@@ -122,7 +136,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
              silver ... (a jab pistol with rubber is lethal); on botch hurt||down:
              a botched tackle costs you the target's Stamina in damage, or a fall
              (the default). In a clinch or hold only what it allows is accepted.
-      dodge, block, parry [against <attacker>] - rolled when you are attacked;
+      dodge, block, parry [against <attacker>] [spec] [wp] - rolled when
+             you are attacked;
              dodge prone / dodge cover: the only dodge against gunfire
       defend [dodge||block||parry]  - desperate defense: defend against every
              attack this turn (-1 die on the 2nd, -2 on the 3rd ...), nothing else
@@ -197,6 +212,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       +combat/npc Thug=thug
       +combat/npc Rat=str=1,dex=3,brawl=1
       +combat/init Thug=5
+      +combat/init -2
+      +combat/flag winter
       +combat/next
       +combat/declare attack Thug
       +combat/declare attack Thug with knife; dodge
@@ -214,7 +231,9 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       +combat/act
       +combat/act Thug
       +combat/abort dodge/wp
+      +combat/change move 10 toward Thug
       +combat/damage Bob=2 lethal
+      +combat/damage Bob=3 lethal sunlight
       +combat/declare cover good; attack Thug with pistol, heavy
       +combat/declare attack Thug moving 3
       +combat/declare aim Thug with rifle
@@ -225,6 +244,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       +combat/declare prepare 3 arrows
       +combat/declare reload pistol, heavy with rubber
       +combat/declare repair
+      +combat/declare attack Thug with knife spec wp
+      +combat/declare/wp dodge
       +combat/mod Thug=cover superior
 
     Under the spotlight ruleset (+combat/start spotlight; seed 004), a fight runs
@@ -252,7 +273,11 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                     "abort", "celerity", "rage", "spend", "log", "end", "mod", "damage",
                     "heal", "kick", "timeout", "slackers", "move", "free", "done", "swap",
                     "ambush", "event", "range", "stake", "unstake", "feed", "undo",
-                    "organizer", "fights", "recover")
+                    "organizer", "fights", "recover", "flag", "change")
+    # DICE-03/04, TURN-02: +combat/declare/wp attack Bob, +combat/act/wp, +combat/abort/wp
+    flag_switches = ("wp", "spec")
+    flag_takers = ("declare", "attack", "dodge", "block", "parry", "defend", "act", "abort",
+                   "change")
     switch_aliases = {"npcs": "templates", "list": "templates", "desperate": "defend",
                       "pending": "slackers", "harm": "damage"}
 
@@ -569,14 +594,29 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                 raise InputError(self.usage()) from None
             self.apply(it.RollInitiative(by=self.me(), actor=c.key, rating=rating))
             return
-        c = self.combatant(self.args) if self.args.strip() else self.state.get(self.me())
+        arg = self.args.strip()
+        adjust = 0
+        if arg[:1] in "+-" and arg[1:].isdecimal():  # INIT-03/05: a modifier by hand
+            adjust, arg = int(arg), ""
+        c = self.combatant(arg) if arg else self.state.get(self.me())
         if c is None:
             raise IllegalAction("You are not in this fight: +combat/join first.")
         if c.key != self.me():
             if not is_npc(c):
                 raise IllegalAction(f"{c.name} rolls their own initiative.")
             self.actor(c.name)  # only their runner rolls for an NPC
-        self.apply(it.RollInitiative(by=self.me(), actor=c.key))
+        self.apply(it.RollInitiative(by=self.me(), actor=c.key, adjust=adjust))
+
+    def do_flag(self):
+        """INIT-05: <flag> sets a combat flag (a season: winter), !<flag> clears it."""
+        self.load()
+        self.need_runner("set combat flags")
+        word = self.args.strip().lower()
+        remove = word.startswith(("!", "-"))
+        word = word.lstrip("!-").strip()
+        if not word:
+            raise InputError("Set a combat flag: +combat/flag winter (!winter clears it).")
+        self.apply(it.SetFlag(by=self.me(), flag=word, remove=remove))
 
     def do_next(self):
         self.load()
@@ -593,7 +633,11 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
             return
         who, action = self.act_words()
         c = self.actor(who)
-        self.apply(it.Act(by=self.me(), actor=c.key, action=action))
+        if "spec" in self.switch_flags:
+            raise InputError("A specialty is claimed when declaring: +combat/declare attack "
+                             "<target> spec.")
+        self.apply(it.Act(by=self.me(), actor=c.key, action=action,
+                          willpower="wp" in self.switch_flags))
 
     def do_damage(self):
         """<name>=<levels> <type>: bashing/lethal/aggravated, or spotlight's
@@ -601,11 +645,12 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
         self.load()
         self.need_runner("apply damage by hand")
         parts = (self.rhs or "").split()
-        if not self.lhs.strip() or len(parts) != 2 or not parts[0].isdecimal():
-            raise InputError(self.usage() + "  e.g. +combat/damage Bob=2 lethal")
+        if not self.lhs.strip() or len(parts) < 2 or not parts[0].isdecimal():
+            raise InputError(self.usage() + "  e.g. +combat/damage Bob=2 lethal, or from "
+                             "a source: +combat/damage Bob=3 lethal fire")
         c = self.combatant(self.lhs)
         self.apply(it.StaffDamage(by=self.me(), actor=c.key, levels=int(parts[0]),
-                                  damage_type=parts[1]))
+                                  damage_type=parts[1], sources=tuple(parts[2:])))
 
     # ================================================================ log
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from combat.core import intents as it
 from combat.errors import InputError
 
-from .combat_declare import COVER_WORDS, DEFENSES, DeclarationParser, cover_level
+from .combat_declare import COVER_WORDS, DEFENSES, ROLL_FLAGS, DeclarationParser, cover_level
 
 
 class D10Switches:
@@ -23,6 +23,12 @@ class D10Switches:
         if not text.strip():
             raise InputError(self.usage())
         parsed = DeclarationParser(self.rs, lambda name: self.combatant(name).key).parse(text)
+        if self.switch_flags:  # /declare/wp, /declare/spec: on the first action that rolls
+            rolled = [a for a in parsed.actions if a["kind"] in ("attack", *DEFENSES)]
+            if not rolled:
+                raise InputError("/wp and /spec go on a roll: +combat/declare/wp attack <target>"
+                                 " (or attack <target> wp).")
+            rolled[0].update({ROLL_FLAGS[f]: True for f in self.switch_flags})
         self.for_each(who, lambda c: it.Declare(
             by=self.me(), actor=c.key, actions=tuple(parsed.actions),
             activations=tuple(parsed.activations), desperate=parsed.desperate))
@@ -87,10 +93,26 @@ class D10Switches:
         self.load()
         who, text = (self.lhs, self.rhs) if self.rhs is not None else (None, self.args)
         kind, _, flag = text.strip().lower().partition("/")
-        if kind not in DEFENSES or flag not in ("", "wp"):
+        if kind not in DEFENSES or flag not in ("", "wp") or "spec" in self.switch_flags:
             raise InputError(self.usage() + "  e.g. +combat/abort dodge or dodge/wp")
         c = self.actor(who)
-        self.apply(it.Abort(by=self.me(), actor=c.key, to=kind, spend_willpower=flag == "wp"))
+        self.apply(it.Abort(by=self.me(), actor=c.key, to=kind,
+                            spend_willpower=flag == "wp" or "wp" in self.switch_flags))
+
+    def do_change(self):
+        """TURN-10: [<npc>=]<action>; /wp spends a point instead of rolling Willpower."""
+        self.load()
+        who, text = (self.lhs, self.rhs) if self.rhs is not None else (None, self.args)
+        if not text.strip() or "spec" in self.switch_flags:
+            raise InputError(self.usage() + "  e.g. +combat/change move 10 toward Bob "
+                             "(or /change/wp ...)")
+        c = self.actor(who)
+        parser = DeclarationParser(self.rs, lambda name: self.combatant(name).key)
+        to = parser.action(text)
+        if "activate" in to or to.get("kind") == "pass":
+            raise InputError("Change to an action: +combat/change move 10 toward Bob.")
+        self.apply(it.Change(by=self.me(), actor=c.key, to=to,
+                             spend_willpower="wp" in self.switch_flags))
 
     # ---------------------------------------------------------------- staff
 

@@ -31,6 +31,19 @@ BOTCH_CHOICE = {"hurt": "hurt", "damage": "hurt", "down": "down", "fall": "down"
 # CLOSE-06: "using <ammunition>"; CLOSE-01: "draining", "severing".
 USING = re.compile(r"(?:^|\s)using(?:\s+(\S+))?", re.IGNORECASE)
 FLAGS = {"draining": "drain", "drain": "drain", "severing": "sever", "sever": "sever"}
+# DICE-03 specialty, DICE-04 a Willpower point for one automatic success, on the roll of an
+# attack or a defense: "attack Bob with knife spec wp", "dodge wp".
+ROLL_FLAGS = {"spec": "specialty", "specialty": "specialty", "wp": "willpower",
+              "willpower": "willpower"}
+
+
+def roll_flags(words: list[str]) -> tuple[list[str], dict]:
+    """The words without the trailing roll options, and the options as action fields."""
+    words = list(words)
+    found: dict = {}
+    while words and words[-1].lower() in ROLL_FLAGS:
+        found[ROLL_FLAGS[words.pop().lower()]] = True
+    return words, found
 
 ACTIONS_HINT = ("attack <target>, dodge, block, parry, defend, aim, reload, nock, prepare "
                 "<n> arrows, repair, move, rise, escape, ready, celerity, rage <n>, spend "
@@ -283,8 +296,10 @@ class DeclarationParser:
         return action
 
     def defense(self, kind: str, words: list[str], text: str) -> dict:
-        """``dodge [prone|cover] [against <attacker>]`` (DEF-02, TURN-09)."""
-        action: dict = {"kind": kind}
+        """``dodge [prone|cover] [against <attacker>] [spec] [wp]`` (DEF-02, TURN-09,
+        DICE-03/04)."""
+        words, flags = roll_flags(words)
+        action: dict = {"kind": kind, **flags}
         if kind == "dodge" and words and words[0].lower() in DODGE_HOW:
             action["how"] = DODGE_HOW[words[0].lower()]
             words = words[1:]
@@ -292,7 +307,8 @@ class DeclarationParser:
             action["against"] = self.find(" ".join(words[1:]))
         elif words:
             extra = " [prone|cover]" if kind == "dodge" else ""
-            raise InputError(f"'{text.strip()}': {kind}{extra} [against <attacker>]")
+            raise InputError(f"'{text.strip()}': {kind}{extra} [against <attacker>] "
+                             f"[spec] [wp]")
         return action
 
     def magic(self, words: list[str]) -> dict:
@@ -329,10 +345,11 @@ class DeclarationParser:
         return {"kind": "attack", "target": target, "magic": spec}
 
     def attack(self, rest: str) -> dict:
+        words, flags = roll_flags(rest.split())  # DICE-03/04: trailing spec / wp
+        rest = " ".join(words)
         off = OFF_HAND.search(rest)
         if off is not None:  # RNG-09
             rest = (rest[:off.start()] + " " + rest[off.end():]).strip()
-        flags: dict = {}
         m = ON_BOTCH.search(rest)
         if m is not None:  # CLOSE-12
             choice = BOTCH_CHOICE.get((m.group(1) or "").lower())
@@ -342,13 +359,8 @@ class DeclarationParser:
             flags["on_botch"] = choice
             rest = (rest[:m.start()] + " " + rest[m.end():]).strip()
         m = USING.search(rest)
-        if m is not None:  # CLOSE-06
-            ammo = (m.group(1) or "").lower()
-            known = tables(self.rules).ammo
-            if ammo not in known:
-                raise InputError(f"Load as: using <ammunition>, one of {', '.join(known)}; "
-                                 f"e.g. attack Bob with pistol as jab pistol using rubber.")
-            flags["ammo"] = ammo
+        if m is not None and (m.group(1) or "").lower() in tables(self.rules).ammo:
+            flags["ammo"] = m.group(1).lower()  # CLOSE-06: using rubber, using silver ...
             rest = (rest[:m.start()] + " " + rest[m.end():]).strip()
         words = rest.split()
         for w in list(words):
@@ -365,6 +377,7 @@ class DeclarationParser:
                                  "e.g. attack Bob moving 3.")
             moving = int(raw)
             rest = (rest[:m.start()] + " " + rest[m.end():]).strip()
+        rest, ability = split_words(rest, "using")  # DICE-06: a related ability instead
         rest, position = split_words(rest, "from")
         rest, location = split_words(rest, "at")
         rest, maneuver = split_words(rest, "as")
@@ -386,6 +399,14 @@ class DeclarationParser:
             action["moving"] = moving
         if off is not None:
             action["off_hand"] = True
+        if ability is not None:
+            if not ability or ability.lower() not in {
+                    n.lower() for n in self.rules.traits.traits}:
+                kinds = ", ".join(tables(self.rules).ammo) or "none"
+                raise InputError(f"Load as: using <ammunition> ({kinds}), or roll another "
+                                 f"ability: using <ability>, e.g. attack Bob with knife as "
+                                 f"throw using throwing.")
+            action["ability"] = ability
         action.update(flags)
         return action
 

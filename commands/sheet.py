@@ -145,8 +145,11 @@ class CmdSheet(WodCommand):
             raise InputError(f"Usage: +sheet/{verb} [<name>/]<item>")
         return target, target.sheet.get(), item.strip()
 
-    def _whose(self, target) -> str:
-        return "You" if target == self.caller else target.key
+    def _says(self, target, verb: str) -> str:
+        """'You carry' to oneself, 'Rat2 carries' about someone else (the verb agrees)."""
+        if target == self.caller:
+            return f"You {verb}"
+        return f"{target.key} {verb[:-1] + 'ies' if verb.endswith('y') else verb + 's'}"
 
     def do_equip(self):
         from combat.maneuvers import tables
@@ -154,11 +157,11 @@ class CmdSheet(WodCommand):
         target, sheet, item = self._gear_target("equip")
         weapon = tables(rulebook.get()).weapon(item).name
         if weapon.lower() in (w.lower() for w in sheet.weapons):
-            raise IllegalAction(f"{self._whose(target)} already carry the {weapon}.")
+            raise IllegalAction(f"{self._says(target, 'already carry')} the {weapon}.")
         from dataclasses import replace
 
         target.sheet.save(replace(sheet, weapons=sheet.weapons + (weapon,)))
-        self.msg(f"{self._whose(target)} now carry: {', '.join(sheet.weapons + (weapon,))}.")
+        self.msg(f"{self._says(target, 'now carry')}: {', '.join(sheet.weapons + (weapon,))}.")
 
     def do_unequip(self):
         from combat.maneuvers import tables
@@ -174,11 +177,11 @@ class CmdSheet(WodCommand):
             keep = [w for w in sheet.weapons if w.lower() != name.lower()]
             if len(keep) == len(sheet.weapons):
                 have = ", ".join(sheet.weapons) or "nothing"
-                raise InputError(f"{self._whose(target)} carry no {item} (carried: {have}).")
+                raise InputError(f"{self._says(target, 'carry')} no {item} (carried: {have}).")
         from dataclasses import replace
 
         target.sheet.save(replace(sheet, weapons=tuple(keep)))
-        self.msg(f"{self._whose(target)} now carry: {', '.join(keep) or 'no weapons'}.")
+        self.msg(f"{self._says(target, 'now carry')}: {', '.join(keep) or 'no weapons'}.")
 
     def do_armor(self):
         from combat.maneuvers import tables
@@ -189,4 +192,4 @@ class CmdSheet(WodCommand):
         from dataclasses import replace
 
         target.sheet.save(replace(sheet, armor=name))
-        self.msg(f"{self._whose(target)} now wear: {name or 'no armor'}.")
+        self.msg(f"{self._says(target, 'now wear')}: {name or 'no armor'}.")

@@ -16,6 +16,8 @@ from combat.pools import Modifier
 
 from .dice_text import faces_text, outcome_text
 
+# Player text never shows rule IDs: "(DMG-09)" in an engine note is dropped.
+
 PREFIX = "|w[Combat]|n "
 
 
@@ -179,8 +181,14 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
         return f"{ev.get('name')} is gone (the character was deleted) and leaves the fight."
     if k == "initiative":
         mods = "".join(f" {m['value']:+d} {m['reason']}" for m in ev.get("modifiers", []))
-        return (f"{who} rolls initiative: rating {ev['rating']} + "
+        text = (f"{who} rolls initiative: rating {ev['rating']} + "
                 f"[{' '.join(map(str, ev['faces']))}]{mods} = {ev['total']}")
+        left = ", ".join(f"{m['value']:+d} {m['reason']}" for m in ev.get("not_applied") or ())
+        if left:  # INIT-03/05: reported, for the player to apply (+combat/init -2)
+            return [text, f"  (not applied: {left})"]
+        return text
+    if k == "flag":
+        return f"The fight is {'now' if ev['on'] else 'no longer'} marked {ev['flag']}."
     if k == "turn":
         return f"Turn {ev['turn']} begins."
     if k == "phase":
@@ -193,7 +201,16 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
         return f"{who} delays."
     if k in ("abort", "change"):
         ok = "succeeds" if ev.get("success") else "fails"
-        return f"{who} aborts to {ev['to']['kind']}: {ok}."
+        if not ev.get("success") and ev.get("may_spend") is not None:
+            verb = "aborts to" if k == "abort" else "changes to"
+            line = f"{who} {verb} {ev['to']['kind']}: fails; the declared action stands"
+            if not ev["may_spend"]:
+                return line + "."
+            again = (f"+combat/abort {ev['to']['kind']}/wp" if k == "abort" else
+                     "+combat/change/wp <action>")
+            return [line, f"  unless a Willpower point is spent: {again}"]
+        verb = "aborts to" if k == "abort" else "changes to"
+        return f"{who} {verb} {ev['to']['kind']}: {ok}."
     if k == "condition" and ev.get("removed"):
         return f"{who} is no longer {', '.join(ev['removed'])}."
     if k == "condition":
@@ -249,9 +266,14 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
     if k == "damage":
         t = n(ev.get("target"))
         change = f"{ev['health_before']} -> {ev['health_after']}"
+        notes = [f"  ({plain(note)})" for note in ev.get("notes") or ()]
         if ev.get("source") == "staff":
             return [f"{t} takes {ev['applied']} {ev['type']} (by {n(ev.get('by'))}): {change}",
-                    *(f"  ({plain(note)})" for note in ev.get("notes") or ())]
+                    *notes]
+        if ev.get("by"):  # staff damage from a source (DMG-09..15): soaked like a hit
+            return [f"{t} takes {ev['applied']} {ev['type']} from {ev['source']} (by "
+                    f"{n(ev.get('by'))}): {change}",
+                    f"  ({ev['rolled']} levels, {ev['soaked']} soaked)", *notes]
         if ev.get("why"):
             return (f"  {t} takes {ev['applied']} {ev['type']} ({ev['why']}; {ev['rolled']}, "
                     f"{ev['soaked']} soaked): {change}")
@@ -264,6 +286,10 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
             return f"{who} will not spend Rage to stay up past Incapacitated."
         return (f"{who} will spend {ev.get('cost')} Rage to stay up if taken past "
                 f"Incapacitated.")
+    if k == "impossible":  # TURN-10
+        return [f"{who}'s declared {ev['kind']} is impossible now:", f"  {ev['why']}"]
+    if k == "armor_damaged":  # DMG-12
+        return f"  {who}'s {ev.get('armor') or 'armor'} is damaged: no soak until repaired."
     if k == "heal":
         return (f"{n(ev.get('target'))} heals {ev.get('levels', ev['applied'])} {ev['type']} "
                 f"(by {n(ev.get('by'))}): {ev['health_before']} -> {ev['health_after']}")

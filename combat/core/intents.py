@@ -87,6 +87,7 @@ class Remove(Intent):
 @intent("initiative")
 class RollInitiative(Intent):
     rating: int | None = None  # an NPC's rating typed by its runner (INIT-02)
+    adjust: int = 0  # d10 INIT-03/05: a modifier the player applies by hand (+combat/init -2)
 
 
 @intent("advance")
@@ -98,12 +99,16 @@ class Advance(Intent):
 @intent("act")
 class Act(Intent):
     action: Mapping | None = None  # spotlight: what is done; d10: the declared action
+    willpower: bool = False  # d10 TURN-02: the Willpower point declared for this action
 
 
 @intent("damage")
 class StaffDamage(Intent):
     levels: int = 0
     damage_type: str = "lethal"
+    # d10: where it comes from (fire, sunlight, silver, unsoakable ...): then ``levels`` are
+    # damage successes the target soaks by the rules for that source (DMG-09..15)
+    sources: tuple[str, ...] = ()
 
 
 @intent("heal")
@@ -172,6 +177,14 @@ class Recover(Intent):
     levels: int = 1
 
 
+@intent("change")
+class Change(Intent):
+    """TURN-10: replace an impossible declared action with ``to`` (an action dict)."""
+
+    to: Mapping | None = None
+    spend_willpower: bool = False
+
+
 @intent("condition")
 class SetCondition(Intent):
     condition: str = ""
@@ -181,6 +194,14 @@ class SetCondition(Intent):
 @intent("cover")
 class SetCover(Intent):
     level: str = "none"
+
+
+@intent("flag")
+class SetFlag(Intent):
+    """d10 INIT-05: a combat flag (a season such as ``winter``) set or cleared by staff."""
+
+    flag: str = ""
+    remove: bool = False
 
 
 # ---------------------------------------------------------------- spotlight

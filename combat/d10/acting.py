@@ -8,17 +8,19 @@ from dataclasses import replace
 from .. import scheduler as sch
 from ..attack import ready_weapon, resolve_escape
 from ..errors import IllegalAction
-from . import close, kiss, mending, ranged
+from . import change, close, kiss, mending, ranged
 from .fight import OUT_OF_ACTION, Fight, roll_event
 from .gear import Aim
 from .strike import attack
 
 
-def act(f: Fight, key: str) -> None:
+def act(f: Fight, key: str, willpower: bool = False) -> None:
     # Checked on the current state first; the action's own changes (the defense spent, a
     # knockdown) belong to this moment of the turn, before ``act`` moves the turn on.
-    _, action, mods = sch.next_action(f.state, key, f.rules)
+    # ``willpower``: +combat/act/wp, honoured only if declared (TURN-02).
+    index, action, mods = sch.next_action(f.state, key, f.rules, willpower=willpower)
     kind = action["kind"]
+    change.offer(f, key, action, index)
     if kind == "attack" and action.get("targets"):
         ranged.strafe(f, key, action, mods)  # RNG-07 several targets
     elif kind == "attack":

@@ -14,7 +14,7 @@ from .. import scheduler as sch
 from ..errors import IllegalAction, InputError
 from ..maneuvers import COVER, movement_yards, tables
 from ..sheet import Sheet
-from . import ambush, close, mending, ranged, timepower
+from . import ambush, close, foresee, mending, ranged, rolls, timepower
 from .fight import Fight
 from .gear import Spending
 
@@ -23,10 +23,13 @@ def declare(f: Fight, key: str, actions, activations, desperate: bool) -> None:
     c = f.state.find(key)
     # HEAL-*, HLT-08: reflexive healing is done now, not scheduled as an action.
     actions, heals = mending.split(f, key, [dict(a) for a in actions])
+    activations = rolls.fold_spend(f, actions, [dict(a) for a in activations])
+    rolls.check(f, key, actions)
     for a in actions:
         check_action(f, key, a)
     ranged.check_turn(f, key, actions)  # RNG-01/04/06/07/09, ATK-07/08
     close.check_declared(f, key, actions, activations)
+    foresee.check_attacks(f, key, actions)
     for a in activations:  # spent before declaring (TURN-02, MAN-07/08)
         if a["activate"] == "ambush":  # MAN-01: resolves at once, ahead of everyone
             ambush.spring(f, key, dict(a), alone=len(activations) == 1 and not actions)

@@ -18,7 +18,7 @@ from ..core.events import events_of
 from ..core.outcome import Outcome
 from ..errors import IllegalAction, InputError
 from ..state import CombatState
-from . import acting, declare, mending, staff
+from . import acting, change, declare, flags, mending, staff
 from .declare import set_cover
 from .fight import Fight
 
@@ -44,9 +44,10 @@ def _initiative(f: Fight, i: it.RollInitiative) -> None:
         f.run(sch.roll_initiative(f.state, c.key, f.rules, f.rng, rating=i.rating))
         return
     sheet = f.sheet(c.key)
+    manual = (("by hand", i.adjust),) if i.adjust else ()  # INIT-03/05: the player's own
     f.run(sch.roll_initiative(f.state, c.key, f.rules, f.rng,
                               rating=sch.initiative_rating(sheet, f.rules), race=sheet.race,
-                              wound_penalty=f.track(c.key).penalty))
+                              wound_penalty=f.track(c.key).penalty, manual=manual))
 
 
 def _advance(f: Fight, i: it.Advance) -> None:
@@ -62,7 +63,7 @@ def _act(f: Fight, i: it.Act) -> None:
         raise IllegalAction(
             "You act what you declared: +combat/act (an NPC: +combat/act <npc>); "
             f"'{i.action.get('text') or i.action.get('kind')}' is not someone in this fight.")
-    acting.act(f, i.actor)
+    acting.act(f, i.actor, willpower=i.willpower)
 
 
 def _range(f: Fight, i: it.SetRange) -> None:
@@ -103,10 +104,12 @@ HANDLERS: dict[type, Callable[[Fight, Any], None]] = {
     it.Pass: lambda f, i: f.run(sch.skip(f.state, i.actor, f.rules)),
     it.Delay: lambda f, i: f.run(sch.delay(f.state, i.actor, f.rules)),
     it.Abort: lambda f, i: acting.abort(f, i.actor, i.to, i.spend_willpower),
+    it.Change: lambda f, i: change.change(f, i.actor, dict(i.to or {}), i.spend_willpower),
     it.Act: _act,
     it.SetCondition: lambda f, i: staff.condition(f, i.actor, i.condition, i.remove),
     it.SetCover: lambda f, i: set_cover(f, i.actor, i.level, by=i.by),
-    it.StaffDamage: lambda f, i: staff.damage(f, i.actor, i.levels, i.damage_type),
+    it.StaffDamage: lambda f, i: staff.damage(f, i.actor, i.levels, i.damage_type, i.sources),
+    it.SetFlag: lambda f, i: flags.set_flag(f, i.flag, i.remove),
     it.StaffHeal: lambda f, i: staff.heal(f, i.actor, i.levels, i.damage_type),
     it.Recover: lambda f, i: mending.recover(f, i.actor, i.damage_type, place=i.place,
                                              chimerical=i.chimerical, rested=i.rested,

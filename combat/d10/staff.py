@@ -7,7 +7,7 @@ from .. import damage as dmg
 from .. import scheduler as sch
 from ..errors import IllegalAction, InputError
 from ..health import DAMAGE_TYPES
-from . import mending
+from . import harm, mending
 from .fight import Fight
 
 
@@ -24,12 +24,15 @@ def levels_and_kind(f: Fight, n: int, word: str) -> tuple[int, str]:
     return n, hits[0]
 
 
-def damage(f: Fight, key: str, n: int, kind: str) -> None:
+def damage(f: Fight, key: str, n: int, kind: str, sources: tuple[str, ...] = ()) -> None:
     """``n`` levels marked by hand, through damage.py like a hit (HLT-02..05: torpor for a
     vampire, death for a mortal, reverting for a shifter ...): the levels are the rolled
     successes, unsoakable, so exactly ``n`` are marked (a vampire's DMG-15 halving is
     undone: the staffer said how many levels)."""
     n, kind = levels_and_kind(f, n, kind)
+    if sources:  # from fire, sunlight, silver ...: soaked by the rules for it
+        harm.sourced(f, key, n, kind, tuple(sources))
+        return
     rs = f.rules
     sheet = f.sheet(key)
     condition = f.outcome_of(key, sheet)

@@ -32,7 +32,7 @@ from ..attack import (
 )
 from ..errors import IllegalAction
 from ..pools import Modifier
-from . import close, mending, ranged
+from . import close, harm, mending, ranged, rolls
 from .fight import OUT_OF_ACTION, Fight, roll_event
 from .gear import Penalty
 
@@ -71,9 +71,9 @@ def attack(f: Fight, key: str, action: dict, mods, defense_now: str | None = Non
     intent = Attack(key, tkey, maneuver=action.get("maneuver") or "attack", weapon=weapon,
                     location=action.get("location"), position=action.get("position") or "front",
                     aim_turns=aim_turns, off_hand=bool(action.get("off_hand")),
-                    specialty=bool(action.get("specialty")),
-                    willpower=bool(action.get("willpower")), magic=close.magic_of(f, key, action),
-                    **fields)
+                    ability=action.get("ability"), specialty=bool(action.get("specialty")),
+                    willpower=bool(action.get("willpower")) and rolls.has_willpower(f, key),
+                    magic=close.magic_of(f, key, action), **fields)
     grip = a_gear.grapple
     moving = action.get("moving", 0)
     if moving:  # MAN-04: the yards moved while attacking close on the target
@@ -122,6 +122,8 @@ def attack(f: Fight, key: str, action: dict, mods, defense_now: str | None = Non
     if res.defense is not None:
         d = res.defense
         f.events.append(roll_event(tkey, "defense", d.pool, d.roll, label=d.defense.kind))
+        if d.defense.willpower:  # DICE-04: the declared point, taken with its roll
+            f.put_sheet(tkey, dmg.pay_costs(f.sheet(tkey), {"Willpower": 1}, "defend"))
         if d.counter is not None:  # DMG-17: the parry hurts the attacker
             f.emit("counter", actor=tkey, target=key)
             deal(f, tkey, key, d.counter, d.counter_type, "melee", "parry damage")
@@ -165,6 +167,8 @@ def _defense(f: Fight, key: str, tkey: str, intent: Attack, ctx: Context, can_so
         defense = Defense(tkey, a["kind"], weapon=parry_with,
                           prone=a.get("how") == "prone", to_cover=a.get("how") == "cover",
                           countermagic=close.countermagic(f, tkey),
+                          specialty=bool(a.get("specialty")),  # DICE-03/04
+                          willpower=bool(a.get("willpower")) and rolls.has_willpower(f, tkey),
                           extra=tuple(Modifier(**m) for m in dev.get("modifiers", []))
                           + close.defense_extra(f, tkey))
     except IllegalAction:
@@ -195,6 +199,9 @@ def deal(f: Fight, attacker_key: str, key: str, dice_pool, kind: str, source: st
          label: str, **kw):
     """Roll ``dice_pool`` damage against ``key`` through damage.py and mark it."""
     t_sheet = f.sheet(key)
+    kw["flags"] = harm.target_flags(f, key, attacker_key)  # DMG-07, DMG-08
+    if not harm.armor_worn(f, key):  # DMG-12: damaged armor soaks nothing
+        kw["armor_rating"] = 0
     dr = dmg.resolve_damage(f.rules, t_sheet, dice=dice_pool.dice, damage_type=kind,
                             source=source, rng=f.rng, condition=f.outcome_of(key, t_sheet),
                             stay_active_with_rage=mending.staying(f, key), **kw)
@@ -209,6 +216,7 @@ def deal(f: Fight, attacker_key: str, key: str, dice_pool, kind: str, source: st
            dazed=dr.dazed, detail=dr.as_dict())
     f.put_sheet(key, dr.sheet)
     f.set_outcome(key, dr.outcome)
+    harm.after(f, key, dr)
     return dr
 
 

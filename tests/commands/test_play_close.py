@@ -597,9 +597,11 @@ class TestBlinded(CloseTest):
         self.start("v20")
         self.cmd("+combat/mod Char=blinded")
         self.cmd("+combat/mod Char=heightened senses")
-        self.declare_all(char2="attack Thug", char="attack Thug with pistol, heavy")
-        text = self.cmd("+combat/act").text
-        self.assertIn("cannot make a ranged attack", text)
+        self.cmd("+combat/declare Thug=other growls")
+        self.player("+combat/declare attack Thug")
+        text = self.cmd("+combat/declare attack Thug with pistol, heavy").text
+        self.assertIn("cannot make a ranged attack", text)  # refused when declared
+        self.cmd("+combat/declare pass")
         self.assertEqual(self.rolls("attack"), [])
         self.cmd("+combat/mod Char2=blinded")
         self.cmd("+combat/mod Char2=eyes of the beast")

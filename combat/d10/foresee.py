@@ -1,0 +1,84 @@
+"""Declared attacks checked when declared (TURN-02, defect: declarations checked only at act).
+
+What the sheet and the fight decide already at declaration (natural weapons the character
+lacks, a maneuver the weapon cannot make, a specialty not on the sheet, a gun without the
+rounds) is refused then, before anything is spent (Rage, blood), so the turn never stalls on
+an action that could never be made. What only the moment of acting decides (the range after
+everyone has moved) is left to that moment, where an impossible attack loses the action or,
+where the ruleset allows it, changes to a related one (TURN-10).
+"""
+
+from __future__ import annotations
+
+from ..attack import Attack, Context, build_attack_pool
+from ..errors import IllegalAction
+from . import close
+from .fight import Fight
+
+# actions of one's own that change what a later attack in the same declaration can do
+PREPARES = frozenset({"move", "reload", "nock", "ready", "escape", "rise", "aim"})
+
+
+def check_attacks(f: Fight, key: str, actions: list[dict]) -> None:
+    """The first attack of a declaration, as things stand; a later one may depend on what
+    the earlier ones do (a bite after a clinch: close.check_declared judges those)."""
+    for a in actions:
+        if a["kind"] in PREPARES:
+            return  # what follows depends on it: judged when acted
+        if a["kind"] == "attack":
+            probe(f, key, a)
+            return
+
+
+def probe(f: Fight, key: str, a: dict) -> None:
+    tkey = a["target"]
+    weapon = a.get("weapon") or (None if a.get("maneuver") else f.in_hand(key))
+    if f.gear(key).is_dropped(weapon):
+        return  # "ready" it first; told when acting
+    intent = Attack(key, tkey, maneuver=a.get("maneuver") or "attack", weapon=weapon,
+                    location=a.get("location"), position=a.get("position") or "front",
+                    ability=a.get("ability"), specialty=bool(a.get("specialty")))
+    grip = f.gear(key).grapple
+    ctx = Context(attacker=f.side(key, weapon), target=f.side(tkey),
+                  range_yards=0,  # where everyone stands is decided when acting
+                  grapple=grip.kind if grip and grip.other == tkey else "",
+                  weapon_state=f.weapon_state(key, weapon))
+    ctx = close.context(f, key, tkey, weapon, ctx)  # a tackle last turn, a riposte ...
+    try:
+        build_attack_pool(f.rules, f.sheet(key), f.sheet(tkey), intent, ctx)
+    except IllegalAction as why:
+        raise IllegalAction(f"{f.name(key)} cannot declare that attack: {why}") from None
+
+
+def impossible(f: Fight, key: str, a: dict) -> str | None:
+    """Why the declared action ``a`` cannot be made now, or None (TURN-10). An attack is
+    impossible when its target left the fight, is dead, or the attack cannot be made as
+    things stand (out of reach, nothing to shoot with ...); an aim or a move toward
+    someone, when that someone is gone."""
+    tkey = a.get("target")
+    if not tkey:
+        return None
+    t = f.state.get(tkey)
+    if t is None:
+        return "the target has left the fight"
+    if t.outcome == "dead":
+        return f"{t.name} is dead"
+    if a["kind"] != "attack":
+        return None
+    weapon = a.get("weapon") or (None if a.get("maneuver") else f.in_hand(key))
+    if f.gear(key).is_dropped(weapon):
+        return f"the {weapon} was knocked away"
+    intent = Attack(key, tkey, maneuver=a.get("maneuver") or "attack", weapon=weapon,
+                    location=a.get("location"), position=a.get("position") or "front",
+                    ability=a.get("ability"), specialty=bool(a.get("specialty")))
+    grip = f.gear(key).grapple
+    ctx = Context(attacker=f.side(key, weapon), target=f.side(tkey),
+                  range_yards=f.yards(key, tkey),
+                  grapple=grip.kind if grip and grip.other == tkey else "",
+                  weapon_state=f.weapon_state(key, weapon))
+    ctx = close.context(f, key, tkey, weapon, ctx)  # a tackle last turn, a riposte ...
+    try:
+        build_attack_pool(f.rules, f.sheet(key), f.sheet(tkey), intent, ctx)
+    except IllegalAction as why:
+        return str(why)
+    return None
