@@ -106,6 +106,11 @@ class Fight:
     def weapon_state(self, key: str, weapon: str | None) -> WeaponState | None:
         return self.gear(key).weapon(weapon)
 
+    def armor_rating(self, key: str) -> int:
+        """The rating of the armor ``key`` wears (0 without any)."""
+        worn = self.sheet(key).armor
+        return tables(self.rules).armor(worn).rating if worn else 0
+
     def in_hand(self, key: str) -> str | None:
         """The weapon ``key`` holds: the first carried one not knocked away (CLOSE-04)."""
         g = self.gear(key)

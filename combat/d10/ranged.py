@@ -331,7 +331,8 @@ def strafe(f: Fight, key: str, action: dict, mods) -> None:
                   weapon_state=f.weapon_state(key, weapon), extra=extra)
     sheets = {k: f.sheet(k) for k in keys}
     sides = {k: f.side(k) for k in keys}
-    soaks = {k: (lambda kind, s=sheets[k]: dmg.can_soak(rs, s, kind)) for k in keys}
+    soaks = {k: (lambda kind, s=sheets[k], a=f.armor_rating(k): dmg.can_soak(
+        rs, s, kind, armor_rating=a)) for k in keys}  # DMG-16: armor counts
     defenses = {}
     for k in keys:
         d, useless = _defense(f, key, k, replace(intent, target=k),

@@ -91,8 +91,8 @@ def attack(f: Fight, key: str, action: dict, mods, defense_now: str | None = Non
         f.emit("attack_lost", actor=key, target=tkey, reason="impossible", why=str(why))
         return
 
-    def can_soak(kind):
-        return dmg.can_soak(rs, t_sheet, kind)
+    def can_soak(kind):  # DMG-16: worn armor soaks lethal too, so it lets a mortal block
+        return dmg.can_soak(rs, t_sheet, kind, armor_rating=f.armor_rating(tkey))
 
     if defense_now:  # MAN-01: a tied ambush, defended at once
         defense, useless = _usable(f, key, tkey, Defense(

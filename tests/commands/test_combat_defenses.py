@@ -74,3 +74,22 @@ class TestRefusedDefenses(EffectsTest):
             text = self.cmd("+combat/act").text
         self.assertIn("Thug dodge:", text)
         self.assertEqual(len(self.rolls("defense")), 1)
+
+
+class TestBlockingLethalInArmor(EffectsTest):
+    @pytest.mark.rule("DMG-16", "DEF-01")
+    def test_a_mortal_in_armor_blocks_a_knife(self):
+        """Issue 9, defect 10: armor soaks lethal, so a mortal wearing it may block a blade."""
+        self.char1.sheet.save(make_sheet(strength=3, dexterity=3, wits=3, brawl=2, melee=2,
+                                         stamina=2))
+        self.cmd("+sheet/equip knife")
+        self.setup_fight()
+        self.cmd("+sheet/armor Thug/kevlar vest")
+        self.cmd("+combat/declare Thug=block")
+        self.player("+combat/declare pass")
+        self.cmd("+combat/declare attack Thug with knife")
+        with self.dice(8, 8, 8, 2, 2, *([2] * 14)):
+            text = self.cmd("+combat/act").text
+        self.assertIn("Thug block:", text)
+        self.assertNotIn("does not work against this attack", text)
+        self.assertEqual(len(self.rolls("defense")), 1)

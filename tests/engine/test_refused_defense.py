@@ -239,3 +239,21 @@ def test_dodge_prone_or_into_cover_against_a_gunshot_rolls_the_defense(rs, how):
     assert roll["faces"] == list(attack)
     assert of(out, "miss", target=DEE) and of(out, "hit") == []
     assert (ANN, "act") not in f.engine.prompts(f.state)
+
+
+# attack (Dex 3 + Melee 2): two successes; the block (Dex 2 + Brawl 2): one; damage
+# (Str 2 + Knife 1, no extra success): none
+FACES_FOR_ARMORED_BLOCK = (9, 9, 2, 2, 2) + (2, 2, 2, 9) + (2, 2, 2)
+
+
+@pytest.mark.rule("DEF-01", "DMG-16")
+def test_a_mortal_in_armor_blocks_a_blade(rs):
+    """Issue 9, defect 10: armor soaks lethal, so a mortal wearing a vest may block a knife:
+    the block is rolled (Dex 2 + Brawl 2)."""
+    f = Fight(rs, ann_weapons=(KNIFE,))
+    f.sheets[DEE] = dataclasses.replace(f.sheets[DEE], armor="Kevlar vest")
+    f.declare({"kind": "block"}, KNIFE)
+    out = f.act(*FACES_FOR_ARMORED_BLOCK)
+    assert of(out, "defense_ineffective") == []
+    (block,) = of(out, "roll", purpose="defense")
+    assert (block["label"], block["faces"], block["successes"]) == ("block", [2, 2, 2, 9], 1)
