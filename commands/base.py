@@ -16,6 +16,7 @@ from evennia.utils import logger
 
 from combat.errors import WodError
 from combat.sheet import printable
+from world.combat_text import plain
 
 
 class WodCommand(MuxCommand):
@@ -79,8 +80,8 @@ class WodCommand(MuxCommand):
             return
         try:
             handler()
-        except WodError as err:
-            self.msg(f"|r{err}|n")
+        except WodError as err:  # said to a player: no rule IDs (the log and help keep them)
+            self.msg(f"|r{plain(str(err))}|n")
         except Exception:
             logger.log_trace(f"{self.key} failed on {self.raw_string!r}")
             self.msg(

@@ -152,12 +152,13 @@ def mend_text(ev: Event, n: Callable[[str], str]) -> list[str]:
     return out
 
 
-_RULE_ID = re.compile(r"\s*\([A-Z]+-\d+\)|,?\s*\b[A-Z]+-\d+\b")
+_RULE_ID = re.compile(r"\s*\((?:[A-Z]{2,5}-\d{2}[/, ]*)+\)"
+                      r"|,?\s*\b[A-Z]{2,5}-\d{2}\b(?:/[A-Z]{2,5}-\d{2}\b)*")
 
 
 def plain(note: str) -> str:
     """A note from the engine without its rule IDs (player text names no rules)."""
-    return _RULE_ID.sub("", note).strip()
+    return _RULE_ID.sub("", note).rstrip()
 
 
 _IDLE = {"full_defense": "the game declares a full defense for them (they defend against "
@@ -514,7 +515,8 @@ def room_lines(engine: str, events: Iterable[Event], state, names: Names) -> lis
 
 
 def room_text(engine: str, events: Iterable[Event], state, names: Names) -> str | None:
-    lines = room_lines(engine, events, state, names)
+    """What the room reads; rule IDs stay in the log and the staff help, not here."""
+    lines = [plain(line) for line in room_lines(engine, events, state, names)]
     return PREFIX + "\n".join(lines) if lines else None
 
 

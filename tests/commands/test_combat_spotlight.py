@@ -88,7 +88,7 @@ class TestInitiativeAndShow(SpotTest):
         self.assertEqual((c2.hp_max, c2.final_death_at), (9, 5))
         self.assertEqual(self.fighter("Char").hp_max, 6)
         out = self.cmd("+combat/init Thug").text
-        self.assertIn("Opponents don't roll initiative (SPOT-01)", out)
+        self.assertIn("Opponents don't roll initiative", out)
         self.assertIn("Opponents don't roll initiative", self.cmd("+combat/init Thug=4").text)
         self.assertIsNone(self.fighter("Thug").init_total)
         show = self.cmd("+combat").text
@@ -196,7 +196,7 @@ class TestTurnRangesAndHarm(SpotTest):
         self.cmd("+combat/next")
         # Close (the default) is out of reach of a fist: refused, nothing changes.
         out = self.cmd("+combat/act attack Thug").text
-        self.assertIn("Thug is at Close; unarmed reaches Intimate to Hand (SPOT-10)", out)
+        self.assertIn("Thug is at Close; unarmed reaches Intimate to Hand", out)
         self.assertEqual(self.fighter("Char").actions, 0)
         self.assertIn("moves from Close to Hand of Thug", self.cmd("+combat/move Thug=closer").text)
         self.assertIn("one range step", self.cmd("+combat/move Thug=closer").text)  # SPOT-07
