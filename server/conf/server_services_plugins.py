@@ -21,4 +21,12 @@ def start_plugin_services(server):
 
     server - a reference to the main server application.
     """
-    pass
+    # Issue 13: the Server's end of the portal link sends without delay too. Evennia 6.1's
+    # AMPClientFactory.buildProtocol builds the class named AMPServerClientProtocol in its
+    # module, not the AMP_CLIENT_PROTOCOL_CLASS setting; point that name at our class.
+    # Plugins start before the link is made, so the first connection gets it as well.
+    from evennia.server import amp_client
+
+    from server.conf.nodelay import NoDelayAMPClient
+
+    amp_client.AMPServerClientProtocol = NoDelayAMPClient

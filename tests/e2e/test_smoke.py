@@ -43,8 +43,8 @@ def test_the_running_server_uses_wal_and_synchronous_normal(game_server):
         client.login(game_server.admin_user, game_server.admin_password, timeout=15)
         out = client.command(
             "py from django.db import connection as c; k = c.cursor(); "
-            "print('PRAGMAS', k.execute('PRAGMA journal_mode').fetchone()[0], "
-            "k.execute('PRAGMA synchronous').fetchone()[0], 'E' + 'ND')",
+            "print('PRAGMAS %s %s E%s' % (k.execute('PRAGMA journal_mode').fetchone()[0], "
+            "k.execute('PRAGMA synchronous').fetchone()[0], 'ND'))",
             until=" END", timeout=15)
         assert "PRAGMAS wal 1 END" in out, out  # synchronous 1 = NORMAL
 
@@ -56,8 +56,8 @@ def test_the_server_end_of_the_portal_link_sends_without_delay(game_server):
         client.read_until("connect", timeout=15)
         client.login(game_server.admin_user, game_server.admin_password, timeout=15)
         out = client.command(
-            "py import socket, evennia; t = evennia.EVENNIA_SERVER_SERVICE.amp_protocol"
-            ".transport; print('NODELAY', type(evennia.EVENNIA_SERVER_SERVICE.amp_protocol)"
-            ".__name__, t.getHandle().getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY), "
-            "'E' + 'ND')", until=" END", timeout=15)
+            "py import socket, evennia; p = evennia.EVENNIA_SERVER_SERVICE.amp_protocol; "
+            "print('NODELAY %s %s E%s' % (type(p).__name__, p.transport.getHandle()"
+            ".getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY), 'ND'))",
+            until=" END", timeout=15)
         assert "NODELAY NoDelayAMPClient 1 END" in out, out
