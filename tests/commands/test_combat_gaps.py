@@ -15,7 +15,7 @@ from tests.commands.test_combat_effects import EffectsTest, thug
 class TestCover(EffectsTest):
     def gunman(self):
         """Char with a heavy pistol: Dex 3 + Firearms 2 = 5 dice; at 1 yard point-blank
-        (RNG-02: -2 difficulty), so a shot with no cover is vs 4."""
+        (RNG-05: -2 difficulty), so a shot with no cover is vs 4."""
         self.char1.sheet.save(make_sheet(strength=3, dexterity=3, wits=3, brawl=2,
                                          stamina=2, firearms=2))
         self.cmd("+sheet/equip pistol, heavy")
