@@ -214,7 +214,7 @@ class TestExtraActionsAndSpending(EffectsTest):
         dfn = [r for r in self.log() if r["event"] == "defend"]
         self.assertTrue(dfn[-1]["desperate"])
 
-    @pytest.mark.rule("PWR-01", "PWR-02")
+    @pytest.mark.rule("PWR-01")
     def test_spend_pool_is_deducted_and_logged(self):
         self.char2.sheet.save(make_sheet(splat="vampire", dexterity=2, wits=2, blood="5/10"))
         self.setup_fight()
