@@ -665,13 +665,18 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
             raise InputError("Show from 1 to 200 entries.")
         every = combatlog.read(self.script.combat_id)
         undone = combatlog.undone(every)
-        recs = [r for r in every if r.get("event") not in combatlog.QUIET][-count:]
         names = combat_text.Names(self.state, [combatlog.event_of(r) for r in every])
-        lines = [header(f"Combat log: last {len(recs)}")]
-        for r in recs:
+        told = []  # (record, text) of what the room read, bookkeeping left out
+        for r in every:
+            if r.get("event") in combatlog.QUIET:
+                continue
             text = combat_text.room_lines(self.engine.name, [combatlog.event_of(r)],
                                           self.state, names)
-            body = " / ".join(t.strip() for t in text) or r["event"]
+            if text:
+                told.append((r, " / ".join(combat_text.plain(t).strip() for t in text)))
+        told = told[-count:]
+        lines = [header(f"Combat log: last {len(told)}")]
+        for r, body in told:
             mark = "[undone] " if r["seq"] in undone else ""
             lines.append(f" {r['seq']:>4} t{r['turn']} {str(r['phase'])[:7]:<7} {mark}{body}")
         self.msg("\n".join(lines))

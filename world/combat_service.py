@@ -253,7 +253,7 @@ def summary(script, state) -> dict:
         elif kind == "harm":  # spotlight: Harm marked (and upgraded)
             hurt[target] = hurt.get(target, 0) + int(r.get("marked", 0)) + int(
                 r.get("upgraded", 0))
-            if r.get("outcome") not in (None, "", "none", "ok"):
+            if r.get("outcome") in ("torpor", "final_death", "out"):  # SPOT-13
                 fell[target] = r["outcome"]
         elif kind == "outcome" and r.get("actor"):
             fell[r["actor"]] = r["outcome"]

@@ -25,7 +25,7 @@ _SAFE = re.compile(r"[^A-Za-z0-9_.-]")
 _last_seq: dict[str, int] = {}  # combat id -> last seq written (the rows are the truth)
 
 #: records ``+combat/log`` leaves out: bookkeeping, not something that happened
-QUIET = frozenset({"intent", "prompt", "act", "defend", "extra_actions"})
+QUIET = frozenset({"intent", "prompt", "defend", "extra_actions"})
 
 
 def log_dir() -> str:

@@ -86,3 +86,13 @@ class TestFightsAndEnd(EffectsTest):
         self.cmd("+combat/end keep")
         self.assertTrue([o for o in self.room1.contents if o.key == "Rat"])
         self.assertIn("no fight", self.cmd("+combat").text.lower())
+
+
+class TestSpotlightEnd(EffectsTest):
+    def test_spotlight_summary_names_harm_and_only_real_falls(self):
+        self.cmd("+combat/start spotlight")
+        self.cmd("+combat/npc Goon=thug")
+        self.cmd("+combat/damage Goon=2 superficial")
+        out = self.cmd("+combat/end").text
+        self.assertIn("Fight summary: hurt: Goon 2.", out)
+        self.assertNotIn("Fell:", out)
