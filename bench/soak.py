@@ -77,6 +77,11 @@ class Stats:
         self.bad_commands = 0
         self.samples: list[str] = []  # first few problems, for the report
         self.thread_crashes = 0
+        self.ended: dict[str, int] = {}  # why fights were ended
+
+    def end(self, why: str) -> None:
+        with self.lock:
+            self.ended[why] = self.ended.get(why, 0) + 1
 
     def add(self, **kw):
         with self.lock:
@@ -110,6 +115,11 @@ class Player:
         self.server, self.name, self.password = server, name, password
         self.tc: TelnetClient | None = None
         self.n = 0
+        self.watch = False  # an organizer: count the room's "Time is up for" lines
+
+    def seen(self, text: str) -> None:
+        if self.watch and "Time is up for" in text:
+            STATS.add(timeouts_seen=text.count("Time is up for"))
 
     def open(self, create: bool) -> None:
         self.tc = self.server.connect(timeout=REPLY_TIMEOUT)
@@ -151,6 +161,7 @@ class Player:
             self.reopen()
             return ""
         check_reply(self.name, line, out)
+        self.seen(out)
         return out
 
     def drain(self) -> str:
@@ -165,6 +176,7 @@ class Player:
             return ""
         if any(m in text for m in ERROR_MARKS):
             STATS.problem("broadcast", f"{self.name} saw:\n{text}", broadcast_errors=1)
+        self.seen(text)
         return text
 
 
@@ -209,6 +221,7 @@ class Fight(threading.Thread):
         self.rng = random.Random(seed)
         self.by_name = {p.name.lower(): p for p in players}
         self.org = players[0]
+        self.org.watch = True
         self.npcs: list[str] = []
         self.timeout = 15
         self.ready = threading.Event()
@@ -228,9 +241,7 @@ class Fight(threading.Thread):
 
     def drain_all(self) -> None:
         for p in self.players:
-            text = p.drain()
-            if p is self.org and "Time is up for" in text:
-                STATS.add(timeouts_seen=text.count("Time is up for"))
+            p.drain()
 
     def think(self) -> None:
         time.sleep(self.rng.uniform(0.05, 0.4))
@@ -258,6 +269,9 @@ class Fight(threading.Thread):
         self.org.do(f"+combat/timeout {self.timeout}")
         for p in self.players[1:]:
             p.do("+combat/join")
+        for p in self.players:  # wounds stay on the sheets from the last fight
+            for kind in ("aggravated", "lethal", "bashing"):
+                self.org.do(f"+combat/heal {p.name}=7 {kind}")
         n = self.rng.randint(1, 2)
         self.npcs = [f"Goon{i}" for i in range(1, n + 1)]
         tmpl = self.rng.choice(NPC_TEMPLATES)
@@ -393,11 +407,16 @@ class Fight(threading.Thread):
             if phase in ("none", "ended") or turn is None:
                 if phase == "none":
                     STATS.problem("lost", f"fight in room {self.room} vanished:\n{out}")
+                STATS.end(f"phase {phase}")
                 return
             if turn != last_turn:
                 STATS.add(turns=turn - last_turn if turn > last_turn else 0)
                 last_turn = turn
-                if turn > self.max_turns or (turn >= 2 and self.someone_down()):
+                if turn > self.max_turns:
+                    STATS.end("turns")
+                    return
+                if turn >= 2 and self.someone_down():
+                    STATS.end("someone down")
                     return
             now = time.monotonic()
             new_key = (turn, phase, tuple(pending))
@@ -413,6 +432,7 @@ class Fight(threading.Thread):
                 STATS.problem("stuck", f"room {self.room}: {phase} phase of turn {turn} waits "
                               f"for {pending} for {now - since:.0f} s (timeout "
                               f"{self.timeout} s)\n{out}", stuck=1)
+                STATS.end("stuck")
                 return
             if not pending:
                 nxt = self.org.do("+combat/next")
@@ -422,6 +442,7 @@ class Fight(threading.Thread):
                     STATS.problem("stuck", f"room {self.room}: nobody pending and "
                                   f"+combat/next did not move turn {turn} {phase} on\n"
                                   f"{nxt}\n{out2}", stuck=1)
+                    STATS.end("stuck")
                     return
                 self.think()
                 continue
@@ -584,7 +605,9 @@ def main(argv=None) -> int:
         print(f"stuck fights        {s.stuck}")
         print(f"fights started      {s.fights_started}, completed {s.fights_completed}, "
               f"turns played {s.turns}")
-        print(f"idle on purpose     {s.idle_waits}, timeout fired for {s.idle_fired} "
+        print("fights ended by     " + (", ".join(f"{k}: {v}" for k, v in
+                                                   sorted(s.ended.items())) or "-"))
+        print(f"idle on purpose     {s.idle_waits}, the turn moved on for {s.idle_fired} "
               f"(longest wait {s.idle_max_wait:.0f} s); 'Time is up' lines seen "
               f"{s.timeouts_seen}")
         print(f"staff commands      {s.staff_commands}; bad commands {s.bad_commands}")
