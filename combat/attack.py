@@ -964,7 +964,7 @@ def _magic_plan(ruleset, intent: Attack, ctx: Context, costs) -> _Plan:
 # ================================================================ plan cache
 
 _PLANS: dict = {}
-_PLAN_CACHE_SIZE = 16384
+_PLAN_CACHE_SIZE = 4096  # bounded: steady memory in a long-running game (bench/soak.py)
 
 
 def _ident(x):

@@ -43,6 +43,9 @@ def _int(text: str, what: str) -> int:
 
 # Sheet.value_key's interning table: a sheet's fields -> its number (see there).
 _VALUE_KEYS: dict = {}
+# Bounded so a long-running game keeps a steady size: a live fight has a few hundred sheet
+# values at most; the table is emptied when full (keys already handed out stay valid).
+_VALUE_KEYS_MAX = 8192
 _NEXT_KEY = itertools.count(1)
 
 
@@ -143,7 +146,7 @@ class Sheet:
                      tuple(self.weapons), self.armor, self.approved)
             key = _VALUE_KEYS.get(value)
             if key is None:
-                if len(_VALUE_KEYS) >= 65536:
+                if len(_VALUE_KEYS) >= _VALUE_KEYS_MAX:
                     _VALUE_KEYS.clear()
                 key = _VALUE_KEYS[value] = -next(_NEXT_KEY)
             self.__dict__["_value_key"] = key
