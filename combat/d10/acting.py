@@ -7,7 +7,6 @@ from dataclasses import replace
 
 from .. import scheduler as sch
 from ..attack import ready_weapon, resolve_escape
-from ..errors import IllegalAction
 from . import change, close, kiss, mending, ranged
 from .fight import OUT_OF_ACTION, Fight, roll_event
 from .gear import Aim
@@ -127,25 +126,10 @@ def escape(f: Fight, key: str) -> None:
 
 def abort(f: Fight, key: str, to: str, spend: bool) -> None:
     """TURN-08: a Willpower roll (or a point) to switch to a defense before acting."""
-    name = f.name(key)
     if to == "parry":  # DEF-03: refused before any Willpower is rolled or spent
         close.check_parry(f, key)
-    sheet = f.sheet(key)
-    wp = sheet.pools.get("Willpower")
-    if spend:
-        if wp is None or wp.current < 1:
-            raise IllegalAction(f"{name} has no Willpower point to spend.")
-        f.put_sheet(key, sheet.spend("Willpower", 1))
-    rating = wp.permanent if wp else 0
-    if not spend and rating < 1:
-        raise IllegalAction(f"{name} has no Willpower to roll.")
+    rating = f.willpower_for_reflex(key, spend)
     step = sch.abort(f.state, key, {"kind": to}, f.rules, f.rng, willpower=rating,
                      spend_willpower=spend)
-    for ev in step.events:  # the roll is told before what it decided
-        if ev.get("event") == "abort" and ev.get("roll"):
-            r = ev["roll"]
-            f.emit("roll", actor=key, purpose="abort", traits=[["Willpower", rating]],
-                   pool=r["pool"], modifiers=[], difficulty=r["difficulty"], faces=r["faces"],
-                   specialty=False, willpower=False, successes=r["successes"],
-                   botch=r["botch"])
+    f.tell_willpower_roll(key, step, "abort", rating)
     f.run(step)

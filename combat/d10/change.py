@@ -44,23 +44,9 @@ def change(f: Fight, key: str, to: dict, spend: bool) -> None:
     to = dict(to)
     if to.get("kind") == "attack" or to.get("target"):
         foresee.check_attacks(f, key, [to])
-    sheet = f.sheet(key)
-    wp = sheet.pools.get("Willpower")
-    if spend:
-        if wp is None or wp.current < 1:
-            raise IllegalAction(f"{name} has no Willpower point to spend.")
-        f.put_sheet(key, sheet.spend("Willpower", 1))
-    rating = wp.permanent if wp else 0
-    if not spend and rating < 1:
-        raise IllegalAction(f"{name} has no Willpower to roll.")
+    rating = f.willpower_for_reflex(key, spend)
     step = sch.change_action(f.state, key, to, f.rules, f.rng, willpower=rating,
                              spend_willpower=spend, related=True)
-    for ev in step.events:  # the roll is told before what it decided
-        if ev.get("event") == "change" and ev.get("roll"):
-            r = ev["roll"]
-            f.emit("roll", actor=key, purpose="change", traits=[["Willpower", rating]],
-                   pool=r["pool"], modifiers=[], difficulty=r["difficulty"], faces=r["faces"],
-                   specialty=False, willpower=False, successes=r["successes"],
-                   botch=r["botch"])
+    f.tell_willpower_roll(key, step, "change", rating)
     f.emit("impossible", actor=key, kind=declared["kind"], why=why)
     f.run(step)

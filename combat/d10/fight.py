@@ -82,6 +82,30 @@ class Fight:
     def put_sheet(self, key: str, sheet: Sheet) -> None:
         self.changed[key] = sheet
 
+    def willpower_for_reflex(self, key: str, spend: bool) -> int:
+        """TURN-08/10: a Willpower point taken now (``spend``) or the permanent rating to
+        roll; returns the rating. Refused without one."""
+        sheet = self.sheet(key)
+        wp = sheet.pools.get("Willpower")
+        if spend:
+            if wp is None or wp.current < 1:
+                raise IllegalAction(f"{self.name(key)} has no Willpower point to spend.")
+            self.put_sheet(key, sheet.spend("Willpower", 1))
+        rating = wp.permanent if wp else 0
+        if not spend and rating < 1:
+            raise IllegalAction(f"{self.name(key)} has no Willpower to roll.")
+        return rating
+
+    def tell_willpower_roll(self, key: str, step, event: str, rating: int) -> None:
+        """The Willpower roll of an abort or a change, told before what it decided."""
+        for ev in step.events:
+            if ev.get("event") == event and ev.get("roll"):
+                r = ev["roll"]
+                self.emit("roll", actor=key, purpose=event, traits=[["Willpower", rating]],
+                          pool=r["pool"], modifiers=[], difficulty=r["difficulty"],
+                          faces=r["faces"], specialty=False, willpower=False,
+                          successes=r["successes"], botch=r["botch"])
+
     def track(self, key: str):
         return self.sheet(key).track(self.rules.section("health"))
 
