@@ -307,7 +307,7 @@ def strafe(f: Fight, key: str, action: dict, mods) -> None:
     """RNG-07: one roll, the successes split evenly among the targets (leftovers in the
     order named); each target's own defense cancels only its share. The range bands are
     read for the farthest target."""
-    from .strike import _defense, deal, effects  # the single-attack steps, reused
+    from .strike import _defense, deal_hit, effects  # the single-attack steps, reused
 
     rs = f.rules
     keys = [k for k in action["targets"] if f.state.get(k) is not None
@@ -364,13 +364,7 @@ def strafe(f: Fight, key: str, action: dict, mods) -> None:
             f.emit("miss", actor=key, target=tkey, botch=r.botch)
             continue
         f.emit("hit", actor=key, target=tkey, net=r.net, immobile=False)
-        dr = None
-        if r.deals_damage:
-            dr = deal(f, key, tkey, r.damage, r.damage_type, r.damage_source, "damage",
-                      materials=r.materials, armor_rating=r.armor_rating,
-                      armor_applies=r.armor_stops_source, unarmored_part=r.unarmored_part,
-                      head_shot=r.head_shot)
-        effects(f, key, tkey, r, dr)
+        effects(f, key, tkey, r, deal_hit(f, key, tkey, r))
 
 
 # ---------------------------------------------------------------- readying

@@ -137,16 +137,11 @@ def attack(f: Fight, key: str, action: dict, mods, defense_now: str | None = Non
     # COMP-03: a fully immobilized (or staked) target is hit with at least one success.
     immobile = res.roll is not None and res.roll.successes < res.successes
     f.emit("hit", actor=key, target=tkey, net=res.net, immobile=immobile)
-    dr = None
-    if res.deals_damage:
-        dr = deal(f, key, tkey, res.damage, res.damage_type, res.damage_source, "damage",
-                  materials=res.materials, armor_rating=res.armor_rating,
-                  armor_applies=res.armor_stops_source, unarmored_part=res.unarmored_part,
-                  head_shot=res.head_shot)
-        if dr.dazed and "dazed" in sch.turn_rules(rs).conditions and \
-                f.state.get(tkey).outcome not in OUT_OF_ACTION:  # COMP-02
-            f.condition(tkey, "dazed")
-            f.emit("dazed", actor=tkey)
+    dr = deal_hit(f, key, tkey, res)
+    if dr is not None and dr.dazed and "dazed" in sch.turn_rules(rs).conditions and \
+            f.state.get(tkey).outcome not in OUT_OF_ACTION:  # COMP-02
+        f.condition(tkey, "dazed")
+        f.emit("dazed", actor=tkey)
     effects(f, key, tkey, res, dr, action)
 
 
@@ -193,6 +188,16 @@ def _usable(f: Fight, key: str, tkey: str, defense: Defense, intent: Attack, ctx
         return None, {"event": "defense_ineffective", "actor": tkey, "kind": defense.kind,
                       "against": key, "reason": str(why)}
     return defense, None
+
+
+def deal_hit(f: Fight, key: str, tkey: str, res):
+    """The damage of a hit (``res``: an AttackResult), or None when it deals none."""
+    if not res.deals_damage:
+        return None
+    return deal(f, key, tkey, res.damage, res.damage_type, res.damage_source, "damage",
+                materials=res.materials, armor_rating=res.armor_rating,
+                armor_applies=res.armor_stops_source, unarmored_part=res.unarmored_part,
+                head_shot=res.head_shot)
 
 
 def deal(f: Fight, attacker_key: str, key: str, dice_pool, kind: str, source: str,
