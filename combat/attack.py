@@ -937,8 +937,8 @@ def _aim(ruleset, sheet, weapon, kind, intent: Attack, t_side: Side) -> Modifier
         raise IllegalAction(f"Aiming a {kind} needs {text}.")
     if weapon.cls in aim.get("forbidden_classes", ()):
         raise IllegalAction(f"A {weapon.cls} cannot be aimed: fire it instead.")
-    top = aim.get("target_max_speed", "walk")
-    if SPEEDS.index(t_side.speed) > SPEEDS.index(top):
+    top = aim.get("target_max_speed")  # absent: any speed (RNG-01's limit is numetal's)
+    if top and SPEEDS.index(t_side.speed) > SPEEDS.index(top):
         raise IllegalAction(f"The target is moving faster than a {top}: aiming is wasted.")
     if intent.aim_turns < 0:
         raise InputError("Aim turns cannot be negative.")

@@ -19,6 +19,7 @@ named by file, key path and line. One broken ruleset does not take the others do
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -27,7 +28,7 @@ from typing import Any
 import yaml
 
 from .errors import RuleIssue, RulesError
-from .schema import Str, Struct, Optional
+from .schema import Bool, ListOf, Optional, Str, Struct
 
 META = Struct(
     optional={
@@ -35,6 +36,11 @@ META = Struct(
         "description": Str(),
         "source": Str(),
         "engine": Str(choices=("d10", "spotlight")),
+        # A base holds tables for others to extend; no fight or sheet uses it directly.
+        "base": Bool(),
+        # Inherited tables, table entries ("time_powers.powers.Quicksilver") or catalog rules
+        # ("INIT-05") this ruleset does not have: removed after the merge, before validation.
+        "switch_off": ListOf(Str()),
     }
 )
 
@@ -60,6 +66,13 @@ class Ruleset:
     description: str
     files: tuple[str, ...]
     data: dict[str, Any] = field(repr=False)
+    #: key path tuple -> (file, line) of the value in force: where each rule comes from.
+    origin: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def is_base(self) -> bool:
+        """A base only holds tables for others to extend (``rules/core``)."""
+        return bool((self.data.get("ruleset") or {}).get("base"))
 
     def section(self, name: str) -> Any:
         return self.data.get(name)
@@ -99,18 +112,29 @@ class Library:
         # Once each: a broken parent's errors come back in every ruleset extending it.
         return tuple(dict.fromkeys(i for issues in self.refused.values() for i in issues))
 
-    def get(self, name: str) -> Ruleset:
+    @property
+    def playable(self) -> list[str]:
+        """The rulesets a fight or a sheet may use: every valid one but the bases."""
+        return sorted(n for n, r in self.rulesets.items() if not r.is_base)
+
+    def get(self, name: str, bases: bool = False) -> Ruleset:
+        """The named ruleset; a base (rules/core) only when ``bases`` (to read its tables)."""
         from .errors import InputError
 
         key = name.strip().lower()
-        if key in self.rulesets:
+        if key in self.rulesets and (bases or not self.rulesets[key].is_base):
             return self.rulesets[key]
+        if key in self.rulesets:
+            raise InputError(
+                f"'{key}' is the shared base the rulesets extend, not played on its own. "
+                f"Pick one of: {', '.join(self.playable)}."
+            )
         if key in self.refused:
             raise InputError(
                 f"Ruleset '{key}' is installed but has errors; an admin can see them "
                 f"with +rules/check."
             )
-        names = ", ".join(sorted(self.rulesets)) or "none"
+        names = ", ".join(self.playable) or "none"
         raise InputError(f"There is no ruleset '{name}'. Known rulesets: {names}.")
 
 
@@ -124,6 +148,11 @@ class _Doc:
         self.file, self.value, self.lines = file, value, lines
 
 
+class _DuplicateKey(Exception):
+    def __init__(self, path: tuple, line: int, first: int):
+        self.path, self.line, self.first = path, line, first
+
+
 def _plain(node, loader, path: tuple, lines: dict[tuple, int]) -> Any:
     lines.setdefault(path, node.start_mark.line + 1)
     if isinstance(node, yaml.MappingNode):
@@ -131,6 +160,10 @@ def _plain(node, loader, path: tuple, lines: dict[tuple, int]) -> Any:
         for knode, vnode in node.value:
             key = loader.construct_object(knode, deep=True)
             sub = path + (key,)
+            if key in out:
+                # PyYAML keeps the last value silently; a rules file must not mean one thing
+                # on line 10 and another on line 90.
+                raise _DuplicateKey(sub, knode.start_mark.line + 1, lines[sub])
             lines[sub] = knode.start_mark.line + 1
             out[key] = _plain(vnode, loader, sub, lines)
         return out
@@ -149,6 +182,14 @@ def _read(path: Path, label: str) -> tuple[_Doc | None, list[RuleIssue]]:
         node = loader.get_single_node()
         lines: dict[tuple, int] = {}
         value = {} if node is None else _plain(node, loader, (), lines)
+    except _DuplicateKey as dup:
+        key = ".".join(str(k) for k in dup.path)
+        return None, [
+            RuleIssue(
+                label, key, f"duplicate key: '{dup.path[-1]}' is already set on line "
+                f"{dup.first}; keep one of them", dup.line,
+            )
+        ]
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         line = mark.line + 1 if mark else None
@@ -232,8 +273,51 @@ def _issue(origin: dict, path: str, message: str, default_file: str) -> RuleIssu
     return RuleIssue(default_file, path, message)
 
 
+_RULE_ID = re.compile(r"[A-Z]{3,5}-\d{2}")
+
+
+def _switch_off(data: dict, origin: dict, entries: list, where: tuple) -> list[RuleIssue]:
+    """Remove what ``ruleset.switch_off`` names from the tables a ruleset inherits.
+
+    A rule ID drops that rule from the ``catalog:`` statement together with the table keys
+    its ``off:`` list names; anything else is a dotted key path into the tables.
+    """
+    issues = []
+    paths: list[str] = []
+    catalog = data.get("catalog") if isinstance(data.get("catalog"), dict) else {}
+    for entry in entries if isinstance(entries, list) else []:
+        entry = str(entry)
+        if _RULE_ID.fullmatch(entry):
+            rule = catalog.pop(entry, None)
+            if rule is None:
+                issues.append(RuleIssue(where[0], "ruleset.switch_off",
+                                        f"no rule {entry} to switch off: the catalog this "
+                                        f"ruleset inherits does not have it", where[1]))
+                continue
+            paths += [str(p) for p in (rule.get("off") or [])] if isinstance(rule, dict) else []
+        else:
+            paths.append(entry)
+    for dotted in paths:
+        keys = tuple(dotted.split("."))
+        node = data
+        for key in keys[:-1]:
+            node = node.get(key) if isinstance(node, dict) else None
+        if not isinstance(node, dict) or keys[-1] not in node:
+            issues.append(RuleIssue(where[0], "ruleset.switch_off",
+                                    f"nothing named '{dotted}' to switch off", where[1]))
+            continue
+        del node[keys[-1]]
+        for p in [p for p in origin if p[: len(keys)] == keys]:
+            del origin[p]
+    return issues
+
+
 def load_library(root: str | Path) -> Library:
-    """Read every ruleset folder under ``root``; never raises for bad data."""
+    """Read every ruleset folder under ``root``; never raises for bad data.
+
+    A parent is validated before its children, so a broken parent is reported once, in its
+    own files, and each child only says that its parent has errors.
+    """
     root = Path(root)
     folders = {}
     if root.is_dir():
@@ -242,94 +326,83 @@ def load_library(root: str | Path) -> Library:
                 folders[sub.name.lower()] = _read_folder(sub, root)
     rulesets: dict[str, Ruleset] = {}
     refused: dict[str, tuple[RuleIssue, ...]] = {}
-    merged: dict[str, tuple[dict, dict]] = {}
+    built: dict[str, tuple[dict, dict]] = {}  # valid rulesets: merged data, key origins
 
-    def resolve(name: str, chain: tuple[str, ...]) -> tuple[dict, dict] | None:
-        if name in merged:
-            return merged[name]
+    def build(name: str, chain: tuple[str, ...]) -> tuple[dict, dict] | None:
+        if name in built or name in refused:
+            return built.get(name)
         folder = folders[name]
         meta = folder.data.get("ruleset") or {}
-        parent = meta.get("extends") if isinstance(meta, dict) else None
+        meta = meta if isinstance(meta, dict) else {}
+        parent = meta.get("extends")
         main = folder.files[0] if folder.files else name
+        where = folder.origin.get(("ruleset", "extends"), (main, None))
         if folder.issues:
             refused[name] = tuple(folder.issues)
             return None
+        off_where = folder.origin.get(("ruleset", "switch_off"), (main, None))
+        found: list[RuleIssue] = []
         if parent is None:
-            result = (copy.deepcopy(folder.data), dict(folder.origin))
+            data, origin = copy.deepcopy(folder.data), dict(folder.origin)
+            if meta.get("switch_off"):
+                found.append(RuleIssue(off_where[0], "ruleset.switch_off",
+                                       "a ruleset that extends nothing has nothing to switch "
+                                       "off", off_where[1]))
         else:
             parent = str(parent).lower()
-            where = folder.origin.get(("ruleset", "extends"), (main, None))
             if parent in chain + (name,):
                 cycle = " -> ".join(chain + (name, parent))
-                refused[name] = (
-                    RuleIssue(
-                        where[0], "ruleset.extends", f"extends forms a cycle: {cycle}", where[1]
-                    ),
-                )
+                refused[name] = (RuleIssue(where[0], "ruleset.extends",
+                                           f"extends forms a cycle: {cycle}", where[1]),)
                 return None
             if parent not in folders:
                 known = ", ".join(sorted(folders)) or "none"
-                refused[name] = (
-                    RuleIssue(
-                        where[0],
-                        "ruleset.extends",
-                        f"unknown parent ruleset '{parent}' (known: {known})",
-                        where[1],
-                    ),
-                )
+                refused[name] = (RuleIssue(
+                    where[0], "ruleset.extends",
+                    f"the parent ruleset '{parent}' is missing: no folder {root.name}/{parent}/ "
+                    f"with .yaml files (known: {known})", where[1]),)
                 return None
-            base = resolve(parent, chain + (name,))
+            base = build(parent, chain + (name,))
             if base is None:
-                if name not in refused:
-                    refused[name] = (
-                        RuleIssue(
-                            where[0],
-                            "ruleset.extends",
-                            f"parent ruleset '{parent}' has errors",
-                            where[1],
-                        ),
-                    )
+                refused[name] = (RuleIssue(
+                    where[0], "ruleset.extends",
+                    f"the parent ruleset '{parent}' has errors (listed under {parent}); "
+                    f"fix them first", where[1]),)
                 return None
             origin = dict(base[1])
-            data = _merge(base[0], folder.data, origin, folder.origin, ())
-            result = (data, origin)
-        merged[name] = result
-        return result
-
-    for name, folder in folders.items():
-        result = resolve(name, ())
-        if result is None:
-            continue
-        data, origin = result
+            inherited = copy.deepcopy(base[0])
+            # What the child switches off goes before its own files merge, so a child may
+            # drop an inherited table and state its own in its place.
+            found += _switch_off(inherited, origin, meta.get("switch_off") or [], off_where)
+            data = _merge(inherited, folder.data, origin, folder.origin, ())
+            # A parent's switch-offs are already applied; the child lists only its own.
+            if isinstance(data.get("ruleset"), dict):
+                data["ruleset"]["switch_off"] = meta.get("switch_off") or []
+                data["ruleset"]["base"] = bool(meta.get("base"))  # a base's child is playable
         problems: list[tuple[str, str]] = []
-        sections = _sections()
-        schema = Struct(optional={"ruleset": META, **sections})
+        schema = Struct(optional={"ruleset": META, **_sections()})
         clean = schema.check(data, "", problems)
-        main = folder.files[0] if folder.files else name
-        found = [_issue(origin, p, m, main) for p, m in problems]
+        found += [_issue(origin, p, m, main) for p, m in problems]
         # A missing table would otherwise surface as a confusing cross-table error (or a
         # crash at first use); name it, and where it should go.
-        where = str(Path(main).parent) + "/" if folder.files else name
+        here = str(Path(main).parent) + "/" if folder.files else name
         found += [
-            RuleIssue(
-                where,
-                sec,
-                f"the '{sec}:' table is missing; add it in a file here "
-                f"(e.g. {sec}.yaml) or extend a ruleset that has it",
-            )
+            RuleIssue(here, sec, f"the '{sec}:' table is missing: no file here defines it "
+                      f"(e.g. {sec}.yaml) and the ruleset it extends has none")
             for sec in REQUIRED_SECTIONS
             if sec not in data
         ]
         if found:
             refused[name] = tuple(found)
-            continue
-        meta = clean.get("ruleset") or {}
+            return None
+        clean_meta = clean.get("ruleset") or {}
         ruleset = Ruleset(
             name=name,
-            parent=(meta.get("extends") or None) and str(meta["extends"]).lower(),
-            description=meta.get("description", ""),
+            parent=(clean_meta.get("extends") or None) and str(clean_meta["extends"]).lower(),
+            description=clean_meta.get("description", ""),
             files=tuple(folder.files),
             data=clean,
+            origin=origin,
         )
         try:
             from .sections import cross_check
@@ -341,9 +414,14 @@ def load_library(root: str | Path) -> Library:
             refused[name] = tuple(
                 _issue(origin, i.path, i.message, main) if not i.file else i for i in extra
             )
-            continue
+            return None
         rulesets[name] = ruleset
-    return Library(str(root), rulesets, refused)
+        built[name] = (data, origin)
+        return built[name]
+
+    for name in folders:
+        build(name, ())
+    return Library(str(root), dict(sorted(rulesets.items())), refused)
 
 
 def load_ruleset(root: str | Path, name: str) -> Ruleset:

@@ -50,6 +50,7 @@ INITIATIVE_SCHEMA = Struct(
         "dice": Int(0, 5),  # INIT-01: + 1d10
         "apply_wound_penalty": Bool(),  # INIT-03
         "rating": ListOf(Str(), min_len=1),  # INIT-01: the traits summed into the rating
+        "reroll_option": Bool(),  # INIT-04: may a fight ask for initiative every turn
     },
     optional={
         "apply_race_modifiers": Bool(),  # INIT-05
@@ -82,6 +83,8 @@ _EXTRA_SOURCE = Struct(
 TURNS_SCHEMA = Struct(
     required={
         "default_mode": Str(choices=MODES),
+        # TURN-05: the modes an organizer may choose at /start (numetal adds simple).
+        "modes": ListOf(Str(choices=MODES), min_len=1),
         "split_actions_in_main_phase": Bool(),
         "defensive_kinds": ListOf(Str(), min_len=1),
         "multiple_actions": Struct(
@@ -143,8 +146,10 @@ class TurnRules:
     apply_wound_penalty: bool
     apply_race_modifiers: bool
     reroll_default: bool
+    reroll_option: bool
     race_mods: tuple[dict, ...]
     default_mode: str
+    modes: tuple[str, ...]
     npc_early: bool
     split_in_main: bool
     defensive: frozenset[str]
@@ -181,8 +186,10 @@ class TurnRules:
             apply_wound_penalty=init["apply_wound_penalty"],
             apply_race_modifiers=init.get("apply_race_modifiers", True),
             reroll_default=init.get("reroll_each_turn", False),
+            reroll_option=init["reroll_option"],
             race_mods=tuple(init.get("modifiers") or ()),
             default_mode=turns["default_mode"],
+            modes=tuple(turns["modes"]),
             npc_early=turns.get("npc_early_declaration", False),
             split_in_main=turns["split_actions_in_main_phase"],
             defensive=frozenset(k.lower() for k in turns["defensive_kinds"]),
@@ -607,9 +614,23 @@ def new_combat(
     mode = (mode or rules.default_mode).strip().lower()
     if mode not in MODES:
         raise InputError(f"Combat mode must be {' or '.join(MODES)}, not '{mode}'.")
+    _check_options(ruleset.name, rules, mode, reroll_initiative)
     reroll = rules.reroll_default if reroll_initiative is None else bool(reroll_initiative)
     opts = Options(mode, reroll, timeout, tuple(sorted({f.strip().lower() for f in flags})))
     return CombatState(str(id), ruleset.name, opts)
+
+
+def _check_options(name: str, rules: TurnRules, mode: str | None, reroll: bool | None) -> None:
+    """TURN-05 and INIT-04 are numetal's options; another ruleset refuses them by name."""
+    if mode is not None and mode not in rules.modes:
+        raise IllegalAction(
+            f"The {mode} turn (declare and act high to low) is not a {name} rule; "
+            f"{name} plays the {' or '.join(rules.modes)} turn. Type +combat/start {name}."
+        )
+    if reroll and not rules.reroll_option:
+        raise IllegalAction(
+            f"Rolling initiative every turn is not a {name} rule. Type +combat/start {name}."
+        )
 
 
 def set_options(
@@ -626,6 +647,7 @@ def set_options(
     next initiative roll."""
     rules = turn_rules(ruleset)
     _live(state)
+    _check_options(ruleset.name, rules, mode and mode.strip().lower(), reroll_initiative)
     o = state.options
     if mode is not None:
         mode = mode.strip().lower()

@@ -5,7 +5,7 @@ A new table means: a schema beside the code that reads it, one line here.
 
 from __future__ import annotations
 
-from . import dice, health, traits
+from . import catalog, dice, health, traits
 from .errors import RuleIssue
 from . import scheduler as _scheduler  # noqa: E402 (initiative and turn tables)
 from . import damage as _damage, healing as _healing  # noqa: E402 (damage/heal tables)
@@ -16,6 +16,7 @@ from . import field_healing as _field_healing, kiss as _kiss  # noqa: E402 (HEAL
 from . import spotlight_attack as _spot_attack  # noqa: E402 (spotlight attack roll, issue 4)
 
 SECTIONS = {
+    "catalog": catalog.SCHEMA,
     "dice": dice.SCHEMA,
     "traits": traits.TRAITS_SCHEMA,
     "pools": traits.POOLS_SCHEMA,
@@ -56,6 +57,7 @@ def cross_check(ruleset) -> list[RuleIssue]:
     problems += _spotlight.check(ruleset)
     problems += _spot_attack.check(ruleset)
     problems += _powers.check(ruleset)
+    problems += catalog.check(ruleset)
     d = ruleset.dice
     if d.min_difficulty > d.max_difficulty:
         problems.append(("dice.min_difficulty", "is above max_difficulty"))

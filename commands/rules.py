@@ -2,11 +2,29 @@
 
 from __future__ import annotations
 
-from combat.errors import IllegalAction
+from combat.catalog import statement
+from combat.errors import IllegalAction, InputError
+from evennia.utils.ansi import strip_ansi
 from world import rulebook
 
 from .base import WodCommand
 from .render import header, rule
+
+
+def _short(value) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_short(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_short(v) for v in value) + "]"
+    return str(value)
+
+
+def wrap_words(text: str, indent: int = 1, first: int = 1, width: int = 78) -> list[str]:
+    """``text`` wrapped at word boundaries to ``width`` columns (colour codes not counted)."""
+    import textwrap
+
+    return textwrap.wrap(text, width=width + len(text) - len(strip_ansi(text)),
+                         initial_indent=" " * first, subsequent_indent=" " * indent) or [""]
 
 
 class CmdRules(WodCommand):
@@ -15,11 +33,17 @@ class CmdRules(WodCommand):
 
     Usage:
       +rules
+      +rules <ruleset>[=<rule ID prefix>]
       +rules/list
       +rules/check
       +rules/reload
       +rules/weapons [<ruleset>]
       +rules/armor [<ruleset>]
+
+    +rules <ruleset> lists every catalog rule that ruleset has: where it comes
+    from (its own seed, or a book rule the shared core carries, with the page)
+    and the table values that carry it, with their file and line. Add
+    =<prefix> to see one family (=DMG, =CLOSE-01).
 
     Switches:
       list    - every installed ruleset with its parent
@@ -33,6 +57,7 @@ class CmdRules(WodCommand):
 
     Examples:
       +rules
+      +rules everyman=DMG
       +rules/weapons
       +rules/armor revised
       +rules/check
@@ -43,6 +68,8 @@ class CmdRules(WodCommand):
     wod_switches = ("list", "check", "reload", "weapons", "armor")
 
     def do_default(self):
+        if self.args.strip():
+            return self._statement()
         ruleset = rulebook.get()
         lines = [
             header("Rules"),
@@ -59,7 +86,35 @@ class CmdRules(WodCommand):
             f"{'yes' if d.ones_cancel else 'no'}, specialty 10s double: "
             f"{'yes' if d.specialty_doubles_tens else 'no'}"
         )
-        lines.append(" See +rules/list for every ruleset.")
+        lines.append(" See +rules/list for every ruleset, +rules <ruleset> for its rules.")
+        self.msg("\n".join(lines))
+
+    def _statement(self):
+        name, _, prefix = self.args.partition("=")
+        rs = rulebook.library().get(name, bases=True)
+        prefix = prefix.strip().upper()
+        lines = [header(f"Rules: {rs.name}")]
+        if rs.parent:
+            lines.append(f" Extends {rs.parent}.")
+        off = (rs.section("ruleset") or {}).get("switch_off") or ()
+        if off:
+            lines += wrap_words("Switched off from " + (rs.parent or "") + ": " + ", ".join(off))
+        shown = [r for r in statement(rs) if r.id.startswith(prefix)]
+        if not shown:
+            raise InputError(f"{rs.name} has no rule starting '{prefix}'. Try =DMG or =CLOSE-01, "
+                             f"or +rules {rs.name} for all of them.")
+        for r in shown:
+            source = f"seed {r.seed}" if r.seed else f"carried from the core: {r.book}"
+            if r.seed and r.book:
+                source += f"; also {r.book}"
+            lines += wrap_words(f"|w{r.id:<9}|n{source}", indent=10, first=1)
+            for path, value, where in r.values:
+                text = f"{path} = {_short(value)}"
+                lines.append(f"          {text[:44]:<44} |x{where.removeprefix('rules/')[-22:]}|n")
+        carried = sum(1 for r in shown if r.carried)
+        lines.append(rule())
+        lines.append(f" {len(shown)} rules; {len(shown) - carried} from {rs.name}'s own "
+                     f"document, {carried} carried by the core.")
         self.msg("\n".join(lines))
 
     def _tables(self):
@@ -107,6 +162,7 @@ class CmdRules(WodCommand):
         for name, rs in sorted(lib.rulesets.items()):
             mark = " |g(default)|n" if name == rulebook.default_name() else ""
             parent = f"extends {rs.parent}" if rs.parent else "root"
+            parent += " (base)" if rs.is_base else ""
             lines.append(f" |w{name:<12}|n {parent:<18} {rs.description[:44]}{mark}")
         for name, issues in sorted(lib.refused.items()):
             lines.append(f" |r{name:<12} refused: {len(issues)} error(s)|n (+rules/check)")

@@ -55,6 +55,7 @@ def variant(tmp_path_factory):
             return made[text]
         root = tmp_path_factory.mktemp("rules")
         (root / "numetal").symlink_to(RULES / "numetal", target_is_directory=True)
+        (root / "core").symlink_to(RULES / "core", target_is_directory=True)
         (root / "child").mkdir()
         (root / "child" / "ruleset.yaml").write_text("ruleset:\n  extends: numetal\n")
         (root / "child" / "changes.yaml").write_text(text)

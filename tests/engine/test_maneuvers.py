@@ -33,6 +33,7 @@ def child(tmp_path, text: str):
     root = tmp_path / "rules"
     root.mkdir()
     (root / "numetal").symlink_to(RULES / "numetal", target_is_directory=True)
+    (root / "core").symlink_to(RULES / "core", target_is_directory=True)
     (root / "child").mkdir()
     (root / "child" / "ruleset.yaml").write_text("ruleset:\n  extends: numetal\n")
     (root / "child" / "changes.yaml").write_text(text)

@@ -15,6 +15,7 @@ from .conftest import RULES
 def rules_copy(tmp_path):
     dst = tmp_path / "rules"
     shutil.copytree(RULES / "numetal", dst / "numetal")
+    shutil.copytree(RULES / "core", dst / "core")
     return dst
 
 
@@ -72,7 +73,7 @@ def test_unknown_parent_and_cycles_are_refused_others_keep_working(rules_copy):
     lib = load_library(rules_copy)
     assert "numetal" in lib.rulesets
     assert "cycle" in str(lib.refused["a"][0]) or "cycle" in str(lib.refused["b"][0])
-    assert "unknown parent" in lib.refused["c"][0].message
+    assert "the parent ruleset 'nowhere' is missing" in lib.refused["c"][0].message
 
 
 def test_child_error_points_at_child_file(rules_copy):
@@ -86,19 +87,19 @@ def test_child_error_points_at_child_file(rules_copy):
 
 
 def test_cross_table_reference_checked(rules_copy):
-    text = (rules_copy / "numetal" / "splats.yaml").read_text()
+    text = (rules_copy / "core" / "splats.yaml").read_text()
     write(
-        rules_copy / "numetal" / "splats.yaml",
+        rules_copy / "core" / "splats.yaml",
         text.replace("pools: [Willpower, Blood]", "pools: [Willpower, Bloood]", 1),
     )
     lib = load_library(rules_copy)
-    assert any("Bloood" in i.message for i in lib.refused["numetal"])
+    assert any("Bloood" in i.message for i in lib.refused["core"])
 
 
 def test_section_defined_twice_in_one_folder(rules_copy):
-    write(rules_copy / "numetal" / "zz_extra.yaml", "dice:\n  sides: 10\n")
+    write(rules_copy / "core" / "zz_extra.yaml", "dice:\n  sides: 10\n")
     lib = load_library(rules_copy)
-    assert any("already defined" in i.message for i in lib.refused["numetal"])
+    assert any("already defined" in i.message for i in lib.refused["core"])
 
 
 def test_yaml_boolean_key_is_reported_not_crashing(rules_copy):
@@ -108,3 +109,59 @@ def test_yaml_boolean_key_is_reported_not_crashing(rules_copy):
     lib = load_library(rules_copy)
     (issue,) = lib.refused["house"]
     assert "quotes" in issue.message and issue.path == "traits.aliases.False"
+
+
+# ---------------------------------------------------------------- issue 10: the shared core
+
+
+def test_duplicate_key_is_refused_with_both_lines(rules_copy):
+    """PyYAML would keep the last value silently; the loader names the key and both lines."""
+    write(rules_copy / "house" / "ruleset.yaml",
+          "ruleset:\n  extends: numetal\ndice:\n  base_difficulty: 7\n  max_difficulty: 9\n"
+          "  base_difficulty: 5\n")
+    (issue,) = load_library(rules_copy).refused["house"]
+    assert issue.file.endswith("house/ruleset.yaml") and issue.line == 6
+    assert issue.path == "dice.base_difficulty"
+    assert "duplicate key" in issue.message and "line 4" in issue.message
+
+
+def test_broken_parent_is_reported_once_children_name_it(rules_copy):
+    """A table missing from the core is named in the core; numetal only says its parent has
+    errors, instead of repeating the core's problem as its own."""
+    (rules_copy / "core" / "traits.yaml").unlink()
+    lib = load_library(rules_copy)
+    assert any("'traits:' table is missing" in i.message for i in lib.refused["core"])
+    (child,) = lib.refused["numetal"]
+    assert child.file.endswith("numetal/ruleset.yaml") and child.path == "ruleset.extends"
+    assert "parent ruleset 'core' has errors" in child.message
+
+
+def test_switch_off_an_inherited_table_entry_and_a_rule(rules_copy):
+    """A child removes what it inherits by key path or by rule ID; its own files then add."""
+    write(rules_copy / "house" / "ruleset.yaml",
+          "ruleset:\n  extends: numetal\n  switch_off: [time_powers.powers.Quicksilver, "
+          "INIT-05]\n")
+    house = load_library(rules_copy).rulesets["house"]
+    assert "Quicksilver" not in house.data["time_powers"]["powers"]
+    assert "Distort Time" in house.data["time_powers"]["powers"]
+    assert "INIT-05" not in house.data["catalog"] and "INIT-01" in house.data["catalog"]
+
+
+def test_switch_off_something_not_inherited_is_an_error(rules_copy):
+    write(rules_copy / "house" / "ruleset.yaml",
+          "ruleset:\n  extends: numetal\n  switch_off: [time_powers.powers.Nope, SPOT-01]\n")
+    issues = load_library(rules_copy).refused["house"]
+    text = " ".join(i.message for i in issues)
+    assert "nothing named 'time_powers.powers.Nope' to switch off" in text
+    assert "no rule SPOT-01 to switch off" in text
+
+
+def test_a_base_is_not_played(rules_copy):
+    from combat.errors import InputError
+
+    lib = load_library(rules_copy)
+    assert lib.rulesets["core"].is_base and not lib.rulesets["numetal"].is_base
+    assert lib.playable == ["numetal"]
+    with pytest.raises(InputError, match="shared base"):
+        lib.get("core")
+    assert lib.get("core", bases=True).name == "core"

@@ -28,6 +28,7 @@ def variants(tmp_path_factory):
     """Child rulesets of numetal that flip the turn switches the catalog's variants name."""
     root = tmp_path_factory.mktemp("rules")
     shutil.copytree(RULES / "numetal", root / "numetal")
+    shutil.copytree(RULES / "core", root / "core")
     children = {
         "revised": """
 turns:

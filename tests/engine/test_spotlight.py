@@ -105,6 +105,7 @@ def test_spot01_ratings_from_a_sheet_and_yaml_dice_changeable(rs, tmp_path):
     # An admin changes the dice in YAML: a child ruleset rolling 1d10 + the trait.
     root = tmp_path / "rules"
     shutil.copytree(RULES / "numetal", root / "numetal")
+    shutil.copytree(RULES / "core", root / "core")
     shutil.copytree(RULES / "spotlight", root / "spotlight")
     (root / "d10init").mkdir()
     (root / "d10init" / "ruleset.yaml").write_text(
@@ -387,6 +388,7 @@ def test_spot10_bite_at_intimate_allowed(rs):
 def test_spot10_broken_range_table_is_refused(tmp_path):
     root = tmp_path / "rules"
     shutil.copytree(RULES / "numetal", root / "numetal")
+    shutil.copytree(RULES / "core", root / "core")
     shutil.copytree(RULES / "spotlight", root / "spotlight")
     (root / "bad").mkdir()
     (root / "bad" / "ruleset.yaml").write_text(

@@ -165,6 +165,7 @@ def test_join_pc_from_sheet_npc_with_hp_and_turns(rs, sheets):
 def test_pc_acts_once_a_round_whatever_opponents_get(rs, sheets, tmp_path):
     root = tmp_path / "rules"
     shutil.copytree(RULES / "numetal", root / "numetal")
+    shutil.copytree(RULES / "core", root / "core")
     shutil.copytree(RULES / "spotlight", root / "spotlight")
     (root / "busy").mkdir()
     (root / "busy" / "ruleset.yaml").write_text(
