@@ -106,11 +106,24 @@ class Library:
     root: str
     rulesets: dict[str, Ruleset]
     refused: dict[str, tuple[RuleIssue, ...]]
+    #: a refused ruleset -> the parent whose errors refused it
+    broken_parent: dict[str, str] = field(default_factory=dict)
+
+    def causes(self, name: str) -> tuple[RuleIssue, ...]:
+        """The errors to fix for ``name``: its own, or those of the broken ancestor."""
+        seen = set()
+        while name in self.broken_parent and name not in seen:
+            seen.add(name)
+            name = self.broken_parent[name]
+        return self.refused.get(name, ())
 
     @property
     def issues(self) -> tuple[RuleIssue, ...]:
-        # Once each: a broken parent's errors come back in every ruleset extending it.
-        return tuple(dict.fromkeys(i for issues in self.refused.values() for i in issues))
+        # The errors to fix, once each: a ruleset refused only because its parent is broken
+        # adds none of its own (``broken_parent`` names those).
+        return tuple(dict.fromkeys(
+            i for name, issues in self.refused.items() if name not in self.broken_parent
+            for i in issues))
 
     @property
     def playable(self) -> list[str]:
@@ -326,6 +339,7 @@ def load_library(root: str | Path) -> Library:
                 folders[sub.name.lower()] = _read_folder(sub, root)
     rulesets: dict[str, Ruleset] = {}
     refused: dict[str, tuple[RuleIssue, ...]] = {}
+    broken_parent: dict[str, str] = {}
     built: dict[str, tuple[dict, dict]] = {}  # valid rulesets: merged data, key origins
 
     def build(name: str, chain: tuple[str, ...]) -> tuple[dict, dict] | None:
@@ -351,9 +365,14 @@ def load_library(root: str | Path) -> Library:
         else:
             parent = str(parent).lower()
             if parent in chain + (name,):
-                cycle = " -> ".join(chain + (name, parent))
-                refused[name] = (RuleIssue(where[0], "ruleset.extends",
-                                           f"extends forms a cycle: {cycle}", where[1]),)
+                loop = (chain + (name,))[(chain + (name,)).index(parent):]
+                for member in loop:  # every ruleset in the loop is told, in its own file
+                    f = folders[member]
+                    at = f.origin.get(("ruleset", "extends"), (f.files[0], None))
+                    turn = loop[loop.index(member):] + loop[: loop.index(member)] + (member,)
+                    refused[member] = (RuleIssue(at[0], "ruleset.extends",
+                                                 f"extends forms a cycle: {' -> '.join(turn)}",
+                                                 at[1]),)
                 return None
             if parent not in folders:
                 known = ", ".join(sorted(folders)) or "none"
@@ -363,7 +382,10 @@ def load_library(root: str | Path) -> Library:
                     f"with .yaml files (known: {known})", where[1]),)
                 return None
             base = build(parent, chain + (name,))
+            if base is None and name in refused:  # in a cycle: already told
+                return None
             if base is None:
+                broken_parent[name] = parent
                 refused[name] = (RuleIssue(
                     where[0], "ruleset.extends",
                     f"the parent ruleset '{parent}' has errors (listed under {parent}); "
@@ -388,7 +410,8 @@ def load_library(root: str | Path) -> Library:
         here = str(Path(main).parent) + "/" if folder.files else name
         found += [
             RuleIssue(here, sec, f"the '{sec}:' table is missing: no file here defines it "
-                      f"(e.g. {sec}.yaml) and the ruleset it extends has none")
+                      f"(e.g. {sec}.yaml)"
+                      + (" and the ruleset it extends has none" if parent else ""))
             for sec in REQUIRED_SECTIONS
             if sec not in data
         ]
@@ -421,7 +444,7 @@ def load_library(root: str | Path) -> Library:
 
     for name in folders:
         build(name, ())
-    return Library(str(root), dict(sorted(rulesets.items())), refused)
+    return Library(str(root), dict(sorted(rulesets.items())), refused, broken_parent)
 
 
 def load_ruleset(root: str | Path, name: str) -> Ruleset:

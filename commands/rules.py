@@ -174,6 +174,10 @@ class CmdRules(WodCommand):
         if lib.refused:
             lines.append(rule("Errors"))
             lines += [f" |r{issue}|n" for issue in lib.issues]
+            if lib.broken_parent:
+                lines += wrap_words("Refused because the ruleset they extend has errors: "
+                                    + ", ".join(f"{c} (extends {p})" for c, p
+                                                in sorted(lib.broken_parent.items())) + ".")
         default = rulebook.default_name()
         if default not in lib.rulesets and default not in lib.refused:
             # Otherwise a reload refused with no error listed at all.

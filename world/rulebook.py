@@ -39,12 +39,13 @@ def startup_report(lib: Library, default: str) -> list[str]:
     """
     lines: list[str] = []
     if default in lib.refused:
-        files = sorted({i.file for i in lib.refused[default]})
+        causes = lib.causes(default)  # a broken parent's errors, when that is why
+        files = sorted({i.file for i in causes})
         lines += [
             "!" * 78,
             f"rules: THE DEFAULT RULESET '{default}' IS BROKEN and was not loaded: +roll, "
             f"+sheet and +combat refuse until it is fixed.",
-            f"rules: fix the {len(lib.refused[default])} error(s) below in "
+            f"rules: fix the {len(causes)} error(s) below in "
             f"{', '.join(files)}, then +rules/reload as an admin (or restart the server).",
             "!" * 78,
         ]
@@ -58,18 +59,24 @@ def startup_report(lib: Library, default: str) -> list[str]:
             "or add the folder; until then +roll, +sheet and +combat refuse.",
             "!" * 78,
         ]
-    seen: set = set()
-    for name, issues in sorted(lib.refused.items(), key=lambda kv: (kv[0] != default, kv[0])):
-        new = [i for i in issues if i not in seen]
-        seen.update(issues)
+    # Rulesets refused for errors in their own files first (the default's cause leading);
+    # then each child refused only because its parent is broken, in one line.
+    cause = next((n for n, i in lib.refused.items() if i == lib.causes(default)), None)
+    own = sorted((n for n in lib.refused if n not in lib.broken_parent),
+                 key=lambda n: (n != cause, n != default, n))
+    for name in own:
+        issues = lib.refused[name]
         head = f"rules: ruleset '{name}' refused with {len(issues)} error(s)" + (
             "" if name == default else "; the other rulesets are in use"
         )
-        if not new:  # a child repeating its broken parent's errors
-            lines.append(head + " (the same errors as listed above).")
-            continue
         lines.append(head + ":")
-        lines += [f"rules:   {issue}" for issue in new]
+        lines += [f"rules:   {issue}" for issue in issues]
+    for name in sorted(lib.broken_parent, key=lambda n: (n != default, n)):
+        lines.append(
+            f"rules: ruleset '{name}' refused: it extends '{lib.broken_parent[name]}', which "
+            f"has errors (listed above)"
+            + ("." if name == default else "; the other rulesets are in use.")
+        )
     return lines
 
 

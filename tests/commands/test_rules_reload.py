@@ -28,7 +28,7 @@ class RulesCopyTest(EvenniaCommandTest):
     def setUp(self):
         super().setUp()
         self.tmp = Path(tempfile.mkdtemp(prefix="wod-rules-"))
-        self.root = self.tmp / "rules"  # issues then read "rules/numetal/dice.yaml:12 ..."
+        self.root = self.tmp / "rules"  # issues then read "rules/core/dice.yaml:12 ..."
         shutil.copytree(settings.COMBAT_RULES_DIR, self.root)
         self.addCleanup(shutil.rmtree, self.tmp, True)
         override = override_settings(COMBAT_RULES_DIR=str(self.root))
@@ -66,21 +66,25 @@ class RulesCopyTest(EvenniaCommandTest):
 
 class TestReloadRefusesBrokenFiles(RulesCopyTest):
     def test_yaml_syntax_error(self):
-        self.edit("numetal/dice.yaml", "  sides: 10", "  sides: [10")
-        run = self.assert_refused("rules/numetal/dice.yaml:", "YAML syntax error")
-        self.assertRegex(run.text, r"rules/numetal/dice\.yaml:\d+")
+        self.edit("core/dice.yaml", "  sides: 10", "  sides: [10")
+        run = self.assert_refused("rules/core/dice.yaml:", "YAML syntax error")
+        self.assertRegex(run.text, r"rules/core/dice\.yaml:\d+")
 
     def test_wrong_type(self):
-        self.edit("numetal/dice.yaml", "base_difficulty: 6", 'base_difficulty: "six"')
-        self.assert_refused("rules/numetal/dice.yaml:", "[dice.base_difficulty]")
+        self.edit("core/dice.yaml", "base_difficulty: 6", 'base_difficulty: "six"')
+        self.assert_refused("rules/core/dice.yaml:", "[dice.base_difficulty]")
 
     def test_unknown_key(self):
-        self.edit("numetal/dice.yaml", "  sides: 10", "  sides: 10\n  exploding_tens: yes")
-        self.assert_refused("rules/numetal/dice.yaml:", "[dice.exploding_tens]")
+        self.edit("core/dice.yaml", "  sides: 10", "  sides: 10\n  exploding_tens: yes")
+        self.assert_refused("rules/core/dice.yaml:", "[dice.exploding_tens]")
 
     def test_missing_table(self):
-        (self.root / "numetal" / "health.yaml").unlink()
-        self.assert_refused("rules/numetal/ [health]", "the 'health:' table is missing")
+        (self.root / "core" / "health.yaml").unlink()
+        run = self.assert_refused("rules/core/ [health]", "the 'health:' table is missing")
+        # named once, in the core; numetal says only that its parent is broken
+        self.assertEqual(run.text.count("the 'health:' table is missing"), 1, run.text)
+        self.assertIn("Refused because the ruleset they extend has errors: everyman (extends core)",
+                      run.text)
 
     def test_cycle_in_extends(self):
         for name, parent in (("loopa", "loopb"), ("loopb", "loopa")):
@@ -95,22 +99,23 @@ class TestReloadRefusesBrokenFiles(RulesCopyTest):
         )
 
     def test_every_error_is_listed_not_only_the_first(self):
-        self.edit("numetal/dice.yaml", "base_difficulty: 6", 'base_difficulty: "six"')
-        self.edit("numetal/dice.yaml", "  sides: 10", "  sides: 10\n  exploding_tens: yes")
-        (self.root / "v20" / "turns.yaml").write_text("turns: [oops", encoding="utf-8")
+        self.edit("core/dice.yaml", "base_difficulty: 6", 'base_difficulty: "six"')
+        self.edit("core/dice.yaml", "  sides: 10", "  sides: 10\n  exploding_tens: yes")
+        (self.root / "spotlight" / "zz_broken.yaml").write_text("spotlight: [oops", encoding="utf-8")
         run = self.assert_refused(
-            "[dice.base_difficulty]", "[dice.exploding_tens]", "rules/v20/turns.yaml"
+            "[dice.base_difficulty]", "[dice.exploding_tens]", "rules/spotlight/zz_broken.yaml",
+            "Refused because the ruleset they extend has errors: everyman (extends core)"
         )
-        # each error once, though numetal's come back in every ruleset extending it
+        # each error once: the rulesets extending core only say their parent is broken
         self.assertEqual(run.text.count("[dice.base_difficulty]"), 1, run.text)
         check = self.admin("+rules/check").text
         self.assertIn(" 3 error(s); nothing was changed.", check)
 
     def test_broken_child_ruleset_also_blocks_the_reload(self):
         """Reload is all-or-nothing: one bad ruleset keeps every running one."""
-        self.edit("v20/ruleset.yaml", "extends: numetal", "extends: nosuch")
+        self.edit("v20/ruleset.yaml", "extends: core", "extends: nosuch")
         self.assert_refused(
-            "rules/v20/ruleset.yaml", "unknown parent ruleset 'nosuch'", "[ruleset.extends]"
+            "rules/v20/ruleset.yaml", "the parent ruleset 'nosuch' is missing", "[ruleset.extends]"
         )
 
     def test_missing_default_folder_says_so(self):
@@ -120,12 +125,12 @@ class TestReloadRefusesBrokenFiles(RulesCopyTest):
         self.assertIn("Not reloaded", run.text)
 
     def test_player_may_not_reload(self):
-        self.edit("numetal/dice.yaml", "base_difficulty: 6", "base_difficulty: 7")
+        self.edit("core/dice.yaml", "base_difficulty: 6", "base_difficulty: 7")
         self.assertIn("Only admins", run_command(self.char2, "+rules/reload").text)
         self.assertIs(rulebook._library, self.running)
 
     def test_fixed_files_reload(self):
-        self.edit("numetal/dice.yaml", "base_difficulty: 6", "base_difficulty: 7")
+        self.edit("core/dice.yaml", "base_difficulty: 6", "base_difficulty: 7")
         run = self.admin("+rules/reload")
         self.assertIn("Reloaded", run.text)
         self.assertEqual(rulebook.get().dice.base_difficulty, 7)
@@ -136,32 +141,32 @@ class TestStartupReport(RulesCopyTest):
 
     def test_valid_rules_report_nothing(self):
         for sub in self.root.iterdir():  # only the default: others may be mid-edit elsewhere
-            if sub.is_dir() and sub.name != "numetal":
+            if sub.is_dir() and sub.name not in ("numetal", "core"):
                 shutil.rmtree(sub)
         self.assertEqual(rulebook.startup_report(load_library(self.root), "numetal"), [])
 
     def test_broken_default_is_said_loudly_with_file_and_key(self):
-        self.edit("numetal/dice.yaml", "base_difficulty: 6", 'base_difficulty: "six"')
+        self.edit("core/dice.yaml", "base_difficulty: 6", 'base_difficulty: "six"')
         lines = rulebook.startup_report(load_library(self.root), "numetal")
         text = "\n".join(lines)
         self.assertIn("THE DEFAULT RULESET 'numetal' IS BROKEN", text)
         self.assertEqual(text.count("[dice.base_difficulty]"), 1)  # not again per child
         self.assertIn(
-            "ruleset 'v20' refused with 1 error(s); the other rulesets are in use "
-            "(the same errors as listed above).",
+            "ruleset 'v20' refused: it extends 'core', which has errors (listed above); "
+            "the other rulesets are in use.",
             text,
         )
         self.assertIn("fix the", text)
-        self.assertIn("rules/numetal/dice.yaml", lines[2])  # which file, before the list
-        self.assertRegex(text, r"rules:   rules/numetal/dice\.yaml:\d+ \[dice\.base_difficulty\]")
+        self.assertIn("rules/core/dice.yaml", lines[2])  # which file, before the list
+        self.assertRegex(text, r"rules:   rules/core/dice\.yaml:\d+ \[dice\.base_difficulty\]")
         self.assertNotIn("Traceback", text)
 
     def test_broken_other_ruleset_is_not_the_default_alarm(self):
-        (self.root / "v20" / "turns.yaml").write_text("turns: [oops", encoding="utf-8")
+        (self.root / "v20" / "zz_broken.yaml").write_text("movement: [oops", encoding="utf-8")
         text = "\n".join(rulebook.startup_report(load_library(self.root), "numetal"))
         self.assertNotIn("DEFAULT", text)
         self.assertIn("ruleset 'v20' refused with 1 error(s); the other rulesets are in use", text)
-        self.assertIn("rules/v20/turns.yaml:1: YAML syntax error", text)
+        self.assertIn("rules/v20/zz_broken.yaml:1: YAML syntax error", text)
 
     def test_missing_default_names_the_setting(self):
         text = "\n".join(rulebook.startup_report(load_library(self.root), "nosuch"))
@@ -171,7 +176,7 @@ class TestStartupReport(RulesCopyTest):
     def test_server_start_logs_every_issue(self):
         from server.conf import at_server_startstop
 
-        self.edit("numetal/dice.yaml", "  sides: 10", "  sides: [10")
+        self.edit("core/dice.yaml", "  sides: 10", "  sides: [10")
         with (
             mock.patch("evennia.utils.logger.log_err") as log_err,
             mock.patch("evennia.utils.logger.log_trace") as log_trace,
@@ -179,7 +184,7 @@ class TestStartupReport(RulesCopyTest):
             at_server_startstop.at_server_start()
         logged = "\n".join(c.args[0] for c in log_err.call_args_list)
         self.assertIn("THE DEFAULT RULESET 'numetal' IS BROKEN", logged)
-        self.assertRegex(logged, r"rules/numetal/dice\.yaml:\d+: YAML syntax error")
+        self.assertRegex(logged, r"rules/core/dice\.yaml:\d+: YAML syntax error")
         self.assertFalse(log_trace.called)
         # the server still runs; players get a plain refusal, not a traceback
         run = run_command(self.char2, "+roll 3")
