@@ -25,3 +25,39 @@ class TestRulesTables(EvenniaCommandTest):
         out = run_command(self.char1, "+rules/weapons nosuch").text
         self.assertIn("numetal", out)
         self.assertNotIn("went wrong", out)
+
+
+class TestRulesStatement(EvenniaCommandTest):
+    """+rules <ruleset>: the catalog statement an admin reads (issue 10): which rules are on,
+    their values and the file and line they come from."""
+
+    def test_everyman_shows_its_own_and_the_carried_rules_with_files(self):
+        out = run_command(self.char1, "+rules everyman=DMG-15").text
+        self.assertIn("Rules: everyman", out)
+        self.assertIn("Extends core.", out)
+        self.assertIn("carried from the core: V20 p. 284-285", out)
+        self.assertIn("damage.conversions", out)
+        self.assertIn("core/damage.yaml:", out)
+        self.assertIn("1 rules; 0 from everyman's own document, 1 carried by the core.", out)
+        self.assertTrue(all(len(line) <= 78 for line in out.splitlines()), out)
+
+    def test_numetal_house_rule_comes_from_numetal(self):
+        """INIT-05 (Gurahl winter) is numetal's seed and numetal's file; not in v20."""
+        out = run_command(self.char1, "+rules numetal=INIT-05").text
+        self.assertIn("seed 000", out)
+        self.assertIn("numetal/turns.yaml:", out)
+        self.assertIn("has no rule starting 'INIT-05'",
+                      run_command(self.char1, "+rules v20=INIT-05").text)
+
+    def test_whole_statement_fits_the_screen_and_names_the_switch_offs(self):
+        out = run_command(self.char1, "+rules spotlight").text
+        self.assertIn("Switched off from core: catalog, initiative", out)
+        self.assertIn("SPOT-13", out)
+        self.assertNotIn("DICE-01", out)
+        self.assertTrue(all(len(line) <= 78 for line in out.splitlines()), out)
+
+    def test_core_is_a_base_not_started(self):
+        self.assertIn("Rules: core", run_command(self.char1, "+rules core=DICE").text)
+        out = run_command(self.char1, "+combat/start core").text
+        self.assertIn("shared base", out)
+        self.assertIn("numetal", out)
