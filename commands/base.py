@@ -16,6 +16,7 @@ from evennia.utils import logger
 
 from combat.errors import WodError
 from combat.sheet import printable
+from world.dice_source import GAME_DICE, GameDice
 from world.combat_text import plain
 
 
@@ -28,7 +29,7 @@ class WodCommand(MuxCommand):
     locks = "cmd:all()"
     help_category = "World of Darkness"
     #: Dice come from here; tests replace it with exact faces (randomness injected).
-    rng: random.Random = random.SystemRandom()
+    rng: random.Random = GAME_DICE
     #: switch -> method name, for aliases such as /pending -> slackers
     switch_aliases: dict[str, str] = {}
 
@@ -62,6 +63,8 @@ class WodCommand(MuxCommand):
     flag_takers: tuple[str, ...] = ()
 
     def func(self):
+        if isinstance(self.rng, GameDice):
+            self.rng.command_started()
         flags = [s for s in self.switches if s.lower() in self.flag_switches]
         main = [s for s in self.switches if s.lower() not in self.flag_switches]
         self.switch_flags = frozenset(s.lower() for s in flags)

@@ -31,6 +31,7 @@ from combat.core.events import Event
 from combat.errors import IllegalAction
 
 from . import combat_text, combatlog
+from .dice_source import GAME_DICE
 from .combat_text import Names
 
 COMBAT_KEY = "wod_combat"
@@ -283,9 +284,6 @@ def end(script, by: str, rng: random.Random, keep_npcs: bool = False) -> Applied
 # ---------------------------------------------------------------- the game acting
 
 
-GAME_DICE = random.SystemRandom()
-
-
 def expire_due(script, now: float | None = None, rng: random.Random | None = None
                ) -> Applied | None:
     """The idle clock: apply the defaults if the deadline has passed (``now`` for tests)."""
@@ -296,6 +294,8 @@ def expire_due(script, now: float | None = None, rng: random.Random | None = Non
         return None
     objects = Objects(script.obj)
     gone = tuple(k for k in engine.pending(state) if objects(k) is None)
+    if rng is None:
+        GAME_DICE.command_started()
     return run(script, it.Expire(now=now, gone=gone), rng or GAME_DICE, objects=objects,
                now=now)
 
