@@ -196,6 +196,14 @@ class SetCover(Intent):
     level: str = "none"
 
 
+@intent("pace")
+class SetPace(Intent):
+    """d10 pacing (issue 11): choices entered ahead of the slot, resolved in it (``ahead``),
+    or each typed in its slot."""
+
+    ahead: bool = True
+
+
 @intent("flag")
 class SetFlag(Intent):
     """d10 INIT-05: a combat flag (a season such as ``winter``) set or cleared by staff."""
