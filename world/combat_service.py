@@ -303,8 +303,9 @@ def summary(script, state) -> dict:
     for r in records:  # whoever left the fight keeps their name in the summary
         if r.get("event") in ("join", "leave") and r.get("actor") and r.get("name"):
             names.setdefault(r["actor"], r["name"])
-    turns = getattr(state, "turn", None) or getattr(state, "round", None) or 0
-    return {"event": "summary", "turns": int(turns),
+    length = ({"turns": int(state.turn)} if hasattr(state, "turn") else
+              {"rounds": int(getattr(state, "round", 0) or 0)})
+    return {"event": "summary", **length,
             "hurt": [[k, n] for k, n in hurt.items() if n > 0],
             "dealt": [[k, n] for k, n in dealt.items() if n > 0],
             "fell": [[k, o] for k, o in fell.items() if o not in ("ok", "")],

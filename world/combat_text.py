@@ -303,6 +303,10 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
         return [f"{who}'s declared {ev['kind']} is impossible now:", f"  {ev['why']}"]
     if k == "armor_damaged":  # DMG-12
         return f"  {who}'s {ev.get('armor') or 'armor'} is damaged: no soak until repaired."
+    if k == "revive":
+        was = "death" if ev.get("was") == "dead" else ev.get("was")
+        return (f"{n(ev.get('by'))} undoes {who}'s {was}: {who} is alive "
+                f"({ev.get('health')}).")
     if k == "heal":
         return (f"{n(ev.get('target'))} heals {ev.get('levels', ev['applied'])} {ev['type']} "
                 f"(by {n(ev.get('by'))}): {ev['health_before']} -> {ev['health_after']}")
@@ -407,9 +411,10 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
                          for key, o in ev["fell"])
         dealt = ", ".join(f"{names.get(key, n(key))} {levels}" for key, levels in
                           ev.get("dealt") or ())
-        turns = ev.get("turns")
-        head = f"Fight summary ({turns} turn{'s' if turns != 1 else ''}): " if turns else \
-            "Fight summary: "
+        unit = "turn" if ev.get("turns") else "round"
+        many = ev.get("turns") or ev.get("rounds")
+        head = (f"Fight summary ({many} {unit}{'s' if many != 1 else ''}): " if many else
+                "Fight summary: ")
         return [head + (f"hurt (levels taken): {hurt}." if hurt else "nobody was hurt."),
                 *([f"  Dealt (levels): {dealt}."] if dealt else []),
                 *([f"  Down: {fell}."] if fell else []),

@@ -115,6 +115,7 @@ class StaffDamage(Intent):
 class StaffHeal(Intent):
     levels: int = 0
     damage_type: str = "lethal"
+    revive: bool = False  # d10: staff undo a death or torpor (no levels healed)
 
 
 @intent("timeout")

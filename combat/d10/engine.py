@@ -24,6 +24,15 @@ from .fight import Fight
 
 
 def _join(f: Fight, i: it.Join) -> None:
+    """HLT-03..05: the dead and the torpid stay out of fights until staff undo it."""
+    try:
+        fate = f.sheet(i.actor).fate
+    except IllegalAction:
+        fate = ""
+    if fate:
+        name = i.name or i.actor
+        raise IllegalAction(f"{name} is {'dead' if fate == 'dead' else 'in ' + fate} and "
+                            f"cannot join a fight. Staff can undo it: +sheet/revive {name}")
     f.run(sch.join(f.state, i.actor, i.name, f.rules, is_npc=i.is_npc,
                    controller=i.controller))
 
@@ -140,7 +149,7 @@ HANDLERS: dict[type, Callable[[Fight, Any], None]] = {
     it.SetCover: lambda f, i: set_cover(f, i.actor, i.level, by=i.by),
     it.StaffDamage: lambda f, i: staff.damage(f, i.actor, i.levels, i.damage_type, i.sources),
     it.SetFlag: lambda f, i: flags.set_flag(f, i.flag, i.remove),
-    it.StaffHeal: lambda f, i: staff.heal(f, i.actor, i.levels, i.damage_type),
+    it.StaffHeal: lambda f, i: staff.heal(f, i.actor, i.levels, i.damage_type, i.revive),
     it.Recover: lambda f, i: mending.recover(f, i.actor, i.damage_type, place=i.place,
                                              chimerical=i.chimerical, rested=i.rested,
                                              levels=i.levels),
