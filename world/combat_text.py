@@ -163,7 +163,9 @@ def plain(note: str) -> str:
 
 _IDLE = {"full_defense": "the game declares a full defense for them (they defend against "
                          "every attack this turn)",
-         "pass": "they pass", "removed": "they are gone and leave the fight"}
+         "pass": "they pass", "removed": "they are gone and leave the fight",
+         "delay": "they pass their slot and may still act later this turn (+combat/act)",
+         "rolled": "the game rolls their initiative"}
 
 
 def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  # noqa: C901
@@ -185,6 +187,8 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
         mods = "".join(f" {m['value']:+d} {m['reason']}" for m in ev.get("modifiers", []))
         text = (f"{who} rolls initiative: rating {ev['rating']} + "
                 f"[{' '.join(map(str, ev['faces']))}]{mods} = {ev['total']}")
+        if ev.get("from_turn"):  # rolled after this turn's order was set
+            text += f" (too late for this turn: it counts from turn {ev['from_turn']})"
         left = ", ".join(f"{m['value']:+d} {m['reason']}" for m in ev.get("not_applied") or ())
         if left:  # INIT-03/05: reported, for the player to apply (+combat/init -2)
             return [text, f"  (not applied: {left})"]

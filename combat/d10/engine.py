@@ -128,6 +128,26 @@ def _timeout(f: Fight, i: it.SetTimeout) -> None:
 
 
 def _expire(f: Fight, i: it.Expire) -> None:
+    """The idle clock. A missing initiative is rolled from the sheet (INIT-01; an NPC with
+    its rating typed before rolls with it, INIT-02) instead of sitting the turn out."""
+    if not idle.due(f.state, i.now):
+        return
+    deadline = f.state.deadline
+    for key, what in sch.prompts(f.state):
+        if what != "initiative" or key in i.gone:
+            continue
+        c = f.state.get(key)
+        try:
+            sheet = f.sheet(key)
+        except IllegalAction:
+            continue
+        rating = c.rating if c.is_npc and c.rating is not None else sch.initiative_rating(
+            sheet, f.rules)
+        f.emit("timeout", actor=key, what="initiative", default=idle.ROLLED,
+               deadline=deadline)
+        f.run(sch.roll_initiative(f.state, key, f.rules, f.rng, rating=rating,
+                                  race=sheet.race, wound_penalty=f.track(key).penalty))
+    f.state = replace(f.state, deadline=deadline)  # the others still owe what is due
     step = idle.expire(f.state, f.rules, i.now, frozenset(i.gone))
     if step is not None:
         f.run(step)

@@ -90,3 +90,114 @@ class TestWholeFightNobodyActs(AheadTest):
         self.assertIn("Fight summary (3 turns)", out)
         self.assertIn("Down: Thug (dead)", out)
         self.assertIn("Dealt (levels): Char 8", out)
+
+
+class TestActAndDelayAhead(AheadTest):
+    @pytest.mark.rule("TURN-03", "TURN-04")
+    def test_delay_ahead_then_act_at_the_end(self):
+        """TURN-04 entered ahead: Char (11) delays when the slot comes, the others resolve by
+        themselves (TURN-03), and Char acts last with +combat/act."""
+        self.setup_ahead()
+        self.cmd("+combat/declare attack Thug")
+        with capture_msgs(self.char1) as seen:
+            self.cmd("+combat/delay")
+        self.assertIn("You will delay when your slot comes", "\n".join(seen[self.char1]))
+        self.player("+combat/declare other waits")
+        self.assertIn("Your action is queued; it resolves in your slot.",
+                      self.player("+combat/act").text)
+        with capture_msgs(self.char1) as seen:
+            self.cmd("+combat/declare Thug=other growls")
+        self.assertIn("Your turn to act", "\n".join(seen[self.char1]))
+        self.assertEqual([e["actor"] for e in self.events("act")],
+                         [self.key("Char2"), self.key("Thug")])
+        self.assertTrue(self.who("Char").delayed)
+        with self.dice(2, 2, 2, 2, 2):  # Dex 3 + Brawl 2: [2 2 2 2 2] misses
+            self.assertIn("Miss.", self.cmd("+combat/act").text)
+        self.assertEqual((self.state().turn, self.state().phase), (2, "declare"))
+
+    @pytest.mark.rule("TURN-01", "TURN-02")
+    def test_refused_ahead_changes_nothing_and_pass_ahead(self):
+        """A declaration entered ahead is checked at once: a weapon not carried is refused
+        and nothing is kept; a pass entered ahead is revealed in its slot."""
+        self.setup_ahead()
+        before = self.state()
+        self.assertIn("carries no", self.player("+combat/declare attack Thug with knife").text)
+        self.assertEqual(self.state(), before)
+        self.assertIn("declared ahead", self.player("+combat/pass").text)
+        self.cmd("+combat/declare Thug=other growls")
+        self.assertEqual([e["actor"] for e in self.events("skip")], [self.key("Char2")])
+        self.assertEqual(self.state().phase, "declare")  # Char's slot: nothing kept ahead
+
+    @pytest.mark.rule("INIT-02", "TURN-01")
+    def test_npc_group_init_and_declared_ahead_at_once(self):
+        """Staff run a group: +combat/init Rat1,Rat2,Rat3=4 and one declaration for all,
+        kept ahead and revealed each in its own slot."""
+        self.assertIn("choices entered ahead", self.cmd("+combat/start =ahead").text)
+        self.cmd("+combat/npc 3 Rat=thug")
+        with self.dice(5, 1, 9, 2):
+            self.cmd("+combat/init")
+            out = self.cmd("+combat/init Rat1,Rat2,Rat3=4").text
+        self.assertIn("Rat3 rolls initiative: rating 4 + [2] = 6", out)
+        self.cmd("+combat/next")  # declaring: Rat1 5, Rat3 6, Char 11, Rat2 13
+        out = self.cmd("+combat/declare Rat1,Rat2,Rat3=other squeak").text
+        self.assertIn("Rat1 declares: other: squeak", out)
+        self.assertIn("Rat2 has declared ahead", out)
+        self.assertEqual([e["actor"] for e in self.events("declare")],
+                         [self.key("Rat1"), self.key("Rat3")])
+        self.assertTrue(self.who("Rat2").ahead_declare)
+
+
+class TestLateAndIdle(EffectsTest):
+    @pytest.mark.rule("INIT-01")
+    def test_late_init_says_it_counts_from_next_turn(self):
+        self.cmd("+combat/start")
+        with self.dice(5):
+            self.cmd("+combat/init")
+        self.cmd("+combat/next")
+        self.player("+combat/join")
+        with self.dice(3):
+            out = self.player("+combat/init").text
+        self.assertIn("rating 4 + [3] = 7 (too late for this turn: it counts from turn 2)",
+                      out)
+
+    @pytest.mark.rule("INIT-01")
+    def test_idle_initiative_is_rolled_not_passed(self):
+        """Issue 11: the idle default for a missing initiative is a roll from the sheet."""
+        import time
+
+        from world import combat_service
+        from tests.fixed_dice import FixedDice
+
+        self.cmd("+combat/start")
+        self.player("+combat/join")
+        self.cmd("+combat/timeout 60")
+        with self.dice(5):
+            self.cmd("+combat/init")
+        script = combat_in_room(self)
+        done = combat_service.expire_due(script, now=time.time() + 61, rng=FixedDice(3))
+        self.assertIn("Time is up for Char2 (initiative): the game rolls their initiative",
+                      done.text)
+        self.assertEqual(self.who("Char2").init_total, 7)
+        self.assertEqual(self.who("Char2").joined_turn, 1)
+
+
+class TestMockFight(EffectsTest):
+    @pytest.mark.rule("DMG-01")
+    def test_mock_fight_puts_every_sheet_back(self):
+        before = self.char2.sheet.get()
+        out = self.cmd("+combat/start/mock").text
+        self.assertIn("A MOCK fight", out)
+        self.player("+combat/join")
+        self.cmd("+combat/damage Char2=3 lethal")
+        self.assertEqual(self.char2.sheet.get().health["lethal"], 3)
+        out = self.cmd("+combat/end").text
+        self.assertIn("A mock fight: every sheet is as it was before it.", out)
+        self.assertEqual(self.char2.sheet.get(), before)
+        self.assertIn("does not go with", self.cmd("+combat/declare/mock dodge").text)
+        self.assertIn("does not go with", self.cmd("+combat/start/wp").text)
+
+
+def combat_in_room(test):
+    from typeclasses.combat import combat_in
+
+    return combat_in(test.room1)
