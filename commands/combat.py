@@ -48,7 +48,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       +combat/next [<name>]
 
     Switches:
-      start     - start a fight here; you organize it (and join it). =simple: each
+      start     - start a fight here; you organize it (and join it). /start/mock:
+                  a rehearsal, every sheet put back when it ends. =simple: each
                   character declares and acts in turn (TURN-05); =reroll: initiative
                   every turn; both: =simple,reroll
       join      - join the fight in this room
@@ -93,7 +94,10 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                   Add a source (fire, sunlight, silver, firearm ... [head];
                   unsoakable [enemy]; chimerical) and the levels are damage
                   successes the target soaks as the rules say for it
-      heal      - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>
+      heal      - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>;
+                  <name>=revive undoes a death or torpor (staff decide)
+      pace      - organizer/staff: ahead (declare and act before your slot; it is
+                  revealed and resolved in it) or slot. Also +combat/start =ahead
       recover   - organizer/staff: <name>=<type> [freehold||dreaming] [chimerical]
                   [rested] [<n>]: time has healed one level; says how long it took
                   and what care it needs, e.g. +combat/recover Bob=lethal;
