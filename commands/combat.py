@@ -295,7 +295,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
         main = [s.lower() for s in self.switches if s.lower() not in self.flag_switches]
         flags = {s.lower() for s in self.switches if s.lower() in self.flag_switches}
         switch = self.expand_switch(main[0]) if len(main) == 1 else None
-        if switch is not None and flags:
+        if switch is not None and flags and ("mock" in flags or switch == "start"):
             wrong = sorted(f for f in flags
                            if switch not in self.flag_only.get(f, self.flag_takers)
                            or (switch == "start" and f not in self.flag_only))
