@@ -9,7 +9,12 @@ has passed, ``expire`` applies the ruleset's default for everyone the turn still
 * declaring: ``turns.idle.declare`` in the ruleset: ``full_defense`` declares a desperate
   defense for the whole turn (DEF-04), rolled only if someone attacks them, or ``pass``
   declares nothing;
-* acting: the pending action is forfeited (``scheduler.skip``); declared defenses stay.
+* acting: only the slot is passed (issue 11): they delay (TURN-04) and may still act later
+  in the phase; if the turn waits for them again (the delayed at the end of the phase), the
+  pending action is forfeited (``scheduler.skip``); declared defenses stay.
+
+The d10 engine rolls a missing initiative from the sheet before this runs (issue 11: the
+idle default for initiative is a roll, not a pass); what is left here sits the turn out.
 
 Pure: the clock is a number the caller passes in (tests inject it; the Script passes
 ``time.time()``), nothing is stored or printed here.
@@ -23,7 +28,7 @@ from . import scheduler as sch
 from .errors import WodError
 from .state import CombatState
 
-PASS, FULL_DEFENSE = "pass", "full_defense"
+PASS, FULL_DEFENSE, DELAY, ROLLED = "pass", "full_defense", "delay", "rolled"
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,8 +83,11 @@ def expire(
     for key, what in sch.prompts(state):
         if dict(sch.prompts(st)).get(key) != what:
             continue  # an earlier default already moved the turn past them
+        c = st.get(key)
         if key in gone:
             step, did = sch.remove(st, key, ruleset), "removed"
+        elif what == "act" and not c.delayed and st.cursor < len(st.order):
+            step, did = sch.delay(st, key, ruleset), DELAY
         elif what == "declare" and rules.declare == FULL_DEFENSE:
             try:
                 step = sch.declare(st, key, [{"kind": rules.defense}], ruleset, desperate=True)

@@ -508,8 +508,13 @@ def _new_turn(st: CombatState, rules: TurnRules, events: list) -> CombatState:
             action_cap=None,
             conditions=conds,
             lost=_lost(conds, turn, rules),
+            ahead_declare=None,
+            ahead_act="",
+            late=False,
         )
-        if reroll:  # INIT-04: the rating is kept, so NPCs re-roll without retyping it
+        # INIT-04: the rating is kept, so NPCs re-roll without retyping it; a roll made late
+        # in the turn before counts for this turn (it was made for it).
+        if reroll and not (c.joined_turn == turn and c.init_total is not None):
             c = replace(c, init_faces=(), init_mods=(), init_total=None)
         out.append(c)
     st = replace(st, turn=turn, phase="initiative", combatants=tuple(out), order=(), cursor=0)
@@ -564,6 +569,17 @@ def _settle(
     return st
 
 
+def prompt_events(st: CombatState) -> list[dict]:
+    """The ``prompt`` events for who the turn waits for now, grouped by what."""
+    groups: dict[str, list[str]] = {}
+    for k, w in prompts(st):
+        groups.setdefault(w, []).append(k)
+    if not groups and st.phase != "ended":
+        groups["advance"] = []  # nobody to wait for: the organizer moves on
+    return [{"event": "prompt", "turn": st.turn, "phase": st.phase, "what": what, "who": who}
+            for what, who in groups.items()]
+
+
 def _where(st: CombatState) -> tuple:
     return (st.turn, st.phase, st.cursor, tuple(prompts(st)))
 
@@ -580,15 +596,7 @@ def _finish(
     st = _settle(st, rules, events, allow_start=allow_start, boundaries=boundaries)
     now = _where(st)
     if now != _where(before):
-        groups: dict[str, list[str]] = {}
-        for k, w in now[3]:
-            groups.setdefault(w, []).append(k)
-        if not groups and st.phase != "ended":
-            groups["advance"] = []  # nobody to wait for: the organizer moves on
-        for what, who in groups.items():
-            events.append(
-                {"event": "prompt", "turn": st.turn, "phase": st.phase, "what": what, "who": who}
-            )
+        events.extend(prompt_events(st))
         st = replace(st, deadline=None)  # a new prompt gets a new deadline from the caller
     return Step(replace(st, seq=st.seq + 1), tuple(events))
 
@@ -608,15 +616,18 @@ def new_combat(
     reroll_initiative: bool | None = None,
     flags: Iterable[str] = (),
     timeout: int | None = None,
+    ahead: bool = False,
 ) -> CombatState:
-    """An empty combat in turn 1's initiative phase; the mode is fixed from here (TURN-05)."""
+    """An empty combat in turn 1's initiative phase; the mode is fixed from here (TURN-05).
+    ``ahead``: the pacing where choices are entered ahead of the slot (Options.ahead)."""
     rules = turn_rules(ruleset)
     mode = (mode or rules.default_mode).strip().lower()
     if mode not in MODES:
         raise InputError(f"Combat mode must be {' or '.join(MODES)}, not '{mode}'.")
     _check_options(ruleset.name, rules, mode, reroll_initiative)
     reroll = rules.reroll_default if reroll_initiative is None else bool(reroll_initiative)
-    opts = Options(mode, reroll, timeout, tuple(sorted({f.strip().lower() for f in flags})))
+    opts = Options(mode, reroll, timeout, tuple(sorted({f.strip().lower() for f in flags})),
+                   bool(ahead))
     return CombatState(str(id), ruleset.name, opts)
 
 
@@ -641,6 +652,7 @@ def set_options(
     reroll_initiative: bool | None = None,
     flags: Iterable[str] | None = None,
     timeout: int | None = None,
+    ahead: bool | None = None,
 ) -> Step:
     """Change combat options. The mode only before turn 1 starts (TURN-05: "agreed upon
     before combat starts"); re-rolling (INIT-04) from the next turn; flags (INIT-05) at the
@@ -665,6 +677,8 @@ def set_options(
         o = replace(o, flags=tuple(sorted({f.strip().lower() for f in flags if f.strip()})))
     if timeout is not None:
         o = replace(o, timeout=int(timeout))
+    if ahead is not None:
+        o = replace(o, ahead=bool(ahead))
     events = [{"event": "options", **o.to_dict()}]
     return _finish(state, replace(state, options=o), rules, events)
 

@@ -69,6 +69,9 @@ class Sheet:
     weapons: tuple[str, ...] = ()
     armor: str = ""
     approved: bool = False
+    # HLT-03..05: an outcome that outlasts the fight (``dead``, ``torpor``); "" while the
+    # character lives and can act. Only staff undo it (+sheet/revive, +combat/heal =revive).
+    fate: str = ""
 
     # ------------------------------------------------------------ storage
 
@@ -98,6 +101,7 @@ class Sheet:
             weapons=tuple(data.get("weapons") or ()),
             armor=str(data.get("armor") or ""),
             approved=bool(data.get("approved", False)),
+            fate=str(data.get("fate") or ""),
         )
 
     def to_dict(self) -> dict:
@@ -117,6 +121,7 @@ class Sheet:
             "weapons": list(self.weapons),
             "armor": self.armor,
             "approved": self.approved,
+            **({"fate": self.fate} if self.fate else {}),
         }
 
     # ------------------------------------------------------------ reading
@@ -143,7 +148,7 @@ class Sheet:
             value = (self.splat, self.race, self.breed, self.form, self.generation,
                      tuple(self.traits.items()), tuple(self.specialties.items()),
                      tuple(self.pools.items()), tuple(self.health.items()),
-                     tuple(self.weapons), self.armor, self.approved)
+                     tuple(self.weapons), self.armor, self.approved, self.fate)
             key = _VALUE_KEYS.get(value)
             if key is None:
                 if len(_VALUE_KEYS) >= _VALUE_KEYS_MAX:
@@ -151,6 +156,11 @@ class Sheet:
                 key = _VALUE_KEYS[value] = -next(_NEXT_KEY)
             self.__dict__["_value_key"] = key
         return key
+
+    @property
+    def fate_text(self) -> str:
+        """What keeps the character from acting, for players ("" when nothing does)."""
+        return {"dead": "dead", "torpor": "in torpor"}.get(self.fate, self.fate)
 
     def has_specialty(self, name: str) -> bool:
         return bool(self.specialties.get(name))

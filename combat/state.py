@@ -83,14 +83,21 @@ class Options:
     reroll_initiative: bool = False  # INIT-04
     timeout: int | None = None  # seconds before an idle player is a "slacker" (later issue)
     flags: tuple[str, ...] = ()  # scene/combat flags such as "winter" (INIT-05)
+    # Pacing (issue 11): declarations and acts may be entered ahead of one's slot; they are
+    # revealed and resolved when the slot comes (TURN-01 low to high, TURN-03 high to low),
+    # and a declared action with nothing left to choose resolves by itself in its slot.
+    ahead: bool = False
 
     def to_dict(self) -> dict:
-        return {
+        d = {
             "mode": self.mode,
             "reroll_initiative": self.reroll_initiative,
             "timeout": self.timeout,
             "flags": list(self.flags),
         }
+        if self.ahead:
+            d["ahead"] = True
+        return d
 
     @classmethod
     def from_dict(cls, d: Mapping | None) -> "Options":
@@ -104,6 +111,7 @@ class Options:
             bool(d.get("reroll_initiative", False)),
             None if timeout is None else int(timeout),
             tuple(sorted({str(f).lower() for f in d.get("flags") or ()})),
+            bool(d.get("ahead", False)),
         )
 
 
@@ -145,6 +153,13 @@ class Combatant:
     outcome: str = ""
     gear: Gear = EMPTY_GEAR
     spending: Spending | None = None
+    # Pacing (Options.ahead): a declaration entered ahead of the slot, kept hidden until the
+    # slot comes ({"actions", "activations", "desperate"}); what was asked ahead for the act
+    # slot ("act", "wp": act with the declared Willpower, "delay"); ``late``: the idle clock
+    # passed this declaration slot (a late declaration is still taken this phase).
+    ahead_declare: dict | None = None
+    ahead_act: str = ""
+    late: bool = False
 
     @property
     def extras(self) -> dict[str, int]:
@@ -188,6 +203,9 @@ class Combatant:
             "outcome": self.outcome,
             "gear": self.gear.to_dict() or None,
             "spending": self.spending.to_dict() if self.spending else None,
+            "ahead_declare": copy.deepcopy(self.ahead_declare),
+            "ahead_act": self.ahead_act,
+            "late": self.late,
         }
 
     @classmethod
@@ -226,6 +244,10 @@ class Combatant:
             outcome=str(d.get("outcome") or ""),
             gear=Gear.from_dict(d.get("gear")),
             spending=Spending.from_dict(d.get("spending")),
+            ahead_declare=(plain(d["ahead_declare"]) if d.get("ahead_declare") is not None
+                           else None),
+            ahead_act=str(d.get("ahead_act") or ""),
+            late=bool(d.get("late", False)),
         )
 
 

@@ -48,7 +48,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       +combat/next [<name>]
 
     Switches:
-      start     - start a fight here; you organize it (and join it). =simple: each
+      start     - start a fight here; you organize it (and join it). /start/mock:
+                  a rehearsal, every sheet put back when it ends. =simple: each
                   character declares and acts in turn (TURN-05); =reroll: initiative
                   every turn; both: =simple,reroll
       join      - join the fight in this room
@@ -93,7 +94,10 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                   Add a source (fire, sunlight, silver, firearm ... [head];
                   unsoakable [enemy]; chimerical) and the levels are damage
                   successes the target soaks as the rules say for it
-      heal      - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>
+      heal      - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>;
+                  <name>=revive undoes a death or torpor (staff decide)
+      pace      - organizer/staff: ahead (declare and act before your slot; it is
+                  revealed and resolved in it) or slot. Also +combat/start =ahead
       recover   - organizer/staff: <name>=<type> [freehold||dreaming] [chimerical]
                   [rested] [<n>]: time has healed one level; says how long it took
                   and what care it needs, e.g. +combat/recover Bob=lethal;
@@ -273,15 +277,32 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                     "abort", "celerity", "rage", "spend", "log", "end", "mod", "damage",
                     "heal", "kick", "timeout", "slackers", "move", "free", "done", "swap",
                     "ambush", "event", "range", "stake", "unstake", "feed", "undo",
-                    "organizer", "fights", "recover", "flag", "change")
-    # DICE-03/04, TURN-02: +combat/declare/wp attack Bob, +combat/act/wp, +combat/abort/wp
-    flag_switches = ("wp", "spec")
+                    "organizer", "fights", "recover", "flag", "change", "pace")
+    # DICE-03/04, TURN-02: +combat/declare/wp attack Bob, +combat/act/wp, +combat/abort/wp;
+    # +combat/start/mock: a rehearsal whose sheets are put back when it ends
+    flag_switches = ("wp", "spec", "mock")
     flag_takers = ("declare", "attack", "dodge", "block", "parry", "defend", "act", "abort",
-                   "change")
+                   "change", "start")
+    # which flag goes with which switch (the rest of the takers take wp and spec)
+    flag_only = {"mock": ("start",)}
     switch_aliases = {"npcs": "templates", "list": "templates", "desperate": "defend",
                       "pending": "slackers", "harm": "damage"}
 
     # ================================================================ plumbing
+
+    def func(self):
+        """/mock goes with /start only; /wp and /spec never with /start."""
+        main = [s.lower() for s in self.switches if s.lower() not in self.flag_switches]
+        flags = {s.lower() for s in self.switches if s.lower() in self.flag_switches}
+        switch = self.expand_switch(main[0]) if len(main) == 1 else None
+        if switch is not None and flags and ("mock" in flags or switch == "start"):
+            wrong = sorted(f for f in flags
+                           if switch not in self.flag_only.get(f, self.flag_takers)
+                           or (switch == "start" and f not in self.flag_only))
+            if wrong:
+                self.msg(f"|r{self.key}: /{wrong[0]} does not go with /{switch}.|n")
+                return
+        super().func()
 
     def me(self) -> str:
         return f"#{self.caller.id}"
@@ -371,11 +392,23 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
         combat_guard.refuse_second_combat(self.me(), self.caller.key)
         rs = rulebook.get(self.lhs.strip() or None)
         opts = {o.strip().lower() for o in (self.rhs or "").split(",") if o.strip()}
-        if opts - {"simple", "classic", "reroll"} or {"simple", "classic"} <= opts:
+        if opts - {"simple", "classic", "reroll", "ahead"} or {"simple", "classic"} <= opts:
             raise InputError(self.usage())
         mode = next((m for m in ("simple", "classic") if m in opts), None)
-        combat_service.start(room, rs, {"mode": mode, "reroll": "reroll" in opts},
-                             self.caller, self.rng)
+        combat_service.start(room, rs, {"mode": mode, "reroll": "reroll" in opts,
+                                        "ahead": "ahead" in opts},
+                             self.caller, self.rng, mock="mock" in self.switch_flags)
+
+    def do_pace(self):
+        """ahead: choices entered before the slot, revealed and resolved in it; slot: each
+        typed in its slot (issue 11)."""
+        self.load()
+        word = self.args.strip().lower()
+        if word not in ("ahead", "slot"):
+            raise InputError("+combat/pace ahead (declare and act before your slot; it is "
+                             "revealed and resolved in it) or +combat/pace slot.")
+        self.need_runner("set the fight's pace")
+        self.apply(it.SetPace(by=self.me(), ahead=word == "ahead"))
 
     def do_join(self):
         self.load()

@@ -137,6 +137,10 @@ class D10Switches:
         """<name>=<levels> <type>: marks off the track by hand."""
         self.load()
         self.need_runner("heal by hand")
+        if (self.rhs or "").strip().lower() == "revive" and self.lhs.strip():
+            c = self.combatant(self.lhs)  # staff undo a death or torpor (HLT-05)
+            self.apply(it.StaffHeal(by=self.me(), actor=c.key, revive=True))
+            return
         parts = (self.rhs or "").split()
         if not self.lhs.strip() or len(parts) != 2 or not parts[0].isdecimal():
             raise InputError(self.usage() + "  e.g. +combat/heal Bob=2 lethal")

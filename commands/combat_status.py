@@ -15,6 +15,7 @@ def status_lines(engine, state, rules, sheets, organizer: str) -> list[str]:
 
 def _d10(view, rules, names, organizer) -> list[str]:
     reroll = ", initiative every turn" if view["reroll"] else ""
+    reroll += ", choices entered ahead" if view.get("ahead") else ""
     lines = [header(f"Combat: {rules.name}, turn {view['turn']}, {view['phase']} phase"),
              f" Mode: {view['mode']}{reroll}   Organizer: {organizer}"]
     if view["waiting"]:
@@ -25,7 +26,8 @@ def _d10(view, rules, names, organizer) -> list[str]:
         hl = r["health"]
         if r["outcome"] and r["outcome"] not in ("ok", "incapacitated"):
             hl = f"{hl} ({r['outcome'].upper()})"
-        tags = ("[NPC]" if r["npc"] else "") + (" [delayed]" if r["delayed"] else "")
+        tags = ("[NPC]" if r["npc"] else "") + (" [delayed]" if r["delayed"] else "") + (
+            " [ahead]" if r.get("ahead") else "")
         gear = (r["hand"] or "unarmed") + (f", {r['armor']}" if r["armor"] else "")
         conds = f"  ({', '.join(r['conditions'])})" if r["conditions"] else ""
         lines.append(f" {init:>3}  {r['name']:<16} {tags:<6} {hl:<14} [{gear}] {decl}{conds}")

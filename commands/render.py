@@ -113,6 +113,9 @@ def sheet_text(name: str, sheet: Sheet, ruleset) -> str:
     lines.append(" " + ("   ".join(pools) or "none"))
     lines.append(rule("Health"))
     lines.append(health_line(sheet.track(ruleset.section("health"))))
+    if sheet.fate:  # HLT-03..05: kept after the fight until staff undo it
+        lines.append(f" |r{sheet.fate_text.upper()}|n: cannot roll or join a fight "
+                     f"(staff: +sheet/revive)")
     if sheet.weapons or sheet.armor:
         lines.append(rule("Equipment"))
         if sheet.weapons:

@@ -53,6 +53,9 @@ class CmdRoll(WodCommand):
     def do_default(self):
         ruleset = rulebook.get()
         sheet = self.caller.sheet.get()
+        if sheet.fate:  # HLT-03..05: the dead and the torpid do not act
+            raise IllegalAction(f"You are {sheet.fate_text} and cannot roll. Staff can undo "
+                                f"it: +sheet/revive {self.caller.key}")
         expr = parse(self.args)
         spec = evaluate(expr, sheet, ruleset, action="reflex" not in self.flags)
         spend = "wp" in self.flags

@@ -23,6 +23,8 @@ class CmdSheet(WodCommand):
       +sheet/equip [<name>/]<weapon>
       +sheet/unequip [<name>/]<weapon>
       +sheet/armor [<name>/]<armor||none>
+      +sheet/heal <name>=<levels> <bashing||lethal||aggravated>
+      +sheet/revive <name>
 
     Switches:
       set       - set a trait, pool or identity field on your own sheet while it is
@@ -35,6 +37,8 @@ class CmdSheet(WodCommand):
       unequip   - stop carrying it
       armor     - wear armor from the armor table, or none
                   Gear changes in play, so it is allowed on an approved sheet.
+      heal      - staff: heal levels outside a fight (logged)
+      revive    - staff: undo a death or torpor kept on the sheet (logged)
 
     Traits are the attributes, abilities, powers and merits of the active ruleset
     (+rules shows which). Pools take <current>/<permanent> or one number for both.
@@ -57,7 +61,8 @@ class CmdSheet(WodCommand):
 
     key = "+sheet"
     aliases = ["sheet"]
-    wod_switches = ("set", "spec", "approve", "unapprove", "equip", "unequip", "armor")
+    wod_switches = ("set", "spec", "approve", "unapprove", "equip", "unequip", "armor",
+                    "heal", "revive")
 
     def do_default(self):
         target = self.find_character(self.args) if self.args.strip() else self.caller
@@ -193,3 +198,72 @@ class CmdSheet(WodCommand):
 
         target.sheet.save(replace(sheet, armor=name))
         self.msg(f"{self._says(target, 'now wear')}: {name or 'no armor'}.")
+
+    # ---------------------------------------------------------------- life and death
+
+    def _staff_target(self, verb: str, usage: str):
+        """Staff only; a character in a running fight is healed through the fight, so the
+        fight and the sheet agree."""
+        if not self.is_staff():
+            raise IllegalAction(f"Only staff {verb} characters by hand.")
+        name = (self.lhs if self.rhs is not None else self.args).strip()
+        if not name:
+            raise InputError(usage)
+        target = self.find_character(name)
+        from typeclasses.combat_guard import combat_of, where
+
+        fight = combat_of(f"#{target.id}")
+        if fight is not None:
+            what = "revive" if verb == "revive" else "<levels> <type>"
+            raise IllegalAction(f"{target.key} is in a fight in {where(fight)}: there, use "
+                                f"+combat/heal {target.key}={what}")
+        return target
+
+    def _logged(self, target, done: str, told: str) -> None:
+        """Say it to the staffer and the character, and keep it in the server log."""
+        from evennia.utils import logger
+
+        logger.log_info(f"+sheet/{self.switches[0].lower()} by {self.caller.key} "
+                        f"(#{self.caller.id}) on {target.key} (#{target.id}): {done}")
+        self.msg(done)
+        if target != self.caller:
+            target.msg(told)
+
+    def do_heal(self):
+        """Staff: <name>=<levels> <type>, outside a fight (HLT-09 healing by hand)."""
+        from combat.health import DAMAGE_TYPES
+
+        usage = "Usage: +sheet/heal <name>=<levels> <bashing|lethal|aggravated>"
+        target = self._staff_target("heal", usage)
+        words = (self.rhs or "").lower().split()
+        if len(words) != 2 or not words[0].isdecimal() or int(words[0]) < 1:
+            raise InputError(usage + ", e.g. +sheet/heal Bob=2 lethal")
+        hits = [k for k in DAMAGE_TYPES if k.startswith(words[1])]
+        if len(hits) != 1:
+            raise InputError(f"'{words[1]}' is not a damage type: {', '.join(DAMAGE_TYPES)}.")
+        sheet = target.sheet.get()
+        if sheet.fate == "dead":
+            raise IllegalAction(f"{target.key} is dead: healing does not bring the dead "
+                                f"back. Undo the death first: +sheet/revive {target.key}")
+        section = rulebook.get().section("health")
+        before = sheet.track(section)
+        after = before.heal(hits[0], int(words[0]))
+        target.sheet.save(sheet.with_health(after))
+        change = (f"{before.damage - after.damage} {hits[0]}: {before.level_name} -> "
+                  f"{after.level_name}")
+        self._logged(target, f"{target.key} heals {change}.",
+                     f"{self.caller.key} heals you {change}.")
+
+    def do_revive(self):
+        """Staff: undo a death or torpor kept on the sheet (a story decision)."""
+        target = self._staff_target("revive", "Usage: +sheet/revive <name>")
+        sheet = target.sheet.get()
+        if not sheet.fate:
+            raise IllegalAction(f"{target.key} is neither dead nor in torpor.")
+        from dataclasses import replace
+
+        target.sheet.save(replace(sheet, fate=""))
+        was = "death" if sheet.fate == "dead" else sheet.fate
+        self._logged(target, f"{target.key}'s {was} is undone; the wounds stay "
+                             f"(+sheet/heal {target.key}=<levels> <type>).",
+                     f"{self.caller.key} undoes your {was}: you can act again.")

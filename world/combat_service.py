@@ -154,9 +154,16 @@ def run(script, intent: it.Intent, rng: random.Random, *, objects: Objects | Non
     undo = {"state": before.to_dict(),
             "sheets": {k: (sheets.read[k] if k in sheets.read else o.sheet.get()).to_dict()
                        for (o, _), k in zip(changed, out.sheet_changes)}}
+    if is_mock(script):  # a rehearsal: each sheet as it was before the fight first changed it
+        kept = dict(script.attributes.get("mock_sheets") or {})
+        fresh = {k: undo["sheets"][k] for k in out.sheet_changes if k not in kept}
+        if fresh:
+            script.attributes.add("mock_sheets", {**kept, **fresh})
     records = script.commit(state, changed, [*prelude, asked, *(e.to_dict() for e in
                                                                  out.events)],
                             before=before, stored=stored, undo=undo)
+    if is_mock(script) and isinstance(intent, it.Remove) and intent.actor:
+        put_back(script, objects, only=intent.actor)
     done = Applied(script, before, state, events, records, text)
     announce(done, objects)
     return done
@@ -178,6 +185,10 @@ def announce(done: Applied, objects: Objects) -> None:
         obj = objects(key)
         if obj is not None:
             obj.msg(msg)
+    for key, msg in combat_text.ahead_messages(done.events, done.state, names, organizer):
+        obj = objects(key)
+        if obj is not None:
+            obj.msg(msg)
     notes = combat_text.organizer_notes(done.events)
     org = objects(organizer)
     if notes and org is not None:
@@ -192,8 +203,10 @@ def new_id(room) -> str:
     return f"{room.id}-{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:6]}"
 
 
-def start(room, rules, options: Mapping, organizer, rng: random.Random) -> Applied:
-    """A new fight in ``room`` under ``rules``; the organizer joins it."""
+def start(room, rules, options: Mapping, organizer, rng: random.Random,
+          mock: bool = False) -> Applied:
+    """A new fight in ``room`` under ``rules``; the organizer joins it. ``mock``: staff
+    rehearse: every sheet the fight changes is put back when it ends."""
     from evennia import create_script
 
     engine = engine_for(rules)
@@ -201,9 +214,13 @@ def start(room, rules, options: Mapping, organizer, rng: random.Random) -> Appli
     key = f"#{organizer.id}"
     first = out.events[0].to_dict()
     first.update(organizer=key, ruleset=rules.name, state=out.state.to_dict())
+    if mock:
+        first["mock"] = True
     with transaction.atomic():
         script = create_script(SCRIPT_TYPECLASS, key=COMBAT_KEY, obj=room, persistent=True)
         script.setup(out.state, rules.name, key)
+        if mock:
+            script.attributes.add("mock", True)
         return run(script, it.Join(by=key, actor=key, name=organizer.key), rng,
                    prelude=(first,))
 
@@ -220,6 +237,28 @@ def add_npc(script, name: str, sheet, by: str, rng: random.Random, **join) -> Ap
         script.attributes.add("npcs", [*(script.attributes.get("npcs") or []), key])
         return run(script, it.Join(by=by, actor=key, name=name, is_npc=True,
                                    controller=script.organizer, **join), rng)
+
+
+def is_mock(script) -> bool:
+    return bool(script.attributes.get("mock"))
+
+
+def put_back(script, objects: Objects, only: str | None = None) -> list[str]:
+    """A mock fight: the sheets it changed as they were before it (names put back)."""
+    from combat.sheet import Sheet
+
+    kept = dict(script.attributes.get("mock_sheets") or {})
+    done = []
+    for key, data in list(kept.items()):
+        if only is not None and key != only:
+            continue
+        obj = objects(key)
+        if obj is not None and hasattr(obj, "sheet"):
+            obj.sheet.save(Sheet.from_dict(data))
+            done.append(obj.key)
+        kept.pop(key)
+    script.attributes.add("mock_sheets", kept)
+    return done
 
 
 def made_here(script, key: str) -> bool:
@@ -242,6 +281,7 @@ def summary(script, state) -> dict:
     records = combatlog.read(script.combat_id)
     skip = combatlog.undone(records)
     hurt: dict[str, int] = {}
+    dealt: dict[str, int] = {}
     fell: dict[str, str] = {}
     for r in records:
         kind, target = r.get("event"), r.get("target")
@@ -249,6 +289,8 @@ def summary(script, state) -> dict:
             continue
         if kind == "damage" and target:
             hurt[target] = hurt.get(target, 0) + int(r.get("applied") or 0)
+            if r.get("actor") and r["actor"] != target:
+                dealt[r["actor"]] = dealt.get(r["actor"], 0) + int(r.get("applied") or 0)
         elif kind == "heal" and target:
             hurt[target] = hurt.get(target, 0) - int(r.get("applied") or 0)
         elif kind == "harm":  # spotlight: Harm marked (and upgraded)
@@ -259,10 +301,17 @@ def summary(script, state) -> dict:
         elif kind == "outcome" and r.get("actor"):
             fell[r["actor"]] = r["outcome"]
     names = {c.key: c.name for c in state.combatants}
-    return {"event": "summary",
+    for r in records:  # whoever left the fight keeps their name in the summary
+        if r.get("event") in ("join", "leave") and r.get("actor") and r.get("name"):
+            names.setdefault(r["actor"], r["name"])
+    length = ({"turns": int(state.turn)} if hasattr(state, "turn") else
+              {"rounds": int(getattr(state, "round", 0) or 0)})
+    return {"event": "summary", **length,
             "hurt": [[k, n] for k, n in hurt.items() if n > 0],
+            "dealt": [[k, n] for k, n in dealt.items() if n > 0],
             "fell": [[k, o] for k, o in fell.items() if o not in ("ok", "")],
-            "names": {k: names.get(k, k) for k in {*hurt, *fell}}}
+            "names": {k: names.get(k, k) for k in {*hurt, *fell, *dealt}},
+            "mock": is_mock(script)}
 
 
 def end(script, by: str, rng: random.Random, keep_npcs: bool = False) -> Applied:
@@ -272,6 +321,8 @@ def end(script, by: str, rng: random.Random, keep_npcs: bool = False) -> Applied
     done = run(script, it.End(by=by), rng, objects=objects,
                prelude=(summary(script, script.get_state()),))
     npcs = list(script.attributes.get("npcs") or [])
+    if is_mock(script):
+        put_back(script, objects)
     script.delete()
     if not keep_npcs:
         for key in npcs:

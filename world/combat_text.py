@@ -163,15 +163,18 @@ def plain(note: str) -> str:
 
 _IDLE = {"full_defense": "the game declares a full defense for them (they defend against "
                          "every attack this turn)",
-         "pass": "they pass", "removed": "they are gone and leave the fight"}
+         "pass": "they pass", "removed": "they are gone and leave the fight",
+         "delay": "they pass their slot and may still act later this turn (+combat/act)",
+         "rolled": "the game rolls their initiative"}
 
 
 def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  # noqa: C901
     k = ev.kind
     who = n(ev.get("actor", ""))
     if k == "start":
+        mock = " A MOCK fight: nothing it does to sheets is kept." if ev.get("mock") else ""
         return (f"{n(ev.get('organizer'))} starts a fight ({ev.get('ruleset')}, "
-                f"{ev.get('how')}). +combat/join to take part.")
+                f"{ev.get('how')}). +combat/join to take part.{mock}")
     if k == "join":
         later = ev.get("from_turn", 1) > getattr(state, "turn", 1)
         return f"{who} joins the fight" + (f" (from turn {ev['from_turn']})" if later else "") \
@@ -184,6 +187,8 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
         mods = "".join(f" {m['value']:+d} {m['reason']}" for m in ev.get("modifiers", []))
         text = (f"{who} rolls initiative: rating {ev['rating']} + "
                 f"[{' '.join(map(str, ev['faces']))}]{mods} = {ev['total']}")
+        if ev.get("from_turn"):  # rolled after this turn's order was set
+            text += f" (too late for this turn: it counts from turn {ev['from_turn']})"
         left = ", ".join(f"{m['value']:+d} {m['reason']}" for m in ev.get("not_applied") or ())
         if left:  # INIT-03/05: reported, for the player to apply (+combat/init -2)
             return [text, f"  (not applied: {left})"]
@@ -198,6 +203,17 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
         return f"{who} declares: {actions_text(ev['actions'], n)}."
     if k == "skip":
         return f"{who} passes ({ev['what']})."
+    if k == "ahead":  # pacing: what was entered stays hidden until the slot comes
+        if ev["what"] == "declare":
+            return f"{who} has declared ahead (revealed in their slot)."
+        return f"{who} is ready to act (in their slot)."
+    if k == "ahead_refused":
+        return [f"{who}'s declaration made ahead no longer stands:", f"  {plain(ev['why'])}"]
+    if k == "pace":
+        if ev.get("ahead"):
+            return (f"{n(ev.get('by'))} paces the fight ahead: declare and act when you "
+                    f"like; it is revealed and resolved in your slot.")
+        return f"{n(ev.get('by'))} paces the fight slot by slot: each types in their slot."
     if k == "delay":
         return f"{who} delays."
     if k in ("abort", "change"):
@@ -291,6 +307,10 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
         return [f"{who}'s declared {ev['kind']} is impossible now:", f"  {ev['why']}"]
     if k == "armor_damaged":  # DMG-12
         return f"  {who}'s {ev.get('armor') or 'armor'} is damaged: no soak until repaired."
+    if k == "revive":
+        was = "death" if ev.get("was") == "dead" else ev.get("was")
+        return (f"{n(ev.get('by'))} undoes {who}'s {was}: {who} is alive "
+                f"({ev.get('health')}).")
     if k == "heal":
         return (f"{n(ev.get('target'))} heals {ev.get('levels', ev['applied'])} {ev['type']} "
                 f"(by {n(ev.get('by'))}): {ev['health_before']} -> {ev['health_after']}")
@@ -393,8 +413,17 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
         hurt = ", ".join(f"{names.get(key, n(key))} {levels}" for key, levels in ev["hurt"])
         fell = ", ".join(f"{names.get(key, n(key))} ({o.replace('_', ' ')})"
                          for key, o in ev["fell"])
-        return ["Fight summary: " + (f"hurt: {hurt}." if hurt else "nobody was hurt."),
-                *([f"  Fell: {fell}."] if fell else [])]
+        dealt = ", ".join(f"{names.get(key, n(key))} {levels}" for key, levels in
+                          ev.get("dealt") or ())
+        unit = "turn" if ev.get("turns") else "round"
+        many = ev.get("turns") or ev.get("rounds")
+        head = (f"Fight summary ({many} {unit}{'s' if many != 1 else ''}): " if many else
+                "Fight summary: ")
+        return [head + (f"hurt (levels taken): {hurt}." if hurt else "nobody was hurt."),
+                *([f"  Dealt (levels): {dealt}."] if dealt else []),
+                *([f"  Down: {fell}."] if fell else []),
+                *(["  A mock fight: every sheet is as it was before it."]
+                  if ev.get("mock") else [])]
     if k == "undo":
         what = (ev.get("what") or "").strip().rstrip(":.")
         return (f"{n(ev.get('by'))} undoes the last resolution" + (f": {what}" if what else "")
@@ -568,6 +597,41 @@ def prompt_messages(engine: str, events: Iterable[Event], state, names: Names,
         if engine == "d10" and organizer and who and {(k, what) for k in who} != already:
             out.append((organizer, PREFIX + f"Waiting for ({what}): "
                         + ", ".join(names(k) for k in who)))
+    return out
+
+
+_AHEAD = {"declare": "You have declared ahead; it will be revealed in your slot.",
+          "act": "Your action is queued; it resolves in your slot.",
+          "wp": "Your action is queued with its Willpower; it resolves in your slot.",
+          "delay": "You will delay when your slot comes (then act with +combat/act)."}
+
+
+_AHEAD_NPC = {"declare": "{} has declared ahead; it will be revealed in its slot.",
+              "act": "{}'s action is queued; it resolves in its slot.",
+              "wp": "{}'s action is queued with its Willpower; it resolves in its slot.",
+              "delay": "{} will delay when its slot comes."}
+
+
+def ahead_messages(events: Iterable[Event], state, names: Names,
+                   organizer: str | None) -> list[tuple[str, str]]:
+    """(recipient, text): what was entered ahead, said to whoever entered it (an NPC's
+    runner for an NPC), and why a declaration made ahead no longer stands."""
+    out = []
+    for ev in events:
+        if ev.kind not in ("ahead", "ahead_refused"):
+            continue
+        key = ev.get("actor")
+        c = state.get(key) if state is not None else None
+        npc = c is not None and is_npc(c)
+        to = organizer if npc else key
+        if not to:
+            continue
+        if ev.kind == "ahead_refused":
+            text = (f"{names(key)}'s declaration made ahead no longer stands; declare again: "
+                    f"+combat/declare " + (f"{names(key)}=" if npc else "") + "<action>")
+        else:
+            text = (_AHEAD_NPC if npc else _AHEAD).get(ev["what"], "").format(names(key))
+        out.append((to, PREFIX + text))
     return out
 
 

@@ -115,6 +115,7 @@ class StaffDamage(Intent):
 class StaffHeal(Intent):
     levels: int = 0
     damage_type: str = "lethal"
+    revive: bool = False  # d10: staff undo a death or torpor (no levels healed)
 
 
 @intent("timeout")
@@ -194,6 +195,14 @@ class SetCondition(Intent):
 @intent("cover")
 class SetCover(Intent):
     level: str = "none"
+
+
+@intent("pace")
+class SetPace(Intent):
+    """d10 pacing (issue 11): choices entered ahead of the slot, resolved in it (``ahead``),
+    or each typed in its slot."""
+
+    ahead: bool = True
 
 
 @intent("flag")

@@ -18,12 +18,21 @@ from ..core.events import events_of
 from ..core.outcome import Outcome
 from ..errors import IllegalAction, InputError
 from ..state import CombatState
-from . import acting, change, declare, flags, mending, staff
+from . import acting, change, declare, flags, mending, pacing, staff
 from .declare import set_cover
 from .fight import Fight
 
 
 def _join(f: Fight, i: it.Join) -> None:
+    """HLT-03..05: the dead and the torpid stay out of fights until staff undo it."""
+    try:
+        fate = f.sheet(i.actor).fate
+    except IllegalAction:
+        fate = ""
+    if fate:
+        name = i.name or i.actor
+        raise IllegalAction(f"{name} is {'dead' if fate == 'dead' else 'in ' + fate} and "
+                            f"cannot join a fight. Staff can undo it: +sheet/revive {name}")
     f.run(sch.join(f.state, i.actor, i.name, f.rules, is_npc=i.is_npc,
                    controller=i.controller))
 
@@ -58,12 +67,42 @@ def _advance(f: Fight, i: it.Advance) -> None:
 
 
 def _act(f: Fight, i: it.Act) -> None:
-    """TURN-03: the declared action, in its slot; what to do was said when declaring."""
+    """TURN-03: the declared action, in its slot; what to do was said when declaring. Typed
+    before the slot in a fight paced ahead, it is kept for the slot."""
     if i.action:
         raise IllegalAction(
             "You act what you declared: +combat/act (an NPC: +combat/act <npc>); "
             f"'{i.action.get('text') or i.action.get('kind')}' is not someone in this fight.")
+    if pacing.act_ahead(f, i.actor, pacing.WILLPOWER if i.willpower else pacing.ACT):
+        return
     acting.act(f, i.actor, willpower=i.willpower)
+
+
+def _declare(f: Fight, i: it.Declare) -> None:
+    """TURN-01/02 in the actor's slot; before it, in a fight paced ahead, kept hidden until
+    the slot comes."""
+    if pacing.ahead_of_slot(f, i.actor):
+        pacing.declare_ahead(f, i.actor, i.actions, i.activations, i.desperate)
+    else:
+        declare.declare(f, i.actor, i.actions, i.activations, i.desperate)
+
+
+def _pass(f: Fight, i: it.Pass) -> None:
+    if pacing.ahead_of_slot(f, i.actor):  # declaring nothing, ahead of the slot
+        pacing.declare_ahead(f, i.actor, ({"kind": "pass"},), (), False)
+    else:
+        f.run(sch.skip(f.state, i.actor, f.rules))
+
+
+def _delay(f: Fight, i: it.Delay) -> None:
+    """TURN-04; before the act slot, in a fight paced ahead: held when the slot comes."""
+    if not pacing.act_ahead(f, i.actor, pacing.DELAY):
+        f.run(sch.delay(f.state, i.actor, f.rules))
+
+
+def _pace(f: Fight, i: it.SetPace) -> None:
+    f.run(sch.set_options(f.state, f.rules, ahead=i.ahead))
+    f.emit("pace", ahead=bool(i.ahead), by=i.by)
 
 
 def _range(f: Fight, i: it.SetRange) -> None:
@@ -89,6 +128,26 @@ def _timeout(f: Fight, i: it.SetTimeout) -> None:
 
 
 def _expire(f: Fight, i: it.Expire) -> None:
+    """The idle clock. A missing initiative is rolled from the sheet (INIT-01; an NPC with
+    its rating typed before rolls with it, INIT-02) instead of sitting the turn out."""
+    if not idle.due(f.state, i.now):
+        return
+    deadline = f.state.deadline
+    for key, what in sch.prompts(f.state):
+        if what != "initiative" or key in i.gone:
+            continue
+        c = f.state.get(key)
+        try:
+            sheet = f.sheet(key)
+        except IllegalAction:
+            continue
+        rating = c.rating if c.is_npc and c.rating is not None else sch.initiative_rating(
+            sheet, f.rules)
+        f.emit("timeout", actor=key, what="initiative", default=idle.ROLLED,
+               deadline=deadline)
+        f.run(sch.roll_initiative(f.state, key, f.rules, f.rng, rating=rating,
+                                  race=sheet.race, wound_penalty=f.track(key).penalty))
+    f.state = replace(f.state, deadline=deadline)  # the others still owe what is due
     step = idle.expire(f.state, f.rules, i.now, frozenset(i.gone))
     if step is not None:
         f.run(step)
@@ -99,10 +158,10 @@ HANDLERS: dict[type, Callable[[Fight, Any], None]] = {
     it.Remove: _remove,
     it.RollInitiative: _initiative,
     it.Advance: _advance,
-    it.Declare: lambda f, i: declare.declare(f, i.actor, i.actions, i.activations,
-                                             i.desperate),
-    it.Pass: lambda f, i: f.run(sch.skip(f.state, i.actor, f.rules)),
-    it.Delay: lambda f, i: f.run(sch.delay(f.state, i.actor, f.rules)),
+    it.Declare: _declare,
+    it.Pass: _pass,
+    it.Delay: _delay,
+    it.SetPace: _pace,
     it.Abort: lambda f, i: acting.abort(f, i.actor, i.to, i.spend_willpower),
     it.Change: lambda f, i: change.change(f, i.actor, dict(i.to or {}), i.spend_willpower),
     it.Act: _act,
@@ -110,7 +169,7 @@ HANDLERS: dict[type, Callable[[Fight, Any], None]] = {
     it.SetCover: lambda f, i: set_cover(f, i.actor, i.level, by=i.by),
     it.StaffDamage: lambda f, i: staff.damage(f, i.actor, i.levels, i.damage_type, i.sources),
     it.SetFlag: lambda f, i: flags.set_flag(f, i.flag, i.remove),
-    it.StaffHeal: lambda f, i: staff.heal(f, i.actor, i.levels, i.damage_type),
+    it.StaffHeal: lambda f, i: staff.heal(f, i.actor, i.levels, i.damage_type, i.revive),
     it.Recover: lambda f, i: mending.recover(f, i.actor, i.damage_type, place=i.place,
                                              chimerical=i.chimerical, rested=i.rested,
                                              levels=i.levels),
@@ -140,8 +199,10 @@ class D10Engine:
         """TURN-05 ``mode`` (classic or simple) and INIT-04 ``reroll`` from /start."""
         sch.turn_rules(rules)  # refuse a ruleset without a turn before creating anything
         state = sch.new_combat(combat_id, rules, mode=options.get("mode"),
-                               reroll_initiative=True if options.get("reroll") else None)
-        how = f"{state.options.mode} mode"
+                               reroll_initiative=True if options.get("reroll") else None,
+                               ahead=bool(options.get("ahead")))
+        how = f"{state.options.mode} mode" + (", choices entered ahead" if
+                                               state.options.ahead else "")
         return Outcome(state, {}, events_of([{"event": "start", "engine": self.name,
                                               "how": how, **state.options.to_dict()}]))
 
@@ -155,6 +216,7 @@ class D10Engine:
             state.find(intent.actor)  # someone in this fight, or a clear refusal
         f = Fight(state, sheets, rules, rng, intent.by)
         handler(f, intent)
+        pacing.pump(f)  # a fight paced ahead: reveal and resolve what the turn has reached
         return Outcome(f.state, dict(f.changed), events_of(f.events))
 
     def load(self, data: Mapping) -> CombatState:
@@ -199,11 +261,13 @@ class D10Engine:
                 conds.append(f"{c.gear.cover} cover")
             rows.append({"key": c.key, "name": c.name, "npc": c.is_npc, "init": c.init_total,
                          "delayed": c.delayed, "health": health, "outcome": c.outcome,
+                         "ahead": c.ahead_declare is not None or bool(c.ahead_act),
                          "hand": hand, "armor": armor,
                          "actions": list(c.actions) if c.declared else None,
                          "conditions": conds})
         return {"engine": self.name, "turn": state.turn, "phase": state.phase,
                 "mode": state.options.mode, "reroll": state.options.reroll_initiative,
+                "ahead": state.options.ahead,
                 "waiting": self.prompts(state), "rows": rows,
                 "ranges": [list(r) for r in state.ranges]}
 

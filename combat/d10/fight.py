@@ -25,6 +25,8 @@ from .gear import Gear, Grip
 # HLT-02..05 outcomes that take a combatant out of the turn (they keep their place in the
 # fight and the log; the turn no longer waits for them).
 OUT_OF_ACTION = frozenset({dmg.INCAPACITATED, dmg.UNCONSCIOUS, dmg.TORPOR, dmg.DEAD})
+# HLT-03..05: the outcomes kept on the sheet after the fight (the next fight refuses them).
+KEPT_ON_SHEET = frozenset({dmg.TORPOR, dmg.DEAD})
 
 
 def roll_event(actor: str, purpose: str, spec: PoolSpec | None, roll, **extra) -> dict:
@@ -211,6 +213,10 @@ class Fight:
             return
         self.put(key, outcome=outcome)
         self.emit("outcome", actor=key, outcome=outcome, before=c.outcome or dmg.OK)
+        if outcome in KEPT_ON_SHEET:
+            sheet = self.sheet(key)
+            if sheet.fate != outcome:
+                self.put_sheet(key, replace(sheet, fate=outcome))
         if outcome in OUT_OF_ACTION and not any(k.name == "incapacitated"
                                                 for k in c.conditions):
             self.condition(key, "incapacitated")

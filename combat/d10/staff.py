@@ -3,6 +3,8 @@ set or lifted, cover placed."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .. import damage as dmg
 from .. import scheduler as sch
 from ..errors import IllegalAction, InputError
@@ -57,10 +59,18 @@ def damage(f: Fight, key: str, n: int, kind: str, sources: tuple[str, ...] = ())
     f.set_outcome(key, dr.outcome)
 
 
-def heal(f: Fight, key: str, n: int, kind: str) -> None:
-    """Marks come off the track; a character no longer incapacitated is back in the turn."""
+def heal(f: Fight, key: str, n: int, kind: str, revived: bool = False) -> None:
+    """Marks come off the track; a character no longer incapacitated is back in the turn.
+    HLT-05: healing does not bring the dead back; staff undo a death with ``revived``."""
+    if revived:
+        revive(f, key)
+        return
     n, kind = levels_and_kind(f, n, kind)
     sheet = f.sheet(key)
+    if f.state.get(key).outcome == dmg.DEAD or sheet.fate == dmg.DEAD:
+        name = f.name(key)
+        raise IllegalAction(f"{name} is dead: healing does not bring the dead back. Staff "
+                            f"undo a death first: +combat/heal {name}=revive")
     before = f.track(key)
     after = before.heal(kind, n)
     f.put_sheet(key, sheet.with_health(after))
@@ -71,6 +81,21 @@ def heal(f: Fight, key: str, n: int, kind: str) -> None:
     if c.outcome == dmg.INCAPACITATED and not after.incapacitated:
         f.put(key, outcome="")
         f.uncondition(key, "incapacitated")
+
+
+def revive(f: Fight, key: str) -> None:
+    """Staff undo a death or torpor (a story decision, not a rule): the outcome goes from
+    the fight and the sheet; the wounds stay until healed."""
+    c = f.state.get(key)
+    sheet = f.sheet(key)
+    was = (c.outcome if c.outcome in (dmg.DEAD, dmg.TORPOR) else "") or sheet.fate
+    if not was:
+        raise IllegalAction(f"{f.name(key)} is neither dead nor in torpor; nothing to undo.")
+    if sheet.fate:
+        f.put_sheet(key, replace(sheet, fate=""))
+    f.put(key, outcome="")
+    f.uncondition(key, "incapacitated")
+    f.emit("revive", actor=key, was=was, by=f.by, health=f.track(key).level_name)
 
 
 def condition(f: Fight, key: str, name: str, remove: bool) -> None:

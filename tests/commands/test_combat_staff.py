@@ -69,8 +69,8 @@ class TestFightsAndEnd(EffectsTest):
         self.cmd("+combat/damage Thug=7 lethal")
         self.cmd("+combat/damage Char2=2 bashing")
         out = self.cmd("+combat/end").text
-        self.assertIn("Fight summary: hurt: Thug 7, Char2 2.", out)
-        self.assertIn("Fell: Thug (incapacitated).", out)
+        self.assertIn("Fight summary (1 turn): hurt (levels taken): Thug 7, Char2 2.", out)
+        self.assertIn("Down: Thug (incapacitated).", out)
         self.assertIn("The fight is over.", out)
         self.assertFalse([o for o in self.room1.contents if o.key == "Thug"])
 
@@ -94,5 +94,5 @@ class TestSpotlightEnd(EffectsTest):
         self.cmd("+combat/npc Goon=thug")
         self.cmd("+combat/damage Goon=2 superficial")
         out = self.cmd("+combat/end").text
-        self.assertIn("Fight summary: hurt: Goon 2.", out)
-        self.assertNotIn("Fell:", out)
+        self.assertIn("hurt (levels taken): Goon 2.", out)
+        self.assertNotIn("Down:", out)

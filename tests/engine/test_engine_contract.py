@@ -499,7 +499,7 @@ def _one_of_each_kind() -> list[I.Intent]:
         I.Pass(by=ALICE), I.Delay(by=ALICE), I.Abort(by=ALICE, to="block", spend_willpower=True),
         I.SetCondition(by=STAFF, actor=GOON, condition="prone", remove=True),
         I.SetCover(by=STAFF, actor=GOON, level="good"),
-        I.SetFlag(by=STAFF, flag="winter"),
+        I.SetFlag(by=STAFF, flag="winter"), I.SetPace(by=STAFF, ahead=True),
         I.Change(by=ALICE, actor=ALICE, to={"kind": "move", "yards": 5}, spend_willpower=True),
         I.Move(by=ALICE, other=GOON, direction="away"), I.Free(by=ALICE, text="draws"),
         I.Done(by=ALICE), I.Swap(by=ALICE, actor=ALICE, other=BOB),

@@ -81,17 +81,23 @@ def test_pass_switch_declares_nothing(numetal):
     assert step.events[0]["default"] == "pass"
 
 
-@pytest.mark.rule("TURN-03", "DEF-04")
-def test_idle_actor_forfeits_action_but_keeps_defense(numetal):
+@pytest.mark.rule("TURN-03", "TURN-04", "DEF-04")
+def test_idle_actor_passes_the_slot_then_forfeits_but_keeps_defense(numetal):
+    """Issue 11: a late actor passes only their slot (they delay, TURN-04, and may act later
+    this turn); waited for again at the end of the phase, the action is forfeited."""
     st = fight(numetal)
     st = S.declare(st, "#2", [{"kind": "dodge"}], numetal).state
     st = S.declare(st, "#1", [{"kind": "attack", "target": "#2"}], numetal).state
     assert st.phase == "act" and S.pending(st) == ["#1"]
     st = idle.stamp(st, 10, now=0.0)
     step = idle.expire(st, numetal, now=10.0)
-    assert step.events[0]["what"] == "act" and step.events[0]["default"] == "pass"
-    # Ann's attack is forfeited (nothing rolled), Bob's dodge never held the turn up: the
-    # turn is over and the next one waits for declarations again
+    assert step.events[0]["what"] == "act" and step.events[0]["default"] == "delay"
+    assert step.state.get("#1").delayed and step.state.turn == 1
+    # Bob's dodge never holds the turn up: Ann, delayed, is waited for again
+    assert S.pending(step.state) == ["#1"]
+    st = idle.stamp(step.state, 10, now=10.0)
+    step = idle.expire(st, numetal, now=20.0)
+    assert step.events[0]["default"] == "pass"
     skip = next(e for e in step.events if e["event"] == "skip")
     assert skip == {"event": "skip", "actor": "#1", "what": "act", "forfeited": [0]}
     assert not any(e["event"] == "act" for e in step.events)
