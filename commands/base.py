@@ -28,6 +28,8 @@ class WodCommand(MuxCommand):
     wod_switches: tuple[str, ...] = ()
     locks = "cmd:all()"
     help_category = "World of Darkness"
+    #: +rules speaks of the catalog itself: its replies keep the rule IDs.
+    shows_rule_ids = False
     #: Dice come from here; tests replace it with exact faces (randomness injected).
     rng: random.Random = GAME_DICE
     #: switch -> method name, for aliases such as /pending -> slackers
@@ -84,7 +86,7 @@ class WodCommand(MuxCommand):
         try:
             handler()
         except WodError as err:  # said to a player: no rule IDs (the log and help keep them)
-            self.msg(f"|r{plain(str(err))}|n")
+            self.msg(f"|r{str(err) if self.shows_rule_ids else plain(str(err))}|n")
         except Exception:
             logger.log_trace(f"{self.key} failed on {self.raw_string!r}")
             self.msg(

@@ -64,6 +64,7 @@ class CmdRules(WodCommand):
     """
 
     key = "+rules"
+    shows_rule_ids = True
     aliases = ["rules"]
     wod_switches = ("list", "check", "reload", "weapons", "armor")
 

@@ -70,8 +70,9 @@ class TestStartAnyRuleset(RulesTest):
         out = self.cmd("+rules/list").text
         for name in RULESETS:
             self.assertIn(name, out)
-        self.assertRegex(out, r"spotlight\s+extends numetal")
-        self.assertRegex(out, r"numetal\s+root")
+        self.assertRegex(out, r"spotlight\s+extends core")
+        self.assertRegex(out, r"numetal\s+extends core")
+        self.assertRegex(out, r"core\s+root \(base\)")
 
 
 class TestRunningCombatKeepsItsRules(RulesTest):
@@ -130,7 +131,7 @@ class TestRunningCombatKeepsItsRules(RulesTest):
         self.cmd("+combat/start numetal")
         script = combat_in(self.room1)
         before = script.ruleset().dice.base_difficulty
-        path = os.path.join(self.rules, "numetal", "dice.yaml")
+        path = os.path.join(self.rules, "core", "dice.yaml")
         text = open(path).read()
         self.assertIn(f"base_difficulty: {before}", text)
         with open(path, "w") as fh:
