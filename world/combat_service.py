@@ -192,7 +192,8 @@ def new_id(room) -> str:
 
 
 def start(room, rules, options: Mapping, organizer, rng: random.Random) -> Applied:
-    """A new fight in ``room`` under ``rules``; the organizer joins it."""
+    """A new fight in ``room`` under ``rules``; the engine decides whether the organizer
+    joins it (``opening``: d10 yes, spotlight no)."""
     from evennia import create_script
 
     engine = engine_for(rules)
@@ -203,7 +204,7 @@ def start(room, rules, options: Mapping, organizer, rng: random.Random) -> Appli
     with transaction.atomic():
         script = create_script(SCRIPT_TYPECLASS, key=COMBAT_KEY, obj=room, persistent=True)
         script.setup(out.state, rules.name, key)
-        return run(script, it.Join(by=key, actor=key, name=organizer.key), rng,
+        return run(script, it.Join(by=key, actor=key, name=organizer.key, opening=True), rng,
                    prelude=(first,))
 
 
