@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from combat.errors import IllegalAction, InputError
-from world import rulebook
-
 from .base import WodCommand
 from .render import sheet_text
 
@@ -36,9 +34,17 @@ class CmdSheet(WodCommand):
       armor     - wear armor from the armor table, or none
                   Gear changes in play, so it is allowed on an approved sheet.
 
-    Traits are the attributes, abilities, powers and merits of the active ruleset
-    (+rules shows which). Pools take <current>/<permanent> or one number for both.
+    Traits are the attributes, abilities, powers and merits of the ruleset in
+    force: the one of the fight running in your room, else the game's default
+    (+rules shows it). Pools take <current>/<permanent> or one number for both.
     Identity fields: splat, race, breed, form, generation.
+
+    Under the spotlight ruleset (in a room with a spotlight fight, or a spotlight
+    game), a vampire has Blood Potency and Hunger instead of a blood pool:
+    +sheet/set blood potency=2 (also bp=2, potency=2) and +sheet/set hunger=2.
+    There bp= means Blood Potency, as in +combat/npc; elsewhere bp= is the
+    Blood pool. Blood Potency sets HP and Final Death (6 HP at 0-1, 9 at 2 ...)
+    and can be the initiative trait; Hunger is how many Hunger dice you roll.
 
     Examples:
       +sheet
@@ -47,6 +53,8 @@ class CmdSheet(WodCommand):
       +sheet/set willpower=4/6
       +sheet/set race=Garou
       +sheet/set Bob/strength=4
+      +sheet/set Alice/blood potency=2
+      +sheet/set hunger=2
       +sheet/approve Bob
       +sheet/equip knife
       +sheet/equip Pistol, heavy
@@ -69,7 +77,7 @@ class CmdSheet(WodCommand):
             raise IllegalAction(
                 "You can look at sheets of characters in the same room; staff can look at anyone's."
             )
-        self.msg(sheet_text(target.key, target.sheet.get(), rulebook.get()))
+        self.msg(sheet_text(target.key, target.sheet.get(), self.ruleset_here()))
 
     def _target_and_trait(self, verb: str):
         if not self.rhs and "=" not in self.args:
@@ -95,14 +103,14 @@ class CmdSheet(WodCommand):
 
     def do_set(self):
         target, sheet, trait = self._target_and_trait("set")
-        new, what = sheet.set(rulebook.get().traits, trait, self.rhs or "")
+        new, what = sheet.set(self.ruleset_here().traits, trait, self.rhs or "")
         target.sheet.save(new)
         whose = "Your" if target == self.caller else f"{target.key}'s"
         self.msg(f"{whose} {what}.")
 
     def do_spec(self):
         target, sheet, trait = self._target_and_trait("spec")
-        new, what = sheet.set_specialty(rulebook.get().traits, trait, self.rhs or "")
+        new, what = sheet.set_specialty(self.ruleset_here().traits, trait, self.rhs or "")
         target.sheet.save(new)
         whose = "Your" if target == self.caller else f"{target.key}'s"
         self.msg(f"{whose} {what}.")
@@ -155,7 +163,7 @@ class CmdSheet(WodCommand):
         from combat.maneuvers import tables
 
         target, sheet, item = self._gear_target("equip")
-        weapon = tables(rulebook.get()).weapon(item).name
+        weapon = tables(self.ruleset_here()).weapon(item).name
         if weapon.lower() in (w.lower() for w in sheet.weapons):
             raise IllegalAction(f"{self._says(target, 'already carry')} the {weapon}.")
         from dataclasses import replace
@@ -171,7 +179,7 @@ class CmdSheet(WodCommand):
         keep = [w for w in sheet.weapons if w.lower() != low]
         if len(keep) == len(sheet.weapons):
             try:
-                name = tables(rulebook.get()).weapon(item).name
+                name = tables(self.ruleset_here()).weapon(item).name
             except InputError:
                 name = item
             keep = [w for w in sheet.weapons if w.lower() != name.lower()]
@@ -187,7 +195,7 @@ class CmdSheet(WodCommand):
         from combat.maneuvers import tables
 
         target, sheet, item = self._gear_target("armor")
-        name = "" if item.lower() in ("none", "off", "-") else tables(rulebook.get()).armor(
+        name = "" if item.lower() in ("none", "off", "-") else tables(self.ruleset_here()).armor(
             item).name
         from dataclasses import replace
 

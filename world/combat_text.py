@@ -522,7 +522,7 @@ def _spot(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None: 
     if k == "unstake":
         return f"The stake is pulled from {n(ev['target'])}."
     if k == "feed":
-        if "healed" in ev:  # fed while up: heals Harm, Hunger drops
+        if ev.get("healed") is not None:  # fed while up: heals Harm, Hunger drops
             healed = ", ".join(f"{v} {t}" for t, v in ev["healed"].items() if v) or "nothing"
             return (f"{n(ev['target'])} feeds (slakes {ev['slaked']} Hunger, now "
                     f"{ev['hunger_after']}): heals {healed}, HP {ev['hp_before']} -> "
