@@ -546,17 +546,15 @@ def _harm_to_sheets(before: SpotlightState, out: Outcome, sheets) -> Outcome:
     """Issue 10: Harm persists on the character like d10 health: whoever's marks changed
     gets their sheet back with the new marks (someone without a sheet keeps them in the
     fight only)."""
-    changes = dict(out.sheet_changes)
+    changes, changed = dict(out.sheet_changes), False
     for c in out.state.combatants:
         old = before.get(c.key)
         if old is None or (old.superficial, old.aggravated) == (c.superficial, c.aggravated):
             continue
         s = changes.get(c.key) or _sheet_or_none(sheets, c.key)
         if s is not None:
-            changes[c.key] = s.with_harm(c.superficial, c.aggravated)
-    if len(changes) == len(out.sheet_changes):
-        return out
-    return Outcome(out.state, changes, out.events)
+            changes[c.key], changed = s.with_harm(c.superficial, c.aggravated), True
+    return Outcome(out.state, changes, out.events) if changed else out
 
 
 # ---------------------------------------------------------------- the engine
