@@ -48,7 +48,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       +combat/next [<name>]
 
     Switches:
-      start     - start a fight here; you organize it (and join it). =simple: each
+      start     - start a fight here; you organize it (and join it; under
+                  spotlight you only run it: /join to fight). =simple: each
                   character declares and acts in turn (TURN-05); =reroll: initiative
                   every turn; both: =simple,reroll
       join      - join the fight in this room
