@@ -84,7 +84,7 @@ def check(ruleset) -> list[tuple[str, str]]:
                         f"'{row['tag']}' is not a tag of spotlight_ranges"))
     for name in ((ruleset.section("weapons") or {}).get("items") or {}):
         if ranges and name.lower() not in mapped and name.lower() not in ranges:
-            out.append((f"spotlight_attack.weapons",
+            out.append(("spotlight_attack.weapons",
                         f"weapon '{name}' has no range tag: add it here with its tag"))
     return out
 
