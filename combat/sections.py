@@ -14,6 +14,7 @@ from . import spotlight as _spotlight  # noqa: E402 (the spotlight engine's tabl
 from . import powers as _powers  # noqa: E402 (power limits, wound movement)
 from . import field_healing as _field_healing, kiss as _kiss  # noqa: E402 (HEAL-08/09, CLOSE-14)
 from . import spotlight_attack as _spot_attack  # noqa: E402 (spotlight attack roll, issue 4)
+from . import v5dice as _v5dice  # noqa: E402 (V5 dice of the spotlight ruleset, issue 10)
 
 SECTIONS = {
     "catalog": catalog.SCHEMA,
@@ -41,7 +42,8 @@ SECTIONS = {
     "weapons": _maneuvers.WEAPONS_SCHEMA,
     "armor": _maneuvers.ARMOR_SCHEMA,
     **_spotlight.SECTIONS,  # spotlight, spotlight_ranges, spotlight_harm
-    **_spot_attack.SECTIONS,  # spotlight_attack (house default: the seed gives no dice)
+    **_spot_attack.SECTIONS,  # spotlight_attack (V5 contested attack, issue 10)
+    **_v5dice.SECTIONS,  # v5_dice (spotlight: the V5 dice seed 004 is built on)
     "powers": _powers.POWERS_SCHEMA,
     "wound_movement": _powers.WOUND_MOVEMENT_SCHEMA,
     "field_healing": _field_healing.FIELD_HEALING_SCHEMA,

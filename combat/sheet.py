@@ -72,6 +72,9 @@ class Sheet:
     # HLT-03..05: an outcome that outlasts the fight (``dead``, ``torpor``); "" while the
     # character lives and can act. Only staff undo it (+sheet/revive, +combat/heal =revive).
     fate: str = ""
+    # The spotlight ruleset's Harm (SPOT-11, issue 10): Superficial and Aggravated marks kept
+    # between fights, as ``health`` keeps the d10 levels. Empty: unhurt.
+    harm: Mapping[str, int] = field(default_factory=dict)
 
     # ------------------------------------------------------------ storage
 
@@ -102,6 +105,9 @@ class Sheet:
             armor=str(data.get("armor") or ""),
             approved=bool(data.get("approved", False)),
             fate=str(data.get("fate") or ""),
+            harm=MappingProxyType(
+                {k: int(v) for k, v in (data.get("harm") or {}).items() if int(v)}
+            ),
         )
 
     def to_dict(self) -> dict:
@@ -122,6 +128,7 @@ class Sheet:
             "armor": self.armor,
             "approved": self.approved,
             **({"fate": self.fate} if self.fate else {}),
+            "harm": dict(self.harm),
         }
 
     # ------------------------------------------------------------ reading
@@ -148,7 +155,8 @@ class Sheet:
             value = (self.splat, self.race, self.breed, self.form, self.generation,
                      tuple(self.traits.items()), tuple(self.specialties.items()),
                      tuple(self.pools.items()), tuple(self.health.items()),
-                     tuple(self.weapons), self.armor, self.approved, self.fate)
+                     tuple(self.weapons), self.armor, self.approved, self.fate,
+                     tuple(sorted(self.harm.items())))
             key = _VALUE_KEYS.get(value)
             if key is None:
                 if len(_VALUE_KEYS) >= _VALUE_KEYS_MAX:
@@ -284,6 +292,21 @@ class Sheet:
         new.__dict__.pop("_value_key", None)  # the marks differ: the key is rebuilt on use
         object.__setattr__(new, "health", MappingProxyType(track.marks()))
         return new
+
+    def with_harm(self, superficial: int, aggravated: int) -> "Sheet":
+        """The spotlight Harm marks (issue 10: Harm persists on the character)."""
+        marks = {k: v for k, v in (("superficial", superficial), ("aggravated", aggravated))
+                 if v}
+        return replace(self, harm=MappingProxyType(marks))
+
+    def with_pool_current(self, pool: str, current: int) -> "Sheet":
+        """A pool's current value set by the rules (a vampire's Hunger after feeding)."""
+        p = self.pools.get(pool)
+        if p is None:
+            return self
+        pools = dict(self.pools)
+        pools[pool] = Pool(current, p.permanent)
+        return replace(self, pools=MappingProxyType(pools))
 
     def spend(self, pool: str, n: int) -> "Sheet":
         """Spend ``n`` points of a pool or refuse with the reason (nothing changes)."""

@@ -128,6 +128,11 @@ HARM_SCHEMA = Struct(  # SPOT-11..14
         ),
         "revive_after_rounds": Int(0, 10),
         "max_slake": Int(1, 20),
+        "feed_heals": ListOf(Str(choices=("superficial", "aggravated")), min_len=1),
+        "scene_end": Struct(
+            required={"dice": Int(0, 10), "success_at": Int(1, 100)},
+            optional={"hunger_on_failure": Int(0, 10), "source": Str()},
+        ),
         "vampire_families": ListOf(Str(), min_len=1),
         "source": Str(),
     },
@@ -172,6 +177,8 @@ class SpotRules:
     revive_after: int
     max_slake: int
     vampire_families: frozenset[str]
+    feed_heals: tuple[str, ...]
+    scene_end: Mapping | None  # the end-of-scene Hunger Check (None: no healing)
 
     @classmethod
     def from_ruleset(cls, ruleset) -> "SpotRules":
@@ -235,6 +242,8 @@ class SpotRules:
             vampire_families=frozenset(
                 f.lower() for f in harm.get("vampire_families", ("vampire",))
             ),
+            feed_heals=tuple(harm.get("feed_heals", ("aggravated", "superficial"))),
+            scene_end=harm.get("scene_end"),
         )
 
 
@@ -526,6 +535,12 @@ def _settle(
             st = replace(st, stage="pcs", cursor=0, picking=False)
             continue
         if st.stage == "pcs":
+            if st.picking and not _pcs_left(st):
+                # SPOT-06: the last PC has acted: the round goes on with the remaining
+                # opponent actions and the environment (closing), then a new round; the
+                # pick after the last PC is that closing, not a pick of its own.
+                st = replace(st, stage="closing", picking=False, cursor=len(st.order))
+                continue
             if st.picking:
                 if _open(rules, st) and not ambushing_pcs:
                     break
@@ -552,6 +567,16 @@ def _settle(
         rounds -= 1
         st = _new_round(st, rules, events)
     return st
+
+
+def _pcs_left(st: SpotlightState) -> bool:
+    """A PC slot after the cursor still has someone who can act this round."""
+    idx = st.index()
+    return any(
+        k in idx and st.combatants[idx[k]].can_act(st.round)
+        for slot in st.order[st.cursor + 1 :]
+        for k in slot
+    )
 
 
 def _where(st: SpotlightState) -> tuple:
@@ -586,14 +611,20 @@ def new_combat(id: str, ruleset, **_options) -> SpotlightState:
     return SpotlightState(str(id), ruleset.name)
 
 
-def sheet_profile(sheet, ruleset) -> dict:
-    """What ``join`` needs from a ``Sheet``: vampire or not, Blood Potency, and the initiative
-    ratings. Harm is not on the d10 sheet's track; the command layer passes it in."""
+def is_vampire(sheet, ruleset) -> bool:
     rules = spot_rules(ruleset)
+    return ruleset.traits.family(sheet.splat).lower() in rules.vampire_families
+
+
+def sheet_profile(sheet, ruleset) -> dict:
+    """What ``join`` needs from a ``Sheet``: vampire or not, Blood Potency (SPOT-13), and the
+    Harm the character carries from earlier fights (issue 10: Harm lives on the sheet)."""
     cat = ruleset.traits
-    vampire = cat.family(sheet.splat).lower() in rules.vampire_families
+    vampire = is_vampire(sheet, ruleset)
     bp = sheet.rating(cat, "Blood Potency") if "Blood Potency" in cat.pools else 0
-    return {"vampire": vampire, "blood_potency": bp if vampire else 0}
+    return {"vampire": vampire, "blood_potency": bp if vampire else 0,
+            "superficial": sheet.harm.get("superficial", 0),
+            "aggravated": sheet.harm.get("aggravated", 0)}
 
 
 def initiative_ratings(sheet, ruleset) -> dict[str, int]:
@@ -661,10 +692,12 @@ def join(
     _whole(apr, "Actions per round", 1, 10)
     if not is_npc and apr != 1:
         raise IllegalAction("A PC acts once a round, in initiative order (SPOT-04).")
-    _whole(superficial, "Superficial harm", 0, hp_max)
-    _whole(aggravated, "Aggravated harm", 0, hp_max)
-    if superficial + aggravated > hp_max:
-        raise InputError(f"{name} has {hp_max} HP; harm of {superficial + aggravated} won't fit.")
+    # Harm carried in from the sheet (issue 10) fits the track this fight gives: a smaller
+    # track (a lower Blood Potency now) keeps the Aggravated marks first.
+    _whole(superficial, "Superficial harm", 0)
+    _whole(aggravated, "Aggravated harm", 0)
+    aggravated = min(aggravated, hp_max)
+    superficial = min(superficial, hp_max - aggravated)
     side = "opponent" if is_npc else "pc"
     joined = state.round + 1 if (side == "pc" and state.stage != "initiative") else state.round
     c = Fighter(
@@ -1194,11 +1227,14 @@ def harm(
     ruleset,
     *,
     armor: int = 0,
+    halve: bool = False,
     source: str | None = None,
 ) -> Step:
     """SPOT-11: mark ``amount`` harm of ``kind`` on ``target`` now. ``armor`` reduces the
-    kinds the YAML lists (Superficial); Aggravated bypasses it. SPOT-13: at 0 HP a vampire
-    falls into torpor (Aggravated below the threshold) or meets Final Death."""
+    kinds the YAML lists (Superficial); Aggravated bypasses it. ``halve``: V5 halves
+    Superficial Harm to a vampire, rounded up, after armor. Superficial past a full track
+    turns Superficial marks Aggravated (V5; ``overflow``). SPOT-13: at 0 HP a vampire falls
+    into torpor (Aggravated below the threshold) or meets Final Death."""
     rules = spot_rules(ruleset)
     _live(state)
     c = state.find(target)
@@ -1209,6 +1245,10 @@ def harm(
         raise IllegalAction(f"{c.name} has met Final Death already.")
     soaked = min(amount, armor) if kind in rules.armor_kinds else 0
     n = amount - soaked
+    halved = 0
+    if halve and kind == "superficial" and n:
+        halved = n // 2  # what halving takes away: ceil(n / 2) is marked
+        n -= halved
     room = c.hp_max - c.superficial - c.aggravated
     sup, agg = c.superficial, c.aggravated
     mark = min(n, room)
@@ -1236,6 +1276,7 @@ def harm(
         "kind": kind,
         "amount": amount,
         "armor": soaked,
+        "halved": halved,
         "marked": mark,
         "upgraded": upgraded,
         "lost": over - upgraded,
@@ -1284,13 +1325,19 @@ def unstake(state: SpotlightState, target: str, ruleset) -> Step:
     return _finish(state, st, rules, [ev])
 
 
-def feed(state: SpotlightState, target: str, slaked: int, ruleset) -> Step:
+def feed(state: SpotlightState, target: str, slaked: int, ruleset, *,
+         hunger: int | None = None) -> Step:
     """SPOT-14: blood that would slake ``slaked`` Hunger (1 or more) revives a vampire in
-    torpor after one round with that much HP; its Hunger is not reduced."""
+    torpor after one round with that much HP; its Hunger is not reduced. A vampire still up
+    who feeds mid-fight (seed 004: Aggravated "can't be healed mid-combat ... unless you
+    Feed") heals ``slaked`` Harm in the order of ``feed_heals`` and its Hunger (``hunger``,
+    from its sheet) drops by as much; it cannot slake more Hunger than it has."""
     rules = spot_rules(ruleset)
     _live(state)
     c = state.find(target)
     _whole(slaked, "Hunger slaked", 1, rules.max_slake)
+    if c.status == "active":
+        return _feed_awake(state, c, slaked, hunger, rules)
     if c.status != "torpor":
         state_word = "destroyed" if c.status == "dead" else "not in torpor"
         raise IllegalAction(
@@ -1333,6 +1380,62 @@ def feed(state: SpotlightState, target: str, slaked: int, ruleset) -> Step:
             ],
         )
     return _finish(state, st, rules, [ev])
+
+
+def _feed_awake(state: SpotlightState, c: Fighter, slaked: int, hunger: int | None,
+                rules: SpotRules) -> Step:
+    if not c.vampire:
+        raise IllegalAction(f"{c.name} is not a vampire: blood heals only vampires.")
+    hunger = 0 if hunger is None else int(hunger)
+    if slaked > hunger:
+        raise IllegalAction(
+            f"{c.name}'s Hunger is {hunger}: blood can slake at most that "
+            f"(+combat/feed {c.name}={max(hunger, 1)})." if hunger else
+            f"{c.name} has no Hunger to slake.")
+    left, marks = slaked, {"superficial": c.superficial, "aggravated": c.aggravated}
+    healed = {"superficial": 0, "aggravated": 0}
+    for kind in rules.feed_heals:
+        n = min(left, marks[kind])
+        marks[kind] -= n
+        healed[kind] += n
+        left -= n
+    c2 = replace(c, **marks)
+    ev = {"event": "feed", "target": c.key, "slaked": slaked, "round": state.round,
+          "healed": healed, "hp_before": c.hp, "hp_after": c2.hp, "hp_max": c.hp_max,
+          "hunger_before": hunger, "hunger_after": hunger - slaked, "hunger_reduced": slaked}
+    return _finish(state, _put(state, c2), rules, [ev])
+
+
+def scene_end(state: SpotlightState, ruleset, rng: random.Random,
+              hungers: Mapping[str, int], sides: int = 10) -> tuple[SpotlightState, list[dict]]:
+    """Seed 004: "Superficial Harm can be healed ... with a Hunger Check at the end of the
+    scene". Each vampire still up with Superficial Harm makes the check (harm.yaml READING:
+    V5's Rouse Check): ``dice`` dice, none at ``success_at`` or more raises its Hunger; its
+    Superficial Harm heals. At the top of the Hunger range it cannot make the check.
+    ``hungers``: key -> Hunger for the vampires (from their sheets)."""
+    rules = spot_rules(ruleset)
+    cfg = rules.scene_end
+    if not cfg:
+        return state, []
+    events, changed = [], {}
+    for c in state.combatants:
+        if not (c.vampire and c.status == "active" and c.superficial):
+            continue
+        hunger = int(hungers.get(c.key, 0))
+        ev = {"event": "hunger_check", "actor": c.key, "hunger_before": hunger,
+              "superficial": c.superficial}
+        if hunger >= rules.max_slake:
+            events.append({**ev, "faces": [], "passed": False, "healed": 0,
+                           "hunger_after": hunger, "cannot": True})
+            continue
+        faces = dice.roll_faces(cfg["dice"], rng, sides)
+        passed = any(f >= cfg["success_at"] for f in faces)
+        after = hunger if passed else min(rules.max_slake,
+                                          hunger + cfg.get("hunger_on_failure", 1))
+        changed[c.key] = replace(c, superficial=0)
+        events.append({**ev, "faces": list(faces), "passed": passed,
+                       "healed": c.superficial, "hunger_after": after})
+    return state.with_fighters(changed), events
 
 
 # ---------------------------------------------------------------- the common interface

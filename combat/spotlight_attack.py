@@ -1,71 +1,91 @@
-"""The spotlight engine's attack roll: a house default, because seed 004 gives none.
+"""The spotlight engine's attack: a V5 contest (issue 10), because seed 004 gives no dice.
 
 Seed 004 ("Combat") says what a turn holds (SPOT-07), how far a weapon reaches (SPOT-10) and
 how Harm is marked (SPOT-11..14), but not which dice an attack rolls or how much Harm it
-deals (those are its "Basic Moves", outside the seed). So that a scene plays end to end,
-this ruleset's YAML (``spotlight_attack:``) states the smallest roll that fits the other
-rules, and an admin can change every number:
+deals (those are its "Basic Moves", outside the seed). The seed is a V5 hack, so this
+ruleset's YAML (``spotlight_attack:``) makes an attack what V5 makes it:
 
-* the pool is the sum of the attacker's traits listed for the weapon's range tag (or the
-  ``default`` row), rolled as d10s at ``difficulty`` with the ruleset's dice rules;
-* Harm is the net successes plus the row's ``bonus`` (nothing on a miss), of the row's
-  ``kind`` (Superficial, unless the row says Aggravated: a bite, claws);
-* armor is not subtracted here (the sheet's armor table is the d10 engine's); staff can
-  mark Harm by hand with ``+combat/damage``.
+* the attacker rolls the traits listed for the weapon's range tag (or the ``default`` row),
+  the defender rolls ``defense.pool``; both are V5 pools (``combat/v5dice.py``: no ones
+  cancelling, no botch, a pair of 10s = 4 successes), a vampire's with Hunger dice;
+* the attacker hits on more successes than the defender (a tie is a miss); the Harm is the
+  margin plus the weapon's damage (``bonus``: the weapon's own row in ``weapons``, else its
+  tag's), of the row's ``kind`` (Superficial, unless the row says Aggravated: a vampire's
+  bite, claws; ``mortal_kind`` for an attacker who is not a vampire);
+* armor and the halving of Superficial Harm to vampires are applied where Harm is marked
+  (``combat/spotlight.harm``).
 
-Pure: no Evennia import; the dice come from an injected ``random.Random`` or exact faces.
+Pure: no Evennia import; the dice come from an injected ``random.Random``.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Mapping
 
-from . import dice
+from . import v5dice
 from .errors import InputError
 from .schema import Int, ListOf, MapOf, Str, Struct
 
+KIND = Str(choices=("superficial", "aggravated"))
 ROW = Struct(
     optional={
         "pool": ListOf(Str(), min_len=1),
         "bonus": Int(0, 20),
-        "kind": Str(choices=("superficial", "aggravated")),
+        "kind": KIND,
+        "mortal_kind": KIND,
         "source": Str(),
     }
 )
 
 ATTACK_SCHEMA = Struct(
     required={
-        "difficulty": Int(2, 10),
         "default": Struct(
             required={"pool": ListOf(Str(), min_len=1)},
-            optional={
-                "bonus": Int(0, 20),
-                "kind": Str(choices=("superficial", "aggravated")),
-                "source": Str(),
-            },
+            optional={"bonus": Int(0, 20), "kind": KIND, "source": Str()},
         ),
+        "defense": Struct(required={"pool": ListOf(Str())}, optional={"source": Str()}),
     },
-    optional={"tags": MapOf(ROW), "source": Str()},
+    optional={
+        "tags": MapOf(ROW),
+        "weapons": MapOf(Struct(required={"tag": Str()},
+                                optional={"bonus": Int(0, 20), "source": Str()})),
+        "halve_superficial_for": ListOf(Str()),
+        "source": Str(),
+    },
 )
 
 SECTIONS = {"spotlight_attack": ATTACK_SCHEMA}
 
 
 def check(ruleset) -> list[tuple[str, str]]:
-    """Every trait an attack pool names must be a trait of the ruleset."""
+    """Every trait a pool names is a trait of the ruleset; every weapon of the weapons table
+    has a range tag (issue 10: a weapon without one cannot be used), and every tag named is
+    a tag of ``spotlight_ranges``."""
     sec = ruleset.section("spotlight_attack")
     if not sec:
         return []
     known = ruleset.traits.traits
     out = []
-    rows = [("spotlight_attack.default", sec["default"])]
+    rows = [("spotlight_attack.default", sec["default"]),
+            ("spotlight_attack.defense", sec["defense"])]
     rows += [(f"spotlight_attack.tags.{k}", v) for k, v in (sec.get("tags") or {}).items()]
     for path, row in rows:
         for name in row.get("pool") or ():
             if name not in known:
                 out.append((f"{path}.pool", f"'{name}' is not a trait of this ruleset"))
+    ranges = {str(t).lower() for t in ((ruleset.section("spotlight_ranges") or {}).get("tags")
+                                       or {})}
+    mapped = {str(k).lower(): v for k, v in (sec.get("weapons") or {}).items()}
+    for name, row in (sec.get("weapons") or {}).items():
+        if ranges and str(row["tag"]).lower() not in ranges:
+            out.append((f"spotlight_attack.weapons.{name}.tag",
+                        f"'{row['tag']}' is not a tag of spotlight_ranges"))
+    for name in ((ruleset.section("weapons") or {}).get("items") or {}):
+        if ranges and name.lower() not in mapped and name.lower() not in ranges:
+            out.append(("spotlight_attack.weapons",
+                        f"weapon '{name}' has no range tag: add it here with its tag"))
     return out
 
 
@@ -75,60 +95,117 @@ class AttackRow:
     pool: tuple[str, ...]
     bonus: int
     kind: str
+    mortal_kind: str
 
 
-def attack_row(ruleset, tag: str | None) -> AttackRow:
-    """The row for a range tag (a weapon, bite ...), or the default row."""
+@dataclass(frozen=True, slots=True)
+class Weapon:
+    """What a typed or carried weapon is here: its range tag and V5 damage."""
+
+    name: str
+    tag: str
+    bonus: int | None  # the weapon's own damage, else the tag's
+
+
+def _section(ruleset) -> dict:
     sec = ruleset.section("spotlight_attack")
     if not sec:
         raise InputError(
             f"Ruleset '{ruleset.name}' has no spotlight_attack: table; mark Harm by hand "
             f"with +combat/damage <name>=<n> superficial|aggravated."
         )
+    return sec
+
+
+def attack_row(ruleset, tag: str | None) -> AttackRow:
+    """The row for a range tag (a weapon, bite ...), or the default row."""
+    sec = _section(ruleset)
     base = sec["default"]
     row = (sec.get("tags") or {}).get(str(tag).lower()) if tag else None
     row = row or {}
+    kind = str(row.get("kind", base.get("kind", "superficial")))
     return AttackRow(
         tag,
         tuple(row.get("pool") or base["pool"]),
         int(row.get("bonus", base.get("bonus", 0))),
-        str(row.get("kind", base.get("kind", "superficial"))),
+        kind,
+        str(row.get("mortal_kind", kind)),
     )
+
+
+def weapon(ruleset, text: str, tags: Mapping) -> Weapon:
+    """A weapon as typed (``pistol``, ``Pistol, light``, ``pist``) or as carried on the sheet:
+    a range tag by its name, else a row of ``spotlight_attack.weapons`` (exact name, then a
+    unique prefix). ``tags``: the range tags of ``spotlight_ranges`` (lowercased)."""
+    low = str(text).strip().lower()
+    if low in tags:
+        return Weapon(low, low, None)
+    rows = {str(k).lower(): (k, v) for k, v in (_section(ruleset).get("weapons") or {}).items()}
+    hit = rows.get(low)
+    if hit is None:
+        starts = [v for k, v in rows.items() if k.startswith(low)] if low else []
+        hit = starts[0] if len(starts) == 1 else None
+    if hit is None:
+        raise InputError(
+            f"'{text}' has no range tag here. Tagged: {', '.join(sorted(tags)) or 'none'}; "
+            f"or a weapon of +rules/weapons.")
+    name, row = hit
+    return Weapon(str(name), str(row["tag"]).lower(), row.get("bonus"))
+
+
+def attack_defense(ruleset) -> tuple[str, ...]:
+    """The traits of the defender's pool."""
+    return tuple(_section(ruleset)["defense"]["pool"])
+
+
+def halves(ruleset, family: str) -> bool:
+    """V5: Superficial Harm to a vampire is halved (rounded up), after armor."""
+    fams = _section(ruleset).get("halve_superficial_for") or ()
+    return str(family).lower() in {f.lower() for f in fams}
+
+
+def _roll(pool_names, ratings: Mapping[str, int], hunger: int, rng, rules) -> tuple[list, int,
+                                                                                     v5dice.V5Roll]:
+    terms = [[name, int(ratings.get(name, 0))] for name in pool_names]
+    pool = sum(v for _, v in terms)
+    return terms, pool, v5dice.roll(pool, min(hunger, max(pool, 0)), rng, rules)
 
 
 def resolve(
     ruleset,
     tag: str | None,
-    ratings: Mapping[str, int],
-    rng: random.Random | None = None,
+    attacker: Mapping[str, int],
+    defender: Mapping[str, int],
+    rng: random.Random,
     *,
-    faces: Iterable[int] | None = None,
+    attacker_hunger: int = 0,
+    defender_hunger: int = 0,
+    attacker_vampire: bool = False,
+    bonus: int | None = None,
 ) -> dict:
-    """Roll one attack: the log's ``roll`` fields plus ``harm`` and ``kind``.
-    ``ratings``: trait -> dots on the attacker's sheet for the row's pool."""
+    """Roll one contested attack. ``attacker`` / ``defender``: trait -> dots for the pools;
+    ``bonus``: the weapon's own damage (None: the tag's). Returns the log's ``roll`` fields
+    (attacker and defender dice apart, Hunger dice marked) plus ``harm`` and ``kind``."""
     row = attack_row(ruleset, tag)
-    sec = ruleset.section("spotlight_attack")
-    terms = [[name, int(ratings.get(name, 0))] for name in row.pool]
-    pool = sum(v for _, v in terms)
-    rules = ruleset.dice
-    if faces is None:
-        if rng is None:
-            raise InputError("No dice to roll with (rng missing).")
-        dice.check_pool(pool, rules)
-        faces = dice.roll_faces(pool, rng, rules.sides)
-    roll = dice.count(tuple(faces), sec["difficulty"], rules)
-    harm = roll.successes + row.bonus if roll.successes > 0 else 0
+    sec = _section(ruleset)
+    rules = v5dice.v5_rules(ruleset)
+    a_terms, a_pool, a = _roll(row.pool, attacker, attacker_hunger, rng, rules)
+    d_terms, d_pool, d = _roll(sec["defense"]["pool"], defender, defender_hunger, rng, rules)
+    margin = a.successes - d.successes
+    hit = margin > 0  # READING (attack.yaml): a tie is a miss
+    dmg = row.bonus if bonus is None else int(bonus)
+    kind = row.kind if attacker_vampire else row.mortal_kind
     return {
-        "traits": terms,
-        "pool": roll.pool,
-        "difficulty": roll.difficulty,
-        "faces": list(roll.faces),
-        "specialty": False,
-        "willpower": False,
-        "successes": roll.successes,
-        "botch": roll.botch,
-        "bonus": row.bonus,
-        "harm": harm,
-        "kind": row.kind,
+        "traits": a_terms,
+        "pool": a_pool,
+        **a.as_dict(),
+        "result": a.result(hit),
+        "defense": {"traits": d_terms, "pool": d_pool, **d.as_dict(), "result":
+                    d.result(not hit)},
+        "margin": margin,
+        "bonus": dmg,
+        "harm": margin + dmg if hit else 0,
+        "kind": kind,
         "tag": tag,
+        "dice": "v5",
     }

@@ -17,8 +17,12 @@ Readings where the seed and the old command are silent (listed for the lead):
   is idle ends the turn as ``done`` would; the Storyteller idle on a pick passes it as
   ``advance`` would (SPOT-04/06); a deleted character the fight waits for is removed;
 - a PC always acts once a round (SPOT-04), whatever the YAML gives opponents;
-- Harm stays in the fight's state (seed 004's harm is per scene), so ``sheet_changes`` is
-  always empty.
+- Harm is kept on the character's sheet as well as in the fight (issue 10): every command
+  that changes someone's Harm returns their sheet with the new marks, so a character who
+  leaves hurt or meets Final Death joins the next fight with that Harm; feeding and the
+  end-of-scene Hunger Check write the vampire's Hunger back too;
+- the organizer is not joined by +combat/start (issue 10: staff running the opponents are
+  not a PC unless they +combat/join).
 
 Pure: no Evennia, Django or Twisted import; dice come from the injected ``random.Random``.
 """
@@ -31,6 +35,7 @@ from typing import Any, Callable, Mapping
 
 from . import spotlight as sp
 from . import spotlight_attack as spa
+from . import v5dice
 from .core import intents
 from .core.events import events_of
 from .core.outcome import Outcome
@@ -196,6 +201,8 @@ def _join(st, intent: intents.Join, sheets, rules, rng) -> Outcome:
     if not intent.actor:
         raise InputError("Who joins? A combatant needs a key (a dbref).")
     key, name = intent.actor, (intent.name or intent.actor).strip()
+    if intent.opening:  # issue 10: the organizer runs the fight; a PC only by /join
+        return _out(st, [{"event": "organizer", "actor": key, "name": name}])
     if intent.is_npc and any(c.name.lower() == name.lower() for c in st.combatants):
         raise IllegalAction(f"Someone called {name} is already in this fight.")
     if intent.is_npc:
@@ -231,7 +238,33 @@ def _remove(st, intent: intents.Remove, sheets, rules, rng) -> Outcome:
 
 @_handles(intents.End)
 def _end(st, intent, sheets, rules, rng) -> Outcome:
-    return _step(sp.end(st, rules))
+    """The end of the scene: the vampires' Hunger Check heals their Superficial Harm (seed
+    004, harm.yaml READING), then the fight ends; Harm and Hunger go back to the sheets."""
+    _live(st)
+    hungers = {}
+    for c in st.combatants:
+        if c.vampire and c.status == "active" and c.superficial:
+            s = _sheet_or_none(sheets, c.key)
+            hungers[c.key] = v5dice.hunger_of(s, rules) if s is not None else 0
+    sides = v5dice.v5_rules(rules).sides if v5dice.uses_v5(rules) else 10
+    healed, checks = sp.scene_end(st, rules, rng, hungers, sides)
+    step = sp.end(healed, rules)
+    out = _out(step.state, [*checks, *step.events])
+    return _with_hunger(out, checks, sheets, rules)
+
+
+def _with_hunger(out: Outcome, events, sheets, rules) -> Outcome:
+    """Write the Hunger that feeding or a Hunger Check changed back to the sheets."""
+    changes = dict(out.sheet_changes)
+    pool = v5dice.v5_rules(rules).hunger_pool if v5dice.uses_v5(rules) else "Hunger"
+    for ev in events:
+        key = ev.get("target") or ev.get("actor")
+        if "hunger_after" not in ev or ev["hunger_after"] == ev.get("hunger_before"):
+            continue
+        s = changes.get(key) or _sheet_or_none(sheets, key)
+        if s is not None:
+            changes[key] = s.with_pool_current(pool, ev["hunger_after"])
+    return Outcome(out.state, changes, out.events)
 
 
 # ---------------------------------------------------------------- the round (SPOT-01..09)
@@ -306,8 +339,8 @@ def _done(st, intent: intents.Done, sheets, rules, rng) -> Outcome:
 
 def _action(raw: Mapping | None, key: str) -> dict:
     """The act as ``spotlight.act`` takes it: an attack or bite names a target (not
-    oneself); an attack names a weapon (unarmed by default), a bite none (SPOT-10: the bite
-    is its own range tag); anything else is an action in words."""
+    oneself); an attack may name a weapon (else the one carried: ``_weapon``), a bite none
+    (SPOT-10: the bite is its own range tag); anything else is an action in words."""
     a = dict(raw or {})
     kind = str(a.get("kind") or "action").strip().lower()
     if kind in ATTACKS:
@@ -321,13 +354,32 @@ def _action(raw: Mapping | None, key: str) -> dict:
             if weapon:
                 raise InputError("A bite needs no weapon: +combat/act bite <target>.")
             return {"kind": kind, "target": target}
-        return {"kind": kind, "target": target, "weapon": weapon or UNARMED}
+        out = {"kind": kind, "target": target}
+        return {**out, "weapon": weapon} if weapon else out
     if kind == "other":
         text = str(a.get("text") or "").strip()[:TEXT_MAX]
         if not text:
             raise InputError("Say what you do: +combat/act <what>.")
         return {"kind": kind, "text": text}
     return {**a, "kind": kind}
+
+
+def _weapon(action: dict, sheet, rules) -> spa.Weapon | None:
+    """The weapon of an attack (issue 10): the one named (a range tag, or a row of the
+    weapons table such as ``Pistol, light``), else the first one the sheet carries (the one
+    in hand, as in the d10 engine), else unarmed. None for a bite (its own tag)."""
+    if action["kind"] != "attack":
+        return None
+    tags = sp.spot_rules(rules).tags
+    named = action.get("weapon")
+    if named:
+        return spa.weapon(rules, named, tags)
+    for carried in getattr(sheet, "weapons", ()) or ():
+        try:
+            return spa.weapon(rules, carried, tags)
+        except InputError:
+            continue  # carried under another ruleset's table: not usable here
+    return spa.Weapon(UNARMED, UNARMED, None)
 
 
 @_handles(intents.Act)
@@ -339,33 +391,65 @@ def _act(st, intent: intents.Act, sheets, rules, rng) -> Outcome:
                             "<what>.")
     c = _own(st, intent)
     action = _action(intent.action, c.key)
-    step = sp.act(st, c.key, rules, action)
     if action["kind"] not in ATTACKS:
-        return _step(step)
-    return _attack(step, c, action, sheets, rules, rng)
-
-
-def _attack(step: sp.Step, c, action: dict, sheets, rules, rng) -> Outcome:
-    """The YAML house roll (combat/spotlight_attack.py: seed 004 names no attack dice), then
-    Harm on the target (SPOT-11..13). The attack reads as one beat in the log: act, roll,
-    harm, then wherever the round went (the act may have ended the turn, SPOT-07)."""
-    tag = action.get("weapon") or action["kind"]
-    row = spa.attack_row(rules, tag)
+        return _step(sp.act(st, c.key, rules, action))
     sheet = _sheet(sheets, c.key, c.name)
-    ratings = {n: sheet.rating(rules.traits, n) for n in row.pool}
-    res = spa.resolve(rules, tag, ratings, rng)
+    w = _weapon(action, sheet, rules)
+    if w is not None:
+        action = {**action, "weapon": w.tag}
+        if w.name.lower() != w.tag:
+            action["weapon_name"] = w.name
+    step = sp.act(st, c.key, rules, action)
+    return _attack(step, c, action, w, sheet, sheets, rules, rng)
+
+
+def _attack(step: sp.Step, c, action: dict, w, sheet, sheets, rules, rng) -> Outcome:
+    """A V5 contest (combat/spotlight_attack.py, issue 10): the attacker's pool against the
+    defender's, Hunger dice for vampires; Harm = margin + weapon damage on the target, with
+    worn armor against Superficial (SPOT-11) and Superficial to vampires halved (V5). The
+    attack reads as one beat in the log: act, roll, harm, then wherever the round went."""
+    tag = w.tag if w is not None else action["kind"]
+    row = spa.attack_row(rules, tag)
+    cat = rules.traits
+    target = action["target"]
+    tc = step.state.find(target)
+    tsheet = _sheet_or_none(sheets, target)
+    defense = spa.attack_defense(rules)
+    ratings = {n: sheet.rating(cat, n) for n in row.pool}
+    t_ratings = {n: tsheet.rating(cat, n) for n in defense} if tsheet is not None else {}
+    vampire = sp.is_vampire(sheet, rules)
+    res = spa.resolve(rules, tag, ratings, t_ratings, rng,
+                      attacker_hunger=v5dice.hunger_of(sheet, rules) if vampire else 0,
+                      defender_hunger=v5dice.hunger_of(tsheet, rules) if tc.vampire else 0,
+                      attacker_vampire=vampire, bonus=w.bonus if w is not None else None)
     act_ev, *after_act = step.events
-    rnd, target = act_ev["round"], action["target"]
+    rnd = act_ev["round"]
     roll = {"event": "roll", "actor": c.key, "purpose": "attack", "target": target,
             "round": rnd, **{k: v for k, v in res.items() if k not in ("harm", "kind")}}
     if res["harm"] <= 0:
         hit = sp.Step(step.state, ({"event": "unharmed", "actor": c.key, "target": target,
                                     "round": rnd},))
     else:
-        hit = sp.harm(step.state, target, res["harm"], res["kind"], rules, source=c.key)
+        hit = sp.harm(step.state, target, res["harm"], res["kind"], rules,
+                      armor=_armor(tsheet, rules),
+                      halve=tsheet is not None and tc.vampire
+                      and spa.halves(rules, cat.family(tsheet.splat)),
+                      source=c.key)
     hit_ev, *after_hit = hit.events
     events = [act_ev, roll, {**hit_ev, "round": rnd}, *after_act, *after_hit]
     return _out(hit.state, events)
+
+
+def _armor(sheet, rules) -> int:
+    """SPOT-11: the rating of the armor the target wears (the ruleset's armor table)."""
+    if sheet is None or not sheet.armor:
+        return 0
+    from .maneuvers import tables
+
+    try:
+        return tables(rules).armor(sheet.armor).rating
+    except InputError:
+        return 0  # worn under another ruleset's table: it stops nothing here
 
 
 # ---------------------------------------------------------------- harm (SPOT-11..14)
@@ -399,7 +483,13 @@ def _stake(st, intent: intents.Stake, sheets, rules, rng) -> Outcome:
 def _feed(st, intent: intents.Feed, sheets, rules, rng) -> Outcome:
     """SPOT-14: blood slaking ``slaked`` Hunger revives a vampire in torpor."""
     c = _named(st, intent, "+combat/feed <name>=<hunger slaked>")
-    return _step(sp.feed(st, c.key, intent.slaked, rules))
+    hunger = None
+    if c.status == "active":
+        s = _sheet_or_none(sheets, c.key)
+        hunger = v5dice.hunger_of(s, rules) if s is not None and v5dice.uses_v5(rules) else 0
+    step = sp.feed(st, c.key, intent.slaked, rules, hunger=hunger)
+    return _with_hunger(_step(step), [e for e in step.events if e.get("event") == "feed"],
+                        sheets, rules)
 
 
 # ---------------------------------------------------------------- the clock's intents
@@ -452,6 +542,21 @@ def _expire(st, intent: intents.Expire, sheets, rules, rng) -> Outcome:
     return _out(replace(cur, deadline=None), events)
 
 
+def _harm_to_sheets(before: SpotlightState, out: Outcome, sheets) -> Outcome:
+    """Issue 10: Harm persists on the character like d10 health: whoever's marks changed
+    gets their sheet back with the new marks (someone without a sheet keeps them in the
+    fight only)."""
+    changes, changed = dict(out.sheet_changes), False
+    for c in out.state.combatants:
+        old = before.get(c.key)
+        if old is None or (old.superficial, old.aggravated) == (c.superficial, c.aggravated):
+            continue
+        s = changes.get(c.key) or _sheet_or_none(sheets, c.key)
+        if s is not None:
+            changes[c.key], changed = s.with_harm(c.superficial, c.aggravated), True
+    return Outcome(out.state, changes, out.events) if changed else out
+
+
 # ---------------------------------------------------------------- the engine
 
 
@@ -480,7 +585,7 @@ class SpotlightEngine:
         handler = _HANDLERS.get(intent.kind)
         if handler is None:
             raise IllegalAction(d10_only(intent))
-        return handler(state, intent, sheets, rules, rng)
+        return _harm_to_sheets(state, handler(state, intent, sheets, rules, rng), sheets)
 
     def load(self, data: Mapping) -> SpotlightState:
         return SpotlightState.from_dict(data)
@@ -510,7 +615,9 @@ class SpotlightEngine:
         spotlight, each fighter's Harm and status, the range between every pair."""
         rows = []
         for c in state.combatants:
-            status = c.status + (", staked" if c.staked else "")
+            # SPOT-12: a staked vampire is incapacitated at once, whatever its HP.
+            status = (("incapacitated, staked" if c.status == "active" else
+                       f"{c.status}, staked") if c.staked else c.status)
             if c.revive_round is not None:
                 status += f", wakes round {c.revive_round}"
             rows.append({"key": c.key, "name": c.name, "npc": not c.is_pc,

@@ -110,6 +110,16 @@ class WodCommand(MuxCommand):
                 lines.append(line.strip())
         return "Usage: " + " | ".join(lines) if lines else f"See help {self.key}."
 
+    def ruleset_here(self):
+        """The ruleset in force where the caller stands: the one of the fight running in the
+        room (per-scene rules: a spotlight fight's sheets, dice and gear), else the
+        server's default (issue 10: +sheet/set blood potency, +roll with V5 dice)."""
+        from typeclasses.combat import combat_in
+        from world import rulebook
+
+        script = combat_in(self.caller.location)
+        return script.ruleset() if script is not None else rulebook.get()
+
     def is_staff(self) -> bool:
         return self.caller.locks.check_lockstring(self.caller, "perm(Builder)")
 

@@ -48,8 +48,9 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       +combat/next [<name>]
 
     Switches:
-      start     - start a fight here; you organize it (and join it). /start/mock:
-                  a rehearsal, every sheet put back when it ends. =simple: each
+      start     - start a fight here; you organize it (and join it; under
+                  spotlight you only run it: /join to fight). /start/mock: a
+                  rehearsal, every sheet put back when it ends. =simple: each
                   character declares and acts in turn (TURN-05); =reroll: initiative
                   every turn; both: =simple,reroll
       join      - join the fight in this room
@@ -254,19 +255,32 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
 
     Under the spotlight ruleset (+combat/start spotlight; seed 004), a fight runs
     differently: PCs act in initiative order, the organizer gives opponents the
-    spotlight, and a turn is one move, one action and one free action:
-      /act [attack||bite <target> [with <weapon>]||<what>] - your action
+    spotlight, and a turn is one move, one action and one free action. The
+    organizer runs the fight and is not in the order unless they /join.
+      /act [attack||bite <target> [with <weapon>]||<what>] - your action; an
+                  attack is a V5 contest (your pool against the target's
+                  Dexterity + Athletics, Hunger dice apart), harm = margin +
+                  weapon; "with" a range tag (pistol) or a weapon of
+                  +rules/weapons; without it, the first weapon you carry
+      /act <npc>=attack <target> [with <weapon>] - organizer: the NPC's action
       /move <target>=closer||away||<range> - your move (one range step)
-      /free [<what>]  - your free action      /done - end your turn
+      /move <npc>=<target>=closer||away||<range> - organizer: the NPC's move
+      /free [<npc>=][<what>] - a free action  /done [<npc>] - end the turn
       /next <opponent> - organizer: that opponent takes the spotlight (/next alone
-                  moves the fight on)
+                  moves the fight on; after the last PC, the next round)
       /swap <first>=<second> - tied PCs settle who goes first
       /ambush pcs||npcs - organizer: one side is ambushed
       /event <text>  - organizer: something happens between turns
       /range <a>/<b>=<range> - organizer: place two combatants at a range band
-      /stake <name>, /unstake <name> - organizer: stake (incapacitates a vampire)
-      /feed <name>=<hunger slaked> - blood revives a vampire in torpor
+      /stake <name>, /unstake <name> - organizer: stake (a vampire is
+                  incapacitated at once)
+      /feed <name>=<hunger slaked> - blood: revives a vampire in torpor next
+                  round; a vampire still up heals that much Harm (Aggravated
+                  first) and its Hunger drops
       /damage <name>=<n> superficial||aggravated - organizer: mark Harm
+    Harm stays on the sheet after the fight; when the fight ends each vampire
+    with Superficial Harm makes a Hunger Check and heals it. Worn armor stops
+    Superficial Harm; Superficial Harm to a vampire is halved.
     Declaring, /dodge, /parry, /rage and the like are d10 only there.
     """
 

@@ -116,6 +116,9 @@ def sheet_text(name: str, sheet: Sheet, ruleset) -> str:
     if sheet.fate:  # HLT-03..05: kept after the fight until staff undo it
         lines.append(f" |r{sheet.fate_text.upper()}|n: cannot roll or join a fight "
                      f"(staff: +sheet/revive)")
+    if sheet.harm:  # spotlight Harm carried between fights (issue 10)
+        lines.append(" Harm (spotlight): " + ", ".join(
+            f"{sheet.harm[k]} {k}" for k in ("superficial", "aggravated") if sheet.harm.get(k)))
     if sheet.weapons or sheet.armor:
         lines.append(rule("Equipment"))
         if sheet.weapons:
@@ -124,6 +127,20 @@ def sheet_text(name: str, sheet: Sheet, ruleset) -> str:
             lines.append(" Armor: " + sheet.armor)
     lines.append(header("", "="))
     return "\n".join(lines)
+
+
+def v5_roll_text(who: str, spec: PoolSpec, roll, difficulty: int, won: bool,
+                 note: str = "") -> str:
+    """'Alice rolls Dexterity 3 + Brawl 2 = 5 dice, 1 needed: [8 6] Hunger [10 1 4] =>
+    4 successes, messy critical' (V5 dice, issue 10: the Hunger dice apart)."""
+    mods = "".join(f", {m}" for m in spec.modifiers)
+    extra = f" ({note})" if note else ""
+    return (
+        f"|c{who}|n rolls {spec.describe_terms()}{mods} = |w{roll.pool}|n "
+        f"{'die' if roll.pool == 1 else 'dice'}, |w{difficulty}|n needed{extra}: "
+        f"{dice_text.v5_faces_text(roll.faces, roll.hunger)} => "
+        f"{dice_text.v5_outcome_text(roll.successes, roll.result(won))}"
+    )
 
 
 def faces_text(roll: Roll) -> str:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from combat.errors import IllegalAction, InputError
-from world import rulebook
-
 from .base import WodCommand
 from .render import sheet_text
 
@@ -40,9 +38,17 @@ class CmdSheet(WodCommand):
       heal      - staff: heal levels outside a fight (logged)
       revive    - staff: undo a death or torpor kept on the sheet (logged)
 
-    Traits are the attributes, abilities, powers and merits of the active ruleset
-    (+rules shows which). Pools take <current>/<permanent> or one number for both.
+    Traits are the attributes, abilities, powers and merits of the ruleset in
+    force: the one of the fight running in your room, else the game's default
+    (+rules shows it). Pools take <current>/<permanent> or one number for both.
     Identity fields: splat, race, breed, form, generation.
+
+    Under the spotlight ruleset (in a room with a spotlight fight, or a spotlight
+    game), a vampire has Blood Potency and Hunger instead of a blood pool:
+    +sheet/set blood potency=2 (also bp=2, potency=2) and +sheet/set hunger=2.
+    There bp= means Blood Potency, as in +combat/npc; elsewhere bp= is the
+    Blood pool. Blood Potency sets HP and Final Death (6 HP at 0-1, 9 at 2 ...)
+    and can be the initiative trait; Hunger is how many Hunger dice you roll.
 
     Examples:
       +sheet
@@ -51,6 +57,8 @@ class CmdSheet(WodCommand):
       +sheet/set willpower=4/6
       +sheet/set race=Garou
       +sheet/set Bob/strength=4
+      +sheet/set Alice/blood potency=2
+      +sheet/set hunger=2
       +sheet/approve Bob
       +sheet/equip knife
       +sheet/equip Pistol, heavy
@@ -74,7 +82,7 @@ class CmdSheet(WodCommand):
             raise IllegalAction(
                 "You can look at sheets of characters in the same room; staff can look at anyone's."
             )
-        self.msg(sheet_text(target.key, target.sheet.get(), rulebook.get()))
+        self.msg(sheet_text(target.key, target.sheet.get(), self.ruleset_here()))
 
     def _target_and_trait(self, verb: str):
         if not self.rhs and "=" not in self.args:
@@ -100,14 +108,14 @@ class CmdSheet(WodCommand):
 
     def do_set(self):
         target, sheet, trait = self._target_and_trait("set")
-        new, what = sheet.set(rulebook.get().traits, trait, self.rhs or "")
+        new, what = sheet.set(self.ruleset_here().traits, trait, self.rhs or "")
         target.sheet.save(new)
         whose = "Your" if target == self.caller else f"{target.key}'s"
         self.msg(f"{whose} {what}.")
 
     def do_spec(self):
         target, sheet, trait = self._target_and_trait("spec")
-        new, what = sheet.set_specialty(rulebook.get().traits, trait, self.rhs or "")
+        new, what = sheet.set_specialty(self.ruleset_here().traits, trait, self.rhs or "")
         target.sheet.save(new)
         whose = "Your" if target == self.caller else f"{target.key}'s"
         self.msg(f"{whose} {what}.")
@@ -160,7 +168,7 @@ class CmdSheet(WodCommand):
         from combat.maneuvers import tables
 
         target, sheet, item = self._gear_target("equip")
-        weapon = tables(rulebook.get()).weapon(item).name
+        weapon = tables(self.ruleset_here()).weapon(item).name
         if weapon.lower() in (w.lower() for w in sheet.weapons):
             raise IllegalAction(f"{self._says(target, 'already carry')} the {weapon}.")
         from dataclasses import replace
@@ -176,7 +184,7 @@ class CmdSheet(WodCommand):
         keep = [w for w in sheet.weapons if w.lower() != low]
         if len(keep) == len(sheet.weapons):
             try:
-                name = tables(rulebook.get()).weapon(item).name
+                name = tables(self.ruleset_here()).weapon(item).name
             except InputError:
                 name = item
             keep = [w for w in sheet.weapons if w.lower() != name.lower()]
@@ -192,7 +200,7 @@ class CmdSheet(WodCommand):
         from combat.maneuvers import tables
 
         target, sheet, item = self._gear_target("armor")
-        name = "" if item.lower() in ("none", "off", "-") else tables(rulebook.get()).armor(
+        name = "" if item.lower() in ("none", "off", "-") else tables(self.ruleset_here()).armor(
             item).name
         from dataclasses import replace
 

@@ -205,8 +205,9 @@ def new_id(room) -> str:
 
 def start(room, rules, options: Mapping, organizer, rng: random.Random,
           mock: bool = False) -> Applied:
-    """A new fight in ``room`` under ``rules``; the organizer joins it. ``mock``: staff
-    rehearse: every sheet the fight changes is put back when it ends."""
+    """A new fight in ``room`` under ``rules``; the engine decides whether the organizer
+    joins it (``opening``: d10 yes, spotlight no). ``mock``: staff rehearse: every sheet
+    the fight changes is put back when it ends."""
     from evennia import create_script
 
     engine = engine_for(rules)
@@ -221,7 +222,7 @@ def start(room, rules, options: Mapping, organizer, rng: random.Random,
         script.setup(out.state, rules.name, key)
         if mock:
             script.attributes.add("mock", True)
-        return run(script, it.Join(by=key, actor=key, name=organizer.key), rng,
+        return run(script, it.Join(by=key, actor=key, name=organizer.key, opening=True), rng,
                    prelude=(first,))
 
 

@@ -14,7 +14,7 @@ from typing import Callable, Iterable, Mapping
 from combat.core.events import Event
 from combat.pools import Modifier
 
-from .dice_text import faces_text, outcome_text
+from .dice_text import faces_text, outcome_text, v5_faces_text, v5_outcome_text
 
 # Player text never shows rule IDs: "(DMG-09)" in an engine note is dropped.
 
@@ -453,12 +453,37 @@ def order_text(state, n) -> str:
     return ", ".join(parts) or "nobody has rolled"
 
 
+def v5_roll_lines(who: str, target: str, ev: Event) -> list[str]:
+    """A V5 contest (issue 10): the attacker's dice, the defender's, each with its Hunger
+    dice apart, and the margin with the weapon's damage."""
+    def side(label: str, r) -> str:
+        terms = " + ".join(f"{t} {v}" for t, v in r.get("traits") or ()) or "no traits"
+        pool = r.get("pool", 0)
+        faces = v5_faces_text(r.get("faces") or (), int(r.get("hunger") or 0))
+        return (f"  {label}: {terms} = {pool} {'die' if pool == 1 else 'dice'}: {faces} => "
+                f"{v5_outcome_text(int(r.get('successes') or 0), r.get('result', ''))}")
+
+    out = [side(f"{who} {ev.get('purpose', 'attack')}", ev)]
+    if ev.get("defense"):
+        out.append(side(f"{target} defends", ev["defense"]))
+    margin = int(ev.get("margin") or 0)
+    if margin > 0:
+        out.append(f"  Margin {margin} + weapon {ev.get('bonus', 0)} = "
+                   f"{margin + int(ev.get('bonus') or 0)} harm.")
+    else:
+        out.append(f"  Margin {margin}: a miss (the attacker needs more successes).")
+    return out
+
+
 def _spot(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  # noqa: C901
     k = ev.kind
     who = n(ev.get("actor", ""))
     if k == "start":
         return (f"{n(ev.get('organizer'))} starts a fight ({ev.get('ruleset')}, "
                 f"{ev.get('how')}). +combat/join to take part.")
+    if k == "organizer":
+        return (f"{who} runs the fight and is not in the order (+combat/join to fight as "
+                f"a PC).")
     if k == "join":
         side = "opponent" if ev.get("npc") else "PC"
         turns = (f", {ev['actions_per_round']} turns a round"
@@ -480,7 +505,7 @@ def _spot(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None: 
             return f"{', '.join(n(x) for x in ev['who'])}'s turn ends."
         if ev.get("forfeited"):
             return "The round ends; unused opponent turns are lost."
-        return "No opponent acts there."
+        return "No opponent acts there."  # a pass of the pick between two PCs (SPOT-04)
     if k == "swap":
         return f"{n(ev['first'])} goes before {n(ev['second'])}."
     if k == "ambush":
@@ -495,11 +520,13 @@ def _spot(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None: 
     if k == "act":
         a = ev.get("action") or {}
         if a.get("kind") in ("attack", "bite"):
-            w = f" with {a['weapon']}" if a.get("weapon") else ""
+            weapon = a.get("weapon_name") or a.get("weapon")
+            w = f" with {weapon}" if weapon else ""
             return f"{who} {a['kind']}s {n(a.get('target', '?'))}{w} (at {ev.get('range')})."
         return f"{who} acts: {a.get('text') or a.get('kind')}."
     if k == "roll":
-        return roll_line(who, ev)
+        return v5_roll_lines(who, n(ev.get("target", "")), ev) if ev.get("dice") == "v5" \
+            else roll_line(who, ev)
     if k == "unharmed":
         return f"  {n(ev.get('target'))} is not harmed."
     if k == "free":
@@ -509,15 +536,36 @@ def _spot(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None: 
     if k == "harm":
         out = {"torpor": " and falls into TORPOR", "final_death": " and meets FINAL DEATH",
                "out": " and is OUT of the fight"}.get(ev["outcome"], "")
-        return (f"{n(ev['target'])} takes {ev['marked'] + ev['upgraded']} {ev['kind']} harm: "
-                f"HP {ev['hp_before']} -> {ev['hp_after']}/{ev['hp_max']}{out}.")
+        steps = []
+        if ev.get("armor"):
+            steps.append(f"armor -{ev['armor']}")
+        if ev.get("halved"):
+            steps.append(f"halved -{ev['halved']}")
+        if ev.get("upgraded") and ev["kind"] == "superficial":
+            steps.append(f"{ev['upgraded']} turned aggravated")
+        how = f" ({ev['amount']}, {', '.join(steps)})" if steps else ""
+        return (f"{n(ev['target'])} takes {ev['marked'] + ev['upgraded']} {ev['kind']} harm"
+                f"{how}: HP {ev['hp_before']} -> {ev['hp_after']}/{ev['hp_max']}{out}.")
     if k == "stake":
         return f"{n(ev['target'])} is staked and incapacitated."
     if k == "unstake":
         return f"The stake is pulled from {n(ev['target'])}."
     if k == "feed":
+        if ev.get("healed") is not None:  # fed while up: heals Harm, Hunger drops
+            healed = ", ".join(f"{v} {t}" for t, v in ev["healed"].items() if v) or "nothing"
+            return (f"{n(ev['target'])} feeds (slakes {ev['slaked']} Hunger, now "
+                    f"{ev['hunger_after']}): heals {healed}, HP {ev['hp_before']} -> "
+                    f"{ev['hp_after']}/{ev['hp_max']}.")
         return (f"{n(ev['target'])} is given blood (slakes {ev['slaked']}): back at the start "
                 f"of round {ev['revive_round']}.")
+    if k == "hunger_check":
+        if ev.get("cannot"):
+            return (f"{who} is at Hunger {ev['hunger_before']} and cannot make the Hunger "
+                    f"Check: {ev['superficial']} superficial harm stays.")
+        faces = " ".join(map(str, ev["faces"]))
+        res = "passed" if ev["passed"] else f"failed, Hunger {ev['hunger_after']}"
+        return (f"{who} makes a Hunger Check [{faces}] ({res}) and heals {ev['healed']} "
+                f"superficial harm.")
     if k == "revive":
         return f"{who} wakes from torpor with {ev['hp_after']} HP."
     if k in ("leave", "deleted", "end", "timeout", "timeout_set", "undo", "summary"):

@@ -24,3 +24,32 @@ def outcome_text(successes: int, botch: bool, *, failure: str = "failure") -> st
     if successes == 0:
         return f"|y{failure}|n"
     return f"|g{successes} success{'es' if successes != 1 else ''}|n"
+
+
+# ---------------------------------------------------------------- V5 dice (spotlight)
+
+
+def v5_faces_text(faces: Iterable[int], hunger: int, success_at: int = 6) -> str:
+    """V5 dice, the Hunger dice shown apart after the others (issue 10): '[8 6 3] Hunger
+    [10 1]'. Successes green; on a Hunger die a 10 (messy) and a 1 (bestial) stand out."""
+    faces = list(faces)
+    normal, hungry = faces[hunger:], faces[:hunger]
+
+    def one(f: int, hunger_die: bool) -> str:
+        if hunger_die and f == 1:
+            return f"|r{f}|n"
+        if hunger_die and f == 10:
+            return f"|R{f}|n"
+        return f"|g{f}|n" if f >= success_at else str(f)
+
+    text = "[" + " ".join(one(f, False) for f in normal) + "]"
+    if hungry:
+        text += " Hunger [" + " ".join(one(f, True) for f in hungry) + "]"
+    return text
+
+
+def v5_outcome_text(successes: int, result: str) -> str:
+    """'4 successes, critical' / '0 successes, bestial failure'."""
+    count = f"{successes} success{'es' if successes != 1 else ''}"
+    colour = {"messy critical": "|R", "bestial failure": "|r", "failure": "|y"}.get(result, "|g")
+    return f"{count}, {colour}{result}|n"

@@ -77,6 +77,9 @@ class Join(Intent):
     controller: str | None = None
     hp: int | None = None  # spotlight: an NPC's Health (SPOT-11)
     actions: int | None = None  # spotlight: an NPC's actions a round
+    # The organizer as the fight opens (+combat/start): the d10 engine joins them; the
+    # spotlight engine does not (staff running NPCs join only with +combat/join, issue 10).
+    opening: bool = False
 
 
 @intent("remove")

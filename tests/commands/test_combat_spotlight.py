@@ -65,6 +65,7 @@ class SpotTest(EvenniaCommandTest):
         (Blood Potency 2 beats Wits 1: SPOT-01)."""
         out = self.cmd("+combat/start spotlight").text
         self.assertIn("starts a fight (spotlight, spotlight engine)", out)
+        self.cmd("+combat/join")  # the organizer fights too: a PC only by /join (issue 10)
         self.player("+combat/join")
         self.assertIn("Thug joins", self.cmd(f"+combat/npc Thug={thug}").text)
         with self.dice(*first):
@@ -127,8 +128,7 @@ class TestTheRound(SpotTest):
         self.assertIn("The spotlight is on Thug", self.cmd("+combat/next Thug").text)
         self.cmd("+combat/done")  # the organizer ends the opponent's turn it holds
         self.assertEqual(self.state().holder, (self.fighter("Char2").key,))
-        self.player("+combat/done")
-        self.cmd("+combat/next")  # the Storyteller passes the pick after Char2
+        self.player("+combat/done")  # the last PC: on to the closing part (issue 10)
         self.assertEqual(self.state().stage, "closing")
         self.cmd("+combat/next Thug")  # its second turn this round (SPOT-05)
         self.assertEqual(self.fighter("Thug").turns, 2)
@@ -200,13 +200,15 @@ class TestTurnRangesAndHarm(SpotTest):
         self.assertEqual(self.fighter("Char").actions, 0)
         self.assertIn("moves from Close to Hand of Thug", self.cmd("+combat/move Thug=closer").text)
         self.assertIn("one range step", self.cmd("+combat/move Thug=closer").text)  # SPOT-07
-        # Str 3 + Brawl 2 = 5 dice at 6: [8 6 3 1 10] -> 3 hits - 1 one = 2 -> 2 Superficial.
-        with self.dice(8, 6, 3, 1, 10):
+        # V5: Str 3 + Brawl 2 = [8 6 3 1 10] -> 3 successes (the 1 cancels nothing) against
+        # Thug's Dex 2 + Athletics 1 = [2 3 4] -> 0: margin 3 + fists 0 = 3 Superficial.
+        with self.dice(8, 6, 3, 1, 10, 2, 3, 4):
             out = self.cmd("+combat/act attack Thug").text
-        self.assertIn("[8 6 3 1 10] => 2 successes", out)
-        self.assertIn("Thug takes 2 superficial harm: HP 6 -> 4/6", out)
+        self.assertIn("[8 6 3 1 10] => 3 successes, success", out)
+        self.assertIn("Thug defends: Dexterity 2 + Athletics 1 = 3 dice: [2 3 4]", out)
+        self.assertIn("Thug takes 3 superficial harm: HP 6 -> 3/6", out)
         thug = self.fighter("Thug")
-        self.assertEqual((thug.superficial, thug.aggravated), (2, 0))
+        self.assertEqual((thug.superficial, thug.aggravated), (3, 0))
         self.assertIn("has taken this turn's action", self.cmd("+combat/act attack Thug").text)
         log = self.log()
         kinds = [r["event"] for r in log]
@@ -216,20 +218,21 @@ class TestTurnRangesAndHarm(SpotTest):
         self.assertEqual(seqs, list(range(1, len(seqs) + 1)))
         harm = [r for r in log if r["event"] == "harm"][0]
         self.assertEqual((harm["target"], harm["kind"], harm["hp_after"]),
-                         (thug.key, "superficial", 4))
+                         (thug.key, "superficial", 3))
 
     @pytest.mark.rule("SPOT-10", "SPOT-11")
-    def test_bite_needs_intimate_and_is_aggravated(self):
+    def test_bite_needs_intimate_and_a_mortals_bite_is_superficial(self):
         self.setup_fight()
         self.cmd("+combat/range Char/Thug=Intimate")
         self.cmd("+combat/next")
         self.cmd("+combat/free draws a breath")
         self.assertIn("taken this turn's free action", self.cmd("+combat/free again").text)
-        # bite row: Str 3 + Brawl 2, +1 Harm, Aggravated: [6 6 2 2 2] = 2 -> 3 Aggravated.
-        with self.dice(6, 6, 2, 2, 2):
+        # bite row: Str 3 + Brawl 2 [6 6 2 2 2] = 2 against [1 1 1] = 0: margin 2 + 2; Char
+        # is a mortal, so the bite is Superficial (issue 10).
+        with self.dice(6, 6, 2, 2, 2, 1, 1, 1):
             out = self.cmd("+combat/act bite Thug").text
-        self.assertIn("Thug takes 3 aggravated harm", out)
-        self.assertEqual(self.fighter("Thug").aggravated, 3)
+        self.assertIn("Thug takes 4 superficial harm", out)
+        self.assertEqual(self.fighter("Thug").superficial, 4)
 
     @pytest.mark.rule("SPOT-07")
     def test_opponent_acts_through_the_organizer_with_a_weapon_range(self):

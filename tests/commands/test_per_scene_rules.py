@@ -113,6 +113,7 @@ class TestRunningCombatKeepsItsRules(RulesTest):
         rulebook._retained.clear()
         rulebook._digests.clear()
         script.forget_cache()
+        self.cmd("+combat/join")  # the organizer fights only by /join (issue 10)
         with self.dice(4, 5):
             out = self.cmd("+combat/init").text
         self.assertIn("[4 5]", out)
@@ -121,6 +122,7 @@ class TestRunningCombatKeepsItsRules(RulesTest):
         self.cmd("+combat/end")
         # A new combat uses the reloaded file: one die.
         self.cmd("+combat/start spotlight")
+        self.cmd("+combat/join")
         with self.dice(6):
             out = self.cmd("+combat/init").text
         self.assertIn("[6]", out)

@@ -546,6 +546,7 @@ class TestNotInSpotlight(PlayTest):
     @pytest.mark.rule("TURN-02")
     def test_d10_options_are_refused_clearly_in_spotlight(self):
         self.cmd("+combat/start spotlight")
+        self.cmd("+combat/join")  # the organizer fights only by /join (issue 10)
         self.player("+combat/join")
         for line, words in (("+combat/act/wp", "no Willpower point"),
                             ("+combat/init -2", "no modifier by hand"),

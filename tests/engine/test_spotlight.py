@@ -101,7 +101,8 @@ def test_spot01_ratings_from_a_sheet_and_yaml_dice_changeable(rs, tmp_path):
     sheet, _ = sheet.set(cat, "wits", "2")
     sheet, _ = sheet.set(cat, "bp", "4")  # the alias reaches Blood Potency here
     assert S.initiative_ratings(sheet, rs) == {"Wits": 2, "Blood Potency": 4}
-    assert S.sheet_profile(sheet, rs) == {"vampire": True, "blood_potency": 4}
+    assert S.sheet_profile(sheet, rs) == {"vampire": True, "blood_potency": 4,
+                                             "superficial": 0, "aggravated": 0}
     # An admin changes the dice in YAML: a child ruleset rolling 1d10 + the trait.
     root = tmp_path / "rules"
     shutil.copytree(RULES / "numetal", root / "numetal")
@@ -222,8 +223,7 @@ def test_spot06_remaining_opponent_turns_after_the_pcs_then_a_new_round(rs):
     f(S.advance)
     f(S.done, "a")
     f(S.advance)  # pass
-    f(S.done, "b")
-    f(S.advance)  # pass the pick after the last PC: the closing part of the round
+    f(S.done, "b")  # the last PC: straight on to the closing part of the round (issue 10)
     assert f.state.stage == "closing" and f.state.round == 1
     assert S.pending(f.state) == ["g", "e"]
     f(S.next_opponent, "g")
@@ -245,7 +245,6 @@ def test_spot06_storyteller_ends_the_round_with_turns_left(rs):
     f(S.done, "a")
     f(S.advance)
     f(S.done, "b")
-    f(S.advance)
     f(S.advance)  # closing: forfeit the remaining opponent turns
     assert f.last("pass")["forfeited"] == ["g", "e"]
     assert f.state.round == 2 and f.state.holder == ("a",)
@@ -430,12 +429,10 @@ def test_spot12_staked_vampire_incapacitated_at_once(rs):
     f(S.advance)
     f(S.done, "b")
     f(S.advance)
-    f(S.advance)
     # round 2: Alice is skipped, Bob has the spotlight
     assert f.state.round == 2 and f.state.holder == ("b",)
     f(S.unstake, "a")
     f(S.done, "b")
-    f(S.advance)
     f(S.advance)
     assert f.state.round == 3 and f.state.holder == ("a",)
     with pytest.raises(IllegalAction, match="not a vampire"):
@@ -491,14 +488,18 @@ def test_spot13_zero_hp_final_death_at_half_or_more_aggravated(rs):
 
 @pytest.mark.rule("SPOT-13")
 def test_spot13_aggravated_on_a_full_track_replaces_superficial(rs):
+    """SPOT-13 with V5's overflow (issue 10): Superficial on a full track turns Superficial
+    marks Aggravated instead of being lost; Aggravated overwrites Superficial."""
     f = scene(rs)  # Bob: 6 HP, Final Death at 3
     f(S.harm, "b", 6, "superficial")
     assert f.last("harm")["outcome"] == "torpor"
     f(S.harm, "b", 2, "superficial")
-    assert (f.last("harm")["lost"], f.last("harm")["outcome"]) == (2, "torpor")
+    ev = f.last("harm")
+    assert (ev["lost"], ev["upgraded"], ev["superficial"], ev["aggravated"]) == (0, 2, 4, 2)
+    assert ev["outcome"] == "torpor"
     f(S.harm, "b", 3, "aggravated")
     ev = f.last("harm")
-    assert (ev["upgraded"], ev["superficial"], ev["aggravated"]) == (3, 3, 3)
+    assert (ev["upgraded"], ev["superficial"], ev["aggravated"]) == (3, 1, 5)
     assert ev["outcome"] == "final_death"
 
 
@@ -521,16 +522,15 @@ def test_spot14_feeding_revives_after_one_round_with_hp_equal_to_slaked(rs):
     assert f.state.get("a").status == "torpor" and f.state.holder == ()
     with pytest.raises(InputError, match="Hunger slaked"):
         S.feed(f.state, "a", 0, rs)
-    with pytest.raises(IllegalAction, match="not in torpor"):
-        S.feed(f.state, "b", 1, rs)
+    with pytest.raises(IllegalAction, match="no Hunger to slake"):
+        S.feed(f.state, "b", 1, rs)  # awake, fed mid-fight: its sheet's Hunger (none here)
     f(S.feed, "a", 3)
     ev = f.last("feed")
     assert (ev["slaked"], ev["revive_round"], ev["hunger_reduced"]) == (3, 2, 0)
     assert f.state.get("a").status == "torpor"  # not yet: after one round
     f(S.advance)
-    f(S.done, "b")
-    f(S.advance)
-    f(S.advance)
+    f(S.done, "b")  # the last PC: on to the closing part
+    f(S.advance)  # the Storyteller ends the round
     rev = f.last("revive")
     assert (rev["round"], rev["hp_before"], rev["hp_after"]) == (2, 0, 3)
     a = f.state.get("a")

@@ -1,0 +1,175 @@
+"""Issue 10, played as players would: the spotlight ruleset plays like V5 through the real
+command handler with exact dice (FixedDice).
+
+char1 (staff) organizes and runs the opponents; char2 is a player whose vampire is built with
++sheet/set in the room of a spotlight fight (the ruleset in force there).
+"""
+
+from unittest import mock
+
+import pytest
+from evennia.utils.test_resources import EvenniaCommandTest
+
+from combat.sheet import Sheet
+from commands.base import WodCommand
+from tests.fixed_dice import FixedDice
+from tests.helpers import run_command
+from typeclasses.combat import combat_in
+from world import combatlog
+
+
+class V5Play(EvenniaCommandTest):
+    def setUp(self):
+        super().setUp()
+        self.char1.sheet.save(Sheet())
+        self.char2.sheet.save(Sheet())
+
+    def tearDown(self):
+        script = combat_in(self.room1)
+        if script:
+            combatlog.forget(script.combat_id)
+        super().tearDown()
+
+    def cmd(self, line):
+        return run_command(self.char1, line, session=self.session).text
+
+    def player(self, line):
+        return run_command(self.char2, line).text
+
+    def dice(self, *faces):
+        return mock.patch.object(WodCommand, "rng", FixedDice(*faces))
+
+    def fighter(self, name):
+        return next(c for c in combat_in(self.room1).get_state().combatants if c.name == name)
+
+    def build_alice(self):
+        """char2's vampire, set in the spotlight room: Blood Potency by staff (and bp=, the
+        same trait there), Hunger by the player."""
+        self.player("+sheet/set splat=vampire")
+        out = self.cmd("+sheet/set Char2/blood potency=2")
+        self.assertIn("Char2's Blood Potency set to 2", out)
+        self.assertIn("Blood Potency set to 3", self.player("+sheet/set bp=3"))  # SPOT-13
+        self.assertIn("Hunger set to 2", self.player("+sheet/set hunger=2"))
+        for line in ("wits=1", "dexterity=3", "firearms=2", "strength=2", "brawl=2"):
+            self.player(f"+sheet/set {line}")
+        self.assertIn("Pistol, light", self.player("+sheet/equip pistol, light"))
+
+
+class TestAFullSpotlightFight(V5Play):
+    @pytest.mark.rule("SPOT-01", "SPOT-04", "SPOT-06", "SPOT-10", "SPOT-11", "SPOT-13",
+                      "SPOT-14")
+    def test_full_fight_v5_dice_hunger_armor_harm_kept_and_healed(self):
+        out = self.cmd("+combat/start spotlight")
+        self.assertIn("runs the fight and is not in the order", out)  # issue 10
+        self.assertEqual(combat_in(self.room1).get_state().combatants, ())
+        self.build_alice()
+        self.assertIn("Char2 joins the fight (PC, 12/12 HP)", self.player("+combat/join"))
+        self.cmd("+combat/npc Rat=strength=2,dexterity=2,athletics=1")
+        self.cmd("+sheet/armor Rat/kevlar vest")
+        # a vampire opponent: bp= is Blood Potency here too (9 HP)
+        self.assertIn("Vamp joins the fight (opponent, 9/9 HP)", self.cmd(
+            "+combat/npc Vamp=splat=vampire,bp=2,strength=3,brawl=2"))
+        self.cmd("+combat/range Vamp/Char2=Intimate")
+        # SPOT-01: 2d6 + the higher of Wits 1 / Blood Potency 3 from the sheet
+        with self.dice(2, 3):
+            self.assertIn("[2 3] + Blood Potency 3 = 8", self.player("+combat/init"))
+        self.cmd("+combat/next")
+        # A shot with the carried light pistol: Dex 3 + Firearms 2, Hunger 2 -> Hunger
+        # dice [10 3], others [10 7 2]: 3 + a pair of 10s = 5, messy. Rat: Dex 2 +
+        # Athletics 1 [6 2 2] = 1. Margin 4 + 2 = 6; the Kevlar vest stops 3 Superficial.
+        with self.dice(10, 3, 10, 7, 2, 6, 2, 2):
+            out = self.player("+combat/act attack Rat")
+        self.assertIn("Char2 attacks Rat with Pistol, light (at Close)", out)
+        self.assertIn("[10 7 2] Hunger [10 3] => 5 successes, messy critical", out)
+        self.assertIn("Rat defends: Dexterity 2 + Athletics 1 = 3 dice: [6 2 2] => 1 success",
+                      out)
+        self.assertIn("Margin 4 + weapon 2 = 6 harm", out)
+        self.assertIn("Rat takes 3 superficial harm (6, armor -3): HP 6 -> 3/6", out)
+        out = self.player("+combat/done")
+        self.assertNotIn("No opponent acts there", out)
+        self.assertEqual(combat_in(self.room1).get_state().stage, "closing")  # SPOT-06
+        # The vampire opponent bites: Str 3 + Brawl 2, Hunger 1: [2 | 6 6 6 2] = 3; Char2
+        # Dex 3 + Athletics 0, Hunger 2: [1 3 | 4] = 0, a bestial failure. 3 + 2 Aggravated.
+        self.cmd("+combat/next Vamp")
+        with self.dice(2, 6, 6, 6, 2, 1, 3, 4):
+            out = self.cmd("+combat/act Vamp=bite Char2")
+        self.assertIn("Char2 defends: Dexterity 3 + Athletics 0 = 3 dice: [4] Hunger [1 3] "
+                      "=> 0 successes, bestial failure", out)
+        self.assertIn("Char2 takes 5 aggravated harm: HP 12 -> 7/12", out)
+        self.cmd("+combat/done Vamp")
+        # Rat shoots back: Dex 2 + Firearms 0 [6 6] = 2 vs [2 2 2] = 0: 2 + 2 = 4
+        # Superficial, halved on a vampire: 2.
+        self.cmd("+combat/next Rat")
+        with self.dice(6, 6, 2, 2, 2):
+            out = self.cmd("+combat/act Rat=attack Char2 with pistol")
+        self.assertIn("Char2 takes 2 superficial harm (4, halved -2): HP 7 -> 5/12", out)
+        out = self.cmd("+combat/done Rat")
+        self.assertIn("Round 2 begins", out)  # no opponent turn left (SPOT-06)
+        sheet = self.char2.sheet.get()
+        self.assertEqual(dict(sheet.harm), {"superficial": 2, "aggravated": 5})
+        # Feeding mid-fight: slakes 1 Hunger, heals 1 Aggravated first; Hunger 2 -> 1.
+        out = self.player("+combat/feed Char2=1")
+        self.assertIn("Char2 feeds (slakes 1 Hunger, now 1): heals 1 aggravated", out)
+        self.assertEqual(self.char2.sheet.get().pools["Hunger"].current, 1)
+        # End of the scene: the Hunger Check [3] fails (Hunger 2) and heals the Superficial.
+        with self.dice(3):
+            out = self.cmd("+combat/end")
+        self.assertIn("Char2 makes a Hunger Check [3] (failed, Hunger 2) and heals 2 "
+                      "superficial harm", out)
+        sheet = self.char2.sheet.get()
+        self.assertEqual((dict(sheet.harm), sheet.pools["Hunger"].current),
+                         ({"aggravated": 4}, 2))
+        self.assertIn("Harm (spotlight): 4 aggravated", self.player("+sheet"))
+        # The next fight: the Harm is still there.
+        self.cmd("+combat/start spotlight")
+        self.assertIn("Char2 joins the fight (PC, 8/12 HP)", self.player("+combat/join"))
+
+
+class TestRollAndSheetUnderSpotlight(V5Play):
+    @pytest.mark.rule("SPOT-11")
+    def test_roll_uses_v5_dice_and_hunger_dice_in_a_spotlight_room(self):
+        self.cmd("+combat/start spotlight")
+        self.build_alice()
+        # Dex 3 + Brawl 2, Hunger 2: [1 10 | 10 2 5] = 2 + a pair = 4, messy critical.
+        with self.dice(1, 10, 10, 2, 5):
+            out = self.player("+roll dex+brawl")
+        self.assertIn("5 dice, 1 needed: [10 2 5] Hunger [1 10] => 4 successes, messy "
+                      "critical", out)
+        with self.dice(1, 3):
+            out = self.player("+roll 2 vs 2")
+        self.assertIn("Hunger [1 3] => 0 successes, bestial failure", out)
+        with self.dice(1, 1, 1, 6):
+            out = self.player("+roll 4")  # ones cancel nothing, no botch (Hunger 1 2 here)
+        self.assertIn("=> 1 success, success", out)
+        self.assertIn("successes needed", self.player("+roll 2 vs 0"))
+
+    def test_bp_means_blood_outside_spotlight_and_help_says_so(self):
+        """Without a spotlight fight in the room the default ruleset's bp= is the Blood
+        pool; the help names both meanings."""
+        self.player("+sheet/set splat=vampire")
+        self.assertIn("Blood set to", self.player("+sheet/set bp=5"))
+        from commands.sheet import CmdSheet
+
+        self.assertIn("bp= means Blood Potency", " ".join(CmdSheet.__doc__.split()))
+
+
+class TestTheRoundAndHelp(V5Play):
+    @pytest.mark.rule("SPOT-06", "SPOT-12", "SPOT-07")
+    def test_next_after_last_pc_staked_shown_incapacitated_npc_move_in_help(self):
+        self.cmd("+combat/start spotlight")
+        self.player("+sheet/set splat=vampire")
+        self.player("+combat/join")
+        self.cmd("+combat/npc Rat=strength=2")
+        with self.dice(3, 3):
+            self.player("+combat/init")
+        self.cmd("+combat/next")
+        self.player("+combat/done")
+        out = self.cmd("+combat/next")
+        self.assertNotIn("No opponent acts there", out)
+        self.assertIn("Round 2 begins", out)
+        self.cmd("+combat/stake Char2")
+        self.assertIn("incapacitated, staked", self.cmd("+combat"))
+        self.assertNotIn("active, staked", self.cmd("+combat"))
+        from commands.combat import CmdCombat
+
+        self.assertIn("/move <npc>=<target>=closer", CmdCombat.__doc__)

@@ -1,0 +1,239 @@
+"""Issue 10: the spotlight ruleset plays like V5 (seed 004 is built on V5), against the engine
+with exact dice: V5 dice and the contested attack, Hunger dice, Harm kept on the sheet,
+feeding and the end-of-scene Hunger Check, weapon range tags, armor, the organizer, the
+round after the last PC, and the staked view. Every test runs under the spotlight ruleset.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from combat import spotlight as S
+from combat import spotlight_attack as spa
+from combat import v5dice
+from combat.core import intents as I
+from combat.errors import IllegalAction
+from combat.maneuvers import tables
+from combat.sheet import Sheet
+from combat.spotlight_engine import ENGINE
+from tests.engine.test_spotlight_engine import RULES, Run, sheet
+from tests.fixed_dice import FixedDice
+from combat.ruleset import load_ruleset
+
+ALICE, BOB, RAT, STAFF = "#1", "#2", "#3", "#9"
+
+
+@pytest.fixture(scope="module")
+def rs():
+    return load_ruleset(RULES, "spotlight")
+
+
+@pytest.fixture()
+def sheets(rs):
+    """Alice: vampire BP 2 (9 HP), Hunger 2, Dex 3 Firearms 2 Str 2 Brawl 2, carries a light
+    pistol. Bob: vampire BP 1 (6 HP), Hunger 1, Dex 2 Athletics 1, wears a Kevlar vest.
+    Rat: a mortal, Dex 2 Athletics 1, Kevlar vest."""
+    alice = sheet(rs, splat="vampire", bp=2, hunger=2, wits=1, dexterity=3, firearms=2,
+                  strength=2, brawl=2)
+    bob = sheet(rs, splat="vampire", bp=1, hunger=1, wits=1, dexterity=2, athletics=1)
+    rat = sheet(rs, dexterity=2, athletics=1, strength=2, brawl=2)
+    from dataclasses import replace
+    return {ALICE: replace(alice, weapons=("Pistol, light",)),
+            BOB: replace(bob, armor="Kevlar vest"), RAT: replace(rat, armor="Kevlar vest")}
+
+
+def fight(rs, sheets) -> Run:
+    """Alice (init 2d6 [6 6] + BP 2 = 14) and Bob (init [1 1] + 1 = 3); round 1 begun."""
+    r = Run(rs, sheets)
+    r(I.Join(by=ALICE, actor=ALICE, name="Alice"))
+    r(I.Join(by=BOB, actor=BOB, name="Bob"))
+    r(I.Join(by=STAFF, actor=RAT, name="Rat", is_npc=True, controller=STAFF))
+    r(I.RollInitiative(by=ALICE), 6, 6)
+    r(I.RollInitiative(by=BOB), 1, 1)
+    r(I.Advance(by=STAFF))
+    return r
+
+
+# ---------------------------------------------------------------- V5 dice
+
+
+@pytest.mark.rule("SPOT-11")
+def test_spot11_v5_dice_pairs_of_tens_no_ones_no_botch(rs):
+    """V5: two 10s = 4, three = 5, four = 8; a 1 cancels nothing; nothing botches."""
+    rules = v5dice.v5_rules(rs)
+    assert v5dice.count([10, 10], 0, rules).successes == 4
+    assert v5dice.count([10, 10, 10], 0, rules).successes == 5
+    assert v5dice.count([10, 10, 10, 10], 0, rules).successes == 8
+    r = v5dice.count([1, 1, 6], 0, rules)
+    assert (r.successes, r.critical, r.result(False)) == (1, False, "failure")
+    assert v5dice.count([1, 1, 1], 0, rules).result(False) == "failure"  # no botch
+
+
+@pytest.mark.rule("SPOT-11")
+def test_spot11_hunger_dice_messy_critical_and_bestial_failure(rs):
+    """A vampire's first Hunger-many dice are Hunger dice: a critical with a Hunger 10 is
+    messy, a failure with a Hunger 1 is bestial; the same faces on other dice are not."""
+    rules = v5dice.v5_rules(rs)
+    r = v5dice.count([10, 3, 10, 7], 2, rules)
+    assert (r.hunger_faces, r.normal_faces, r.successes) == ((10, 3), (10, 7), 5)
+    assert r.result(True) == "messy critical"
+    assert v5dice.count([3, 10, 10, 7], 1, rules).result(True) == "critical"
+    assert v5dice.count([1, 3, 4], 1, rules).result(False) == "bestial failure"
+    assert v5dice.count([3, 1, 4], 1, rules).result(False) == "failure"
+
+
+# ---------------------------------------------------------------- the contested attack
+
+
+@pytest.mark.rule("SPOT-10", "SPOT-11")
+def test_spot11_contest_margin_plus_weapon_armor_then_halved_hunger_dice_apart(rs, sheets):
+    """Alice shoots Bob with the pistol she carries (SPOT-10: Close). Attack Dex 3 +
+    Firearms 2, Hunger 2: [10 4 | 10 6 2] = 3 + a pair of 10s = 5, messy (a Hunger 10).
+    Bob defends Dex 2 + Athletics 1, Hunger 1: [1 | 7 3] = 1, bestial (a Hunger 1).
+    Margin 4 + light pistol 2 = 6; Kevlar vest 3 stops 3 Superficial (SPOT-11); Bob is a
+    vampire: 3 halved, rounded up = 2 (V5)."""
+    r = fight(rs, sheets)
+    out = r(I.Act(by=ALICE, action={"kind": "attack", "target": BOB}), 10, 4, 10, 6, 2,
+            1, 7, 3)
+    act, roll, harm = out.events[:3]
+    assert act["action"] == {"kind": "attack", "target": BOB, "weapon": "pistol",
+                             "weapon_name": "Pistol, light"}
+    assert (roll["successes"], roll["hunger_faces"], roll["result"]) == (5, [10, 4],
+                                                                         "messy critical")
+    d = roll["defense"]
+    assert (d["traits"], d["successes"], d["hunger_faces"], d["result"]) == (
+        [["Dexterity", 2], ["Athletics", 1]], 1, [1], "bestial failure")
+    assert (roll["margin"], roll["bonus"]) == (4, 2)
+    assert (harm["amount"], harm["armor"], harm["halved"], harm["marked"]) == (6, 3, 1, 2)
+    assert (harm["kind"], harm["hp_after"]) == ("superficial", 4)
+    # the Harm is on Bob's sheet now (issue 10)
+    assert out.sheet_changes[BOB].harm == {"superficial": 2}
+
+
+@pytest.mark.rule("SPOT-11")
+def test_spot11_a_tie_is_a_miss(rs, sheets):
+    r = fight(rs, sheets)
+    out = r(I.Act(by=ALICE, action={"kind": "attack", "target": BOB, "weapon": "pistol"}),
+            6, 2, 2, 2, 2, 6, 2, 2)
+    assert out.events[1]["margin"] == 0
+    assert out.events[2].kind == "unharmed" and out.sheet_changes == {}
+
+
+@pytest.mark.rule("SPOT-10", "SPOT-11")
+def test_spot11_vampire_bite_aggravated_bypasses_armor_mortal_bite_superficial(rs, sheets):
+    r = fight(rs, sheets)
+    r(I.SetRange(by=STAFF, actor=ALICE, other=BOB, band="Intimate"))
+    # Str 2 + Brawl 2 [6 6 2 2] = 2 vs [2 2 2] = 0: margin 2 + bite 2 = 4 Aggravated; the
+    # vest and the halving do not touch Aggravated Harm.
+    out = r(I.Act(by=ALICE, action={"kind": "bite", "target": BOB}), 6, 6, 2, 2, 2, 2, 2)
+    harm = out.events[2]
+    assert (harm["kind"], harm["armor"], harm["halved"], harm["marked"]) == (
+        "aggravated", 0, 0, 4)
+    mortal = spa.resolve(rs, "bite", {"Strength": 2, "Brawl": 2}, {}, FixedDice(6, 6, 6, 2),
+                         attacker_vampire=False)
+    assert (mortal["kind"], mortal["harm"]) == ("superficial", 5)
+
+
+# ---------------------------------------------------------------- Harm on the sheet
+
+
+@pytest.mark.rule("SPOT-11", "SPOT-13")
+def test_spot13_harm_persists_into_the_next_fight(rs, sheets):
+    """Harm goes to the sheet and comes back at the next fight's join; a vampire who met
+    Final Death joins destroyed."""
+    r = fight(rs, sheets)
+    r(I.StaffDamage(by=STAFF, actor=BOB, levels=2, damage_type="superficial"))
+    r(I.StaffDamage(by=STAFF, actor=ALICE, levels=9, damage_type="aggravated"))
+    assert r.sheets[BOB].harm == {"superficial": 2}
+    assert r.sheets[ALICE].harm == {"aggravated": 9}
+    again = Run(rs, r.sheets)
+    again(I.Join(by=BOB, actor=BOB, name="Bob"))
+    again(I.Join(by=ALICE, actor=ALICE, name="Alice"))
+    bob, alice = again.state.get(BOB), again.state.get(ALICE)
+    assert (bob.hp, bob.hp_max, bob.superficial) == (4, 6, 2)
+    assert (alice.hp, alice.status) == (0, "dead")
+    # the sheet round-trips through its stored form
+    assert Sheet.from_dict(r.sheets[BOB].to_dict()).harm == {"superficial": 2}
+
+
+@pytest.mark.rule("SPOT-13")
+def test_spot13_blood_potency_from_the_sheet_sets_hp_and_initiative(rs, sheets):
+    r = fight(rs, sheets)
+    alice = r.state.get(ALICE)
+    assert (alice.hp_max, alice.final_death_at, alice.init_trait, alice.init_bonus) == (
+        9, 5, "Blood Potency", 2)
+
+
+# ---------------------------------------------------------------- healing
+
+
+@pytest.mark.rule("SPOT-11", "SPOT-14")
+def test_spot14_feeding_mid_fight_heals_and_lowers_hunger(rs, sheets):
+    """Seed 004: Aggravated "can't be healed mid-combat ... unless you Feed": blood that
+    slakes 2 Hunger heals 2 Harm, Aggravated first; Hunger 2 -> 0 on the sheet."""
+    r = fight(rs, sheets)
+    r(I.StaffDamage(by=STAFF, actor=ALICE, levels=1, damage_type="aggravated"))
+    r(I.StaffDamage(by=STAFF, actor=ALICE, levels=3, damage_type="superficial"))
+    r.refused(I.Feed(by=ALICE, actor=ALICE, slaked=3), match="Hunger is 2")
+    out = r(I.Feed(by=ALICE, actor=ALICE, slaked=2))
+    ev = r.last("feed")
+    assert ev["healed"] == {"superficial": 1, "aggravated": 1}
+    assert (ev["hp_before"], ev["hp_after"], ev["hunger_after"]) == (5, 7, 0)
+    s = out.sheet_changes[ALICE]
+    assert (s.pools["Hunger"].current, s.harm) == (0, {"superficial": 2})
+    r.refused(I.Feed(by=STAFF, actor=RAT, slaked=1), match="not a vampire")
+
+
+@pytest.mark.rule("SPOT-11")
+def test_spot11_end_of_scene_hunger_check_heals_superficial(rs, sheets):
+    """At the end of the fight each vampire up with Superficial Harm makes the Hunger Check
+    (harm.yaml READING: one die, below 6 Hunger +1) and heals its Superficial Harm;
+    Aggravated stays; a vampire at Hunger 5 cannot make it."""
+    sheets[BOB] = sheets[BOB].with_pool_current("Hunger", 5)
+    r = fight(rs, sheets)
+    r(I.StaffDamage(by=STAFF, actor=ALICE, levels=2, damage_type="superficial"))
+    r(I.StaffDamage(by=STAFF, actor=ALICE, levels=1, damage_type="aggravated"))
+    r(I.StaffDamage(by=STAFF, actor=BOB, levels=1, damage_type="superficial"))
+    out = r(I.End(by=STAFF), 4)
+    a, b = [e for e in out.events if e.kind == "hunger_check"]
+    assert (a["faces"], a["passed"], a["healed"], a["hunger_after"]) == ([4], False, 2, 3)
+    assert (b["cannot"], b["healed"]) == (True, 0)
+    s = out.sheet_changes[ALICE]
+    assert (s.harm, s.pools["Hunger"].current) == ({"aggravated": 1}, 3)
+    assert BOB not in out.sheet_changes
+
+
+# ---------------------------------------------------------------- weapons, the round
+
+
+@pytest.mark.rule("SPOT-10")
+def test_spot10_every_weapon_of_the_table_has_a_range_tag(rs):
+    tags = S.spot_rules(rs).tags
+    for name in tables(rs).weapons:
+        w = spa.weapon(rs, name, tags)
+        assert w.tag in tags, name
+    assert spa.weapon(rs, "Pistol, light", tags).tag == "pistol"
+    assert spa.weapon(rs, "SMG, small", tags).tag == "smg"
+    assert spa.weapon(rs, "smg, l", tags).name == "SMG, large"  # a unique prefix
+    assert spa.check(rs) == []
+
+
+@pytest.mark.rule("SPOT-04", "SPOT-06", "SPOT-12")
+def test_spot06_organizer_not_joined_last_pc_moves_on_staked_is_incapacitated(rs, sheets):
+    r = Run(rs, sheets)
+    out = r(I.Join(by=STAFF, actor=STAFF, name="Staff", opening=True))
+    assert r.state.combatants == () and out.events[0].kind == "organizer"
+    r(I.Join(by=ALICE, actor=ALICE, name="Alice"))
+    r(I.Join(by=BOB, actor=BOB, name="Bob"))
+    r(I.Join(by=STAFF, actor=RAT, name="Rat", is_npc=True, controller=STAFF))
+    r(I.RollInitiative(by=ALICE), 6, 6)
+    r(I.Stake(by=STAFF, actor=BOB))
+    r(I.Advance(by=STAFF))
+    r(I.Done(by=ALICE))  # the last PC who can act: straight to the closing part
+    assert (r.state.stage, S.pending(r.state)) == ("closing", [RAT])
+    r(I.Advance(by=STAFF))  # the Storyteller moves on: a new round, not a pick again
+    assert (r.state.round, r.state.holder) == (2, (ALICE,))
+    rows = {row["key"]: row for row in ENGINE.view(r.state, r.sheets, rs)["rows"]}
+    assert rows[BOB]["status"] == "incapacitated, staked"
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(r.state, I.Done(by=BOB), r.sheets, rs, FixedDice())
