@@ -53,8 +53,9 @@ def v20():
     return load_ruleset(RULES, "v20")
 
 
-# IDs whose numbers seed 001 states as the shared checks assert them (d10_checks.py). Some
-# the core carries as the V20 book has them (e.g. DICE-01, CLOSE-13); the others are stated
+# IDs the catalog gives revised (seed 001, or "all d10" for the standard dice) whose numbers
+# are those the shared checks assert (d10_checks.py). Some the core carries as the V20 book
+# has them (e.g. DICE-01, CLOSE-13); the others are stated
 # in rules/revised/ because the core's V20 value differs: ATK-03 (armor as difficulty),
 # ATK-06 / ATK-09 (Throwing at -1, +1 without the skill), DEF-02 (Dexterity + Dodge),
 # RNG-07 (dodging a strafe +1), and DEF-05, whose dodge is DEF-02's.
@@ -79,7 +80,7 @@ SEED_001_STATES = [
 
 @pytest.mark.parametrize("rule_id", C.params(SEED_001_STATES))
 def test_revised_seed_001_states_the_shared_numbers(rs, rule_id):
-    """Seed 001 words ``rule_id`` with the numbers its shared check asserts."""
+    """Revised plays ``rule_id`` with the numbers its shared check asserts (seed 001)."""
     C.CHECKS[rule_id](rs)
 
 
