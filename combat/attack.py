@@ -503,28 +503,33 @@ def _natural(ruleset, sheet, ctx: Context, maneuver: Maneuver, intent: Attack):
             raise IllegalAction("A vampire bites only in a clinch or hold, or the turn after a "
                                 "successful tackle. Clinch first (+combat/attack <target>=clinch).")
     elif sheet.race and sheet.race == bite.get("redcap_race"):
-        cost = bite.get("redcap_cost") or {"pool": "Glamour", "points": 1}
-        pool = sheet.pool(cost["pool"])
-        if pool is None or pool.current < cost["points"]:
-            raise IllegalAction(f"A Redcap's bite needs {cost['points']} {cost['pool']} to call "
-                                f"on the Wyrd; you have none to spend.")
-        costs = ((cost["pool"], cost["points"]),)
-        damage = Damage.parse(bite.get("extra_damage", "Str+2"))
+        # numetal's Bite table: the Redcap pays what redcap_cost says (no key: nothing).
+        cost = bite.get("redcap_cost")
+        if cost:
+            pool = sheet.pool(cost["pool"])
+            if pool is None or pool.current < cost["points"]:
+                raise IllegalAction(f"A Redcap's bite needs {cost['points']} {cost['pool']} to "
+                                    f"call on the Wyrd; you have none to spend.")
+            costs = ((cost["pool"], cost["points"]),)
+        damage = Damage.parse(bite["extra_damage"])
     elif row.get("bite", "none") != "none":
         if row["bite"] == "extra":
-            damage = Damage.parse(bite.get("extra_damage", "Str+2"))
+            damage = Damage.parse(bite["extra_damage"])
     else:
         biters = [f"{f}" for f, r in forms.items() if r.get("bite", "none") != "none"]
         allowed = (f" A {sheet.race} bites in: {', '.join(biters)}." if biters else "")
+        redcaps = ", and Redcaps spending Glamour" if bite.get("redcap_cost") else ""
         raise IllegalAction("You cannot bite now: vampires in a clinch/hold or after a tackle, "
-                            "shifters in a biting form, and Redcaps spending Glamour can."
-                            + allowed)
+                            f"shifters in a biting form{redcaps} can." + allowed)
     for varna, v in (bite.get("varna_damage") or {}).items():
         if (ctx.attacker.varna == varna and sheet.race == v["race"]
                 and ("form" not in v or v["form"] == sheet.form)):
             damage = Damage.parse(v["damage"])
     if intent.drain and family != "vampire":
         raise IllegalAction("Only a vampire can drain blood with a bite.")
+    if intent.sever and not bite.get("sever"):
+        raise IllegalAction("Severing a limb with a bite is not a rule here: bite without "
+                            "'severing'.")
     if intent.sever and not (sheet.race and sheet.race == bite.get("redcap_race")):
         raise IllegalAction("Only a Redcap can try to sever a limb with a bite.")
     dtype = maneuver.type

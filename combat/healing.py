@@ -298,6 +298,16 @@ def power_healing(ruleset) -> Mapping[str, Mapping]:
     return MappingProxyType(dict(require_section(ruleset, "healing").get("healers") or {}))
 
 
+def _stated(ruleset, key: str, what: str) -> Mapping:
+    """The ``healing.<key>`` table, or a refusal naming the rule when this ruleset's seed
+    has none (revised, everyman, v20: HEAL-02..04 and HEAL-07 are seed 000's)."""
+    sec = require_section(ruleset, "healing").get(key)
+    if not sec:
+        raise IllegalAction(f"There is no {what} in this ruleset: wounds heal with time "
+                            f"(+combat/recover).")
+    return sec
+
+
 def _row(sheet: Sheet, ruleset, want_pool: bool) -> tuple[str, dict]:
     name = healer(sheet, ruleset)
     rows = require_section(ruleset, "healing").get("healers") or {}
@@ -435,7 +445,7 @@ def regenerate_limb(
     Stamina at 8, one less per century of age. Failure or botch: the limb never regrows."""
     if family_of(sheet, ruleset) != "ghoul":
         raise IllegalAction("Only ghouls regrow limbs this way.")
-    sec = require_section(ruleset, "healing").get("limb_regeneration") or {}
+    sec = _stated(ruleset, "limb_regeneration", "limb regrowth")
     parts = sec.get("parts") or {}
     key = part.strip().lower()
     if key not in parts:
@@ -476,6 +486,7 @@ def regenerate(
     (flag ``salt_water``) regenerate even in breed form."""
     if family_of(sheet, ruleset) != "shifter":
         raise IllegalAction("Only shifters regenerate.")
+    sec = _stated(ruleset, "regeneration", "shifter regeneration")
     name = healer(sheet, ruleset)
     if name is None:
         raise IllegalAction(f"{sheet.race or 'This shifter'} does not regenerate.")
@@ -485,7 +496,6 @@ def regenerate(
             f"{sheet.race or 'This shifter'} heals with blood, not "
             f"regeneration."
         )
-    sec = require_section(ruleset, "healing").get("regeneration") or {}
     if in_weak_breed_form(sheet, ruleset):
         given = frozenset(flags)
         breed = sheet.breed or "homid"
@@ -557,7 +567,7 @@ def rage_heal(
     """HEAL-04 (W20 p. 356): once a scene, a shifter past Incapacitated rolls Rage at 8. Each
     success is a level counted back from Incapacitated (3 successes: Wounded, whatever the
     damage was); it can avoid death this way and starts next turn in berserk frenzy."""
-    sec = require_section(ruleset, "healing").get("rage_heal") or {}
+    sec = _stated(ruleset, "rage_heal", "Rage-healing")
     pool_name = sec.get("pool", "Rage")
     allowed = sec.get("from_conditions") or ()
     if condition not in allowed:
@@ -681,7 +691,7 @@ def changeling_heal_time(
         raise InputError(f"'{place}' is not a place: use one of {', '.join(PLACES)}.")
     if family_of(sheet, ruleset) != "changeling":
         raise IllegalAction("Only changelings use the chimerical healing table.")
-    sec = require_section(ruleset, "healing").get("changeling") or {}
+    sec = _stated(ruleset, "changeling", "chimerical healing table")
     track = _track(sheet, ruleset)
     if not getattr(track, kind):
         raise IllegalAction(f"There is no {kind} damage to heal.")

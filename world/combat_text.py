@@ -9,6 +9,7 @@ without colour; nothing here decides a rule.
 from __future__ import annotations
 
 import re
+import textwrap
 from typing import Callable, Iterable, Mapping
 
 from combat.core.events import Event
@@ -126,8 +127,8 @@ def mend_text(ev: Event, n: Callable[[str], str]) -> list[str]:
     if how == "time":
         lines = [f"{who} heals 1 {next(iter(ev['healed']))} over {ev['time']} (marked by "
                  f"{n(ev.get('by'))}): {change}."]
-        if ev.get("needs"):
-            lines.append(f"  It needs {ev['needs']}.")
+        if ev.get("needs"):  # HLT-09 footnotes can be long (revised's (1)): wrap at 78
+            lines += ["  " + part for part in textwrap.wrap(f"It needs {ev['needs']}.", 76)]
     elif how == "limb":
         ok = "regrown" in (ev.get("flags") or ())
         lines = [f"{who} regrows the {ev.get('part')}." if ok else

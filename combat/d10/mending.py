@@ -359,7 +359,8 @@ def recover(f: Fight, key: str, kind: str, *, place: str = "mundane",
         return
     if isinstance(levels, bool) or levels != 1:
         raise InputError("Time heals one level at a time: +combat/recover <name>=<type>.")
-    if fam == "changeling":
+    if fam == "changeling" and (f.rules.section("healing") or {}).get("changeling"):
+        # HEAL-07's tables where the ruleset has them; elsewhere the health table (HLT-09).
         t = hl.changeling_heal_time(sheet, f.rules, kind, chimerical=chimerical, place=place)
     else:
         if chimerical or place != "mundane":

@@ -673,7 +673,9 @@ class TestTimePowers(CloseTest):
     def test_revised_faith_this_turn_and_no_quicksilver(self):
         self.start("revised")
         self.cmd("+combat/declare Thug=other growls")
-        self.assertIn("no extra actions for Quicksilver",
+        # MAN-09 (issue 10): Quicksilver is numetal's; the revised page names Distort Time
+        # and Faith only, the core's two time powers.
+        self.assertIn("'quicksilver' is not a time power here. Powers: Distort Time, Faith.",
                       self.player("+combat/declare time quicksilver 2; other waits").text)
         text = self.player("+combat/declare time faith 2; attack Thug; extra attack Thug; "
                            "extra attack Thug").text

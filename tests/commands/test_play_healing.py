@@ -414,7 +414,9 @@ class TestHealth(HealingTest):
         self.cmd("+combat/damage Char=2 lethal")  # Mauled: lethal worsens without care
         text = self.cmd("+combat/recover Char=lethal").text
         self.assertIn("over 2 months", text)
-        self.assertIn("medical care or it worsens a level a day", text)
+        # HLT-09 (issue 10): revised's footnote (2) in the page's own words
+        self.assertIn("It needs medical care to avoid worsening (1 level per day), then "
+                      "healing continues on its own.", " ".join(text.split()))
 
 
 # ---------------------------------------------------------------- fixed damage (defects 17, 26)
