@@ -369,8 +369,11 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
             raise IllegalAction("A fight is already running here: +combat to see it, "
                                 "+combat/join to join.")
         combat_guard.refuse_second_combat(self.me(), self.caller.key)
-        rs = rulebook.get(self.lhs.strip() or None)
-        opts = {o.strip().lower() for o in (self.rhs or "").split(",") if o.strip()}
+        name, given = self.lhs.strip(), (self.rhs or "")
+        if self.rhs is None and name.lower() in ("simple", "classic", "reroll"):
+            name, given = "", name  # +combat/start simple: an option, not a ruleset
+        rs = rulebook.get(name or None)
+        opts = {o.strip().lower() for o in given.split(",") if o.strip()}
         if opts - {"simple", "classic", "reroll"} or {"simple", "classic"} <= opts:
             raise InputError(self.usage())
         mode = next((m for m in ("simple", "classic") if m in opts), None)

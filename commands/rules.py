@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from combat.errors import IllegalAction
 from world import rulebook
+from world.text_width import wrap
 
 from .base import WodCommand
 from .render import header, rule
@@ -50,8 +51,12 @@ class CmdRules(WodCommand):
             + (f" (extends {ruleset.parent})" if ruleset.parent else ""),
             f" {ruleset.description}",
             f" Rules folder: {rulebook.rules_dir()}",
-            " Files: " + ", ".join(ruleset.files),
         ]
+        folders: dict[str, list[str]] = {}
+        for path in ruleset.files:
+            folder, _, name = path.rpartition("/")
+            folders.setdefault(folder, []).append(name)
+        lines += [f" Files in {folder}/: " + ", ".join(names) for folder, names in folders.items()]
         d = ruleset.dice
         lines.append(
             f" Dice: d{d.sides}, base difficulty {d.base_difficulty}, difficulty "
@@ -107,7 +112,8 @@ class CmdRules(WodCommand):
         for name, rs in sorted(lib.rulesets.items()):
             mark = " |g(default)|n" if name == rulebook.default_name() else ""
             parent = f"extends {rs.parent}" if rs.parent else "root"
-            lines.append(f" |w{name:<12}|n {parent:<18} {rs.description[:44]}{mark}")
+            # The description wraps under itself, never cut (issue 11).
+            lines += wrap(f" |w{name:<12}|n {parent:<18} {rs.description}{mark}", indent=33)
         for name, issues in sorted(lib.refused.items()):
             lines.append(f" |r{name:<12} refused: {len(issues)} error(s)|n (+rules/check)")
         self.msg("\n".join(lines))

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from .. import damage as dmg
 from .. import scheduler as sch
+from ..attack import CONDITIONS
 from ..errors import IllegalAction, InputError
 from ..health import DAMAGE_TYPES
+from ..maneuvers import tables
 from . import harm, mending
 from .fight import Fight
 
@@ -73,8 +75,36 @@ def heal(f: Fight, key: str, n: int, kind: str) -> None:
         f.uncondition(key, "incapacitated")
 
 
+#: Set by hand only, read by close.py: MAN-02's "sees behind" (everyman) and DEF-05's
+#: countermagic (a lock-on power can be dodged).
+BY_HAND = ("sees behind", "countermagic")
+
+
+def settable_conditions(rules) -> tuple[str, ...]:
+    """What the organizer may put on someone: the conditions the attack rules read, the
+    turn table's (turns.yaml ``conditions``), blindness mitigations (COMP-01) and BY_HAND."""
+    mit = (tables(rules).comp.get("blinded") or {}).get("mitigations") or {}
+    names = {*CONDITIONS, *sch.turn_rules(rules).conditions, *(m.lower() for m in mit),
+             *BY_HAND}
+    return tuple(sorted(names))
+
+
+def known_condition(rules, name: str) -> str:
+    """``name`` as the rules spell it (knocked down = knocked_down), or InputError listing
+    the conditions there are: a typo or a made-up word would change nothing in the fight."""
+    known = settable_conditions(rules)
+    word = " ".join(name.strip().lower().split())
+    for spelling in (word, word.replace(" ", "_"), word.replace("_", " ")):
+        if spelling in known:
+            return spelling
+    raise InputError(f"'{name.strip()}' is not a condition here. Conditions: "
+                     f"{', '.join(known)}.")
+
+
 def condition(f: Fight, key: str, name: str, remove: bool) -> None:
     start = len(f.events)
+    if not remove:
+        name = known_condition(f.rules, name)
     if remove:
         f.run(sch.remove_condition(f.state, key, name, f.rules))
     else:
