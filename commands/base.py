@@ -17,7 +17,7 @@ from evennia.utils import logger
 
 from combat.errors import WodError
 from combat.sheet import printable
-from world.combat_text import plain
+from world.combat_text import plain, second_person
 
 
 class WodCommand(MuxCommand):
@@ -95,7 +95,7 @@ class WodCommand(MuxCommand):
         try:
             handler()
         except WodError as err:  # said to a player: no rule IDs (the log and help keep them)
-            self.msg(f"|r{plain(str(err))}|n")
+            self.msg(f"|r{second_person(plain(str(err)), self.caller.key)}|n")
         except Exception:
             logger.log_trace(f"{self.key} failed on {self.raw_string!r}")
             self.msg(
