@@ -166,8 +166,9 @@ _VERBS = {"has": "have", "is": "are", "was": "were", "needs": "need", "takes": "
           "wears": "wear", "spends": "spend", "acts": "act", "rolls": "roll",
           "declares": "declare", "joins": "join", "goes": "go", "uses": "use",
           "isn't": "aren't", "hasn't": "haven't", "doesn't": "don't"}
-_THEM = {"they": "you", "their": "your", "them": "you", "themself": "yourself",
-         "themselves": "yourself", "they're": "you're"}
+# Only the possessive and reflexive: "they" and "them" often mean something else in the
+# same sentence ("to get them", "they resolve when ...").
+_THEM = {"their": "your", "themself": "yourself", "themselves": "yourself"}
 
 
 def second_person(text: str, name: str) -> str:
@@ -193,7 +194,7 @@ def second_person(text: str, name: str) -> str:
     n = re.escape(name)
     text = re.sub(rf"(?<![\w#]){n}'s(?!\w)", own, text)
     text = re.sub(rf"(?<![\w#]){n}(?!\w)(\s+already)?(?:\s+([\w']+))?", subject, text)
-    text = re.sub(r"\b(they're|themselves|themself|their|they|them)\b",
+    text = re.sub(r"\b(themselves|themself|their)\b",
                   lambda m: _THEM[m.group(1)], text)
     return text
 

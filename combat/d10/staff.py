@@ -80,12 +80,26 @@ def heal(f: Fight, key: str, n: int, kind: str) -> None:
 BY_HAND = ("sees behind", "countermagic")
 
 
+def _flags_in(node) -> set[str]:
+    """The ``only_if`` / ``flag`` values of a YAML section: conditions its rows read
+    (soak's ``only_if: apocalyptic_form``, healing's ``flag: salt_water``)."""
+    if isinstance(node, dict):
+        found = {str(v) for k, v in node.items() if k in ("only_if", "flag")
+                 and isinstance(v, str)}
+        return found.union(*(_flags_in(v) for v in node.values()))
+    if isinstance(node, (list, tuple)):
+        return set().union(*(_flags_in(v) for v in node))
+    return set()
+
+
 def settable_conditions(rules) -> tuple[str, ...]:
     """What the organizer may put on someone: the conditions the attack rules read, the
-    turn table's (turns.yaml ``conditions``), blindness mitigations (COMP-01) and BY_HAND."""
+    turn table's (turns.yaml ``conditions``), blindness mitigations (COMP-01), the flags
+    the soak and healing tables read, and BY_HAND."""
     mit = (tables(rules).comp.get("blinded") or {}).get("mitigations") or {}
     names = {*CONDITIONS, *sch.turn_rules(rules).conditions, *(m.lower() for m in mit),
-             *BY_HAND}
+             *BY_HAND, *harm.TARGET_FLAGS, mending.SALT_WATER,
+             *_flags_in(rules.section("soak")), *_flags_in(rules.section("healing"))}
     return tuple(sorted(names))
 
 
