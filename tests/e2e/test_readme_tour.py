@@ -19,7 +19,8 @@ from tests.e2e.harness import REPO_ROOT
 TRANSCRIPT = "/tmp/readme_tour_transcript.txt"
 LINE = re.compile(r"^(alice|bob|staff)> (\S.*?)(?:\s{2,}.*)?$")
 ERRORS = ("Usage:", "unknown switch", "went wrong", "Traceback", "is not available")
-# A refusal is red (|r, "ESC[31m"): the client keeps this invisible mark where red starts.
+# A refusal is red from its first character (|r, "ESC[31m"); a rolled 1 is red inside a
+# line. The client keeps this invisible mark where red starts.
 RED = "\u2063"
 RULE_ID = re.compile(r"\b[A-Z]{3,5}-\d{2}\b|\bseed \d{3}")
 
@@ -65,7 +66,8 @@ class Tour:
     def check(self, who: str, line: str) -> str:
         reply = self.send(who, line)
         if not line.startswith("help"):
-            bad = [e for e in (*ERRORS, RED) if e in reply]
+            bad = [e for e in ERRORS if e in reply]
+            bad += ["red reply"] if re.search(rf"(^|\n){RED}", reply) else []  # not a red 1
             assert not bad, f"{who}> {line} answered with an error ({bad}):\n{reply}"
         return reply
 
