@@ -92,10 +92,17 @@ def fit(text: str, width: int = WIDTH) -> str:
     return "\n".join(part for line in lines for part in wrap(line, width))
 
 
+#: Output that keeps its own lines: staff's Python console (printed JSON, tracebacks).
+VERBATIM = frozenset({"py", "py_input", "py_output"})
+
+
 def fit_message(text):
     """``fit`` for what ``msg`` takes: a string, or ``(string, {options})``."""
     if isinstance(text, str):
         return fit(text)
     if isinstance(text, tuple) and text and isinstance(text[0], str):
+        opts = text[1] if len(text) > 1 and isinstance(text[1], dict) else {}
+        if opts.get("type") in VERBATIM:
+            return text
         return (fit(text[0]), *text[1:])
     return text

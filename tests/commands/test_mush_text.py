@@ -115,6 +115,14 @@ class TestWrap(CombatTest):
         aligned = " 11  Char                    Healthy"
         self.assertEqual(fit(aligned), aligned)  # columns keep their spaces
 
+    def test_python_console_output_keeps_its_lines(self):
+        from world.text_width import fit_message
+
+        long = "FAULTCHECK " + "x " * 60
+        self.assertEqual(fit_message((long, {"type": "py_output"})), (long, {"type":
+                                                                            "py_output"}))
+        self.assertNotEqual(fit_message((long, {"type": "say"}))[0], long)
+
     def test_colour_codes_take_no_room(self):
         line = " ".join(["|wword|n"] * 15)  # 74 visible columns, 134 characters
         self.assertEqual(visible_len(line), 74)
