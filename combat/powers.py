@@ -205,7 +205,7 @@ def _cap(sheet: Sheet, ruleset, pool: str) -> tuple[int | None, str, dict | None
     row = (_sec(ruleset).get("caps") or {}).get(pool)
     if not _on(ruleset, row) or family_of(sheet, ruleset) not in row["families"]:
         return None, "", None
-    ref = f"{row.get('rule', 'PWR')}, {row.get('ref', 'seed 000')}"
+    ref = row.get("rule", "PWR")  # the rule (stripped for players); its source is in the YAML
     if row["by"] == "generation":
         cap = blood_per_turn(sheet, ruleset)
         return cap, f"generation {sheet.generation} spends at most {cap} {pool} a turn ({ref})", row
@@ -280,7 +280,7 @@ def check_spend(
         ways += [f"{n} {m}+" if m > 1 else n for n, m in waivers.items()]
         raise IllegalAction(
             f"You can't spend {pair['pools'][0]} and {pair['pools'][1]} in the same turn "
-            f"({pair.get('rule', 'PWR')}, {pair.get('ref', 'seed 000')}): {spending.spent[other]} "
+            f"({pair.get('rule', 'PWR')}): {spending.spent[other]} "
             f"{other} already spent this turn. Allowed: {', '.join(ways[:-1])} or {ways[-1]}."
         )
 
@@ -348,7 +348,7 @@ def check_effect(
     limit = (sec.get("limits") or {}).get(counter)
     if not _on(ruleset, limit):
         return spending
-    ref = f"{limit.get('rule', 'PWR')}, {limit.get('ref', 'seed 000')}"
+    ref = limit.get("rule", "PWR")
     label = limit.get("label", counter)
     slot = f"{counter}:{_key(item) or _key(found)}" if limit.get("per_item") else counter
     used = spending.effects.get(slot, 0)

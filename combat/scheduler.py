@@ -1213,8 +1213,8 @@ def delay(state: CombatState, key: str, ruleset) -> Step:
     waiting = dict(prompts(state))
     if state.phase not in ("act", "extra") or key not in waiting:
         raise IllegalAction(
-            f"{c.name} can delay only when it is their turn to act; waiting "
-            f"for {_names(state, waiting)}."
+            f"{c.name} can delay only when it is their turn to act; the turn waits for "
+            f"{_names(state, waiting)} to {'declare' if state.phase == 'declare' else 'act'}."
         )
     if state.cursor >= len(state.order):
         raise IllegalAction(

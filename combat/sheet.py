@@ -235,9 +235,10 @@ class Sheet:
 
     def _set_identity(self, catalog, key, value) -> tuple["Sheet", str]:
         if key == "splat":
-            splat = catalog.resolve_splat(value)
-            sheet = replace(self, splat=splat, race="", breed="", form="").with_pools_for(catalog)
-            return sheet, f"splat set to {splat}"
+            splat, race = catalog.resolve_splat(value)
+            sheet = replace(self, splat=splat, race=race, breed="", form="").with_pools_for(
+                catalog)
+            return sheet, f"splat set to {splat}" + (f", race {race}" if race else "")
         spec = catalog.splats.get(self.splat) or {}
         if key == "generation":
             if spec.get("uses_generation") != "yes":

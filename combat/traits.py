@@ -58,6 +58,8 @@ SPLATS_SCHEMA = MapOf(
             "forms": MapOf(ListOf(Str())),  # race -> its forms, breed form first
             "uses_generation": Str(choices=("yes", "no")),
             "source": Str(),
+            "aliases": ListOf(Str()),  # other names players type: kindred, fae ...
+            "race_aliases": MapOf(Str()),  # a name that means one race: werewolf -> Garou
         },
     )
 )
@@ -143,6 +145,10 @@ class TraitCatalog:
             for i, pool in enumerate(spec.get("pools", ())):
                 if pool not in self.pools:
                     out.append((f"splats.{splat}.pools[{i}]", f"'{pool}' is not in pools"))
+            for alias, race in (spec.get("race_aliases") or {}).items():
+                if race not in spec.get("races", ()):
+                    out.append((f"splats.{splat}.race_aliases.{alias}",
+                                f"'{race}' is not one of its races"))
         return out
 
     # ------------------------------------------------------------------ lookups
@@ -161,12 +167,26 @@ class TraitCatalog:
             hint = f" It could be: {', '.join(prefixed[:6])}."
         raise InputError(f"'{name}' is not a trait here.{hint}")
 
-    def resolve_splat(self, name: str) -> str:
+    def resolve_splat(self, name: str) -> tuple[str, str]:
+        """(splat, race) for what a player typed: a splat, its label or one of its
+        ``aliases`` (race ""), or a race or ``race_aliases`` name that only one splat has
+        (garou, werewolf -> shifter, Garou)."""
         key = _key(name)
         for splat, spec in self.splats.items():
-            if key in (splat, _key(spec.get("label", splat))):
-                return splat
-        guess = difflib.get_close_matches(key, list(self.splats), n=1, cutoff=0.5)
+            names = (splat, spec.get("label", splat), *spec.get("aliases", ()))
+            if key in {_key(n) for n in names}:
+                return splat, ""
+        races = {}
+        for splat, spec in self.splats.items():
+            pairs = [(r, r) for r in spec.get("races", ())]
+            pairs += list((spec.get("race_aliases") or {}).items())
+            for word, race in pairs:
+                races.setdefault(_key(word), set()).add((splat, race))
+        if len(races.get(key, ())) == 1:
+            return next(iter(races[key]))
+        words = [*self.splats, *(a for s in self.splats.values() for a in s.get("aliases", ())),
+                 *races]
+        guess = difflib.get_close_matches(key, words, n=1, cutoff=0.5)
         hint = f" Did you mean {guess[0]}?" if guess else ""
         raise InputError(
             f"'{name}' is not a splat here.{hint} Choose one of: {', '.join(self.splats)}."

@@ -9,6 +9,7 @@ player is told nothing was changed.
 
 from __future__ import annotations
 
+import difflib
 import random
 
 from evennia.commands.default.muxcommand import MuxCommand
@@ -17,7 +18,7 @@ from evennia.utils import logger
 from combat.errors import WodError
 from combat.sheet import printable
 from world.dice_source import GAME_DICE, GameDice
-from world.combat_text import plain
+from world.combat_text import plain, second_person
 
 
 class WodCommand(MuxCommand):
@@ -45,9 +46,14 @@ class WodCommand(MuxCommand):
         return hits.pop() if len(hits) == 1 else None
 
     def bad_switch(self, typed: str) -> None:
+        """The closest switches first (a typo: /atack -> /attack), then all of them."""
+        names = (*self.wod_switches, *self.switch_aliases)
+        close = difflib.get_close_matches(typed.lower(), names, n=3, cutoff=0.6)
+        close = list(dict.fromkeys(self.switch_aliases.get(n, n) for n in close))
+        guess = (" Did you mean " + " or ".join(f"/{n}" for n in close) + "?") if close else ""
         allowed = ", ".join(f"/{s}" for s in self.wod_switches) or "none"
         self.msg(
-            f"|r{self.key}: unknown switch /{typed}.|n Switches: {allowed}. "
+            f"|r{self.key}: unknown switch /{typed}.|n{guess} Switches: {allowed}. "
             f"See |whelp {self.key}|n."
         )
 
@@ -57,6 +63,14 @@ class WodCommand(MuxCommand):
         # so no command can store or echo them to others.
         self.args = printable(self.args or "")
         super().parse()
+        # "+combat/start=simple": MuxCommand reads "start=simple" as the switch (no space
+        # before the =); what follows the = belongs to the arguments.
+        if self.switches and "=" in self.switches[-1]:
+            last, _, rest = self.switches[-1].partition("=")
+            self.switches = [*self.switches[:-1], last]
+            self.args = f"={rest} {self.args}".rstrip()
+            self.lhs, self.rhs = "", self.args[1:].strip()
+            self.lhslist, self.rhslist = [], [p.strip() for p in self.rhs.split(",")]
 
     #: switches that modify another one instead of naming a method (``+combat/declare/wp``);
     #: the ones given are in ``self.switch_flags``
@@ -86,7 +100,8 @@ class WodCommand(MuxCommand):
         try:
             handler()
         except WodError as err:  # said to a player: no rule IDs (the log and help keep them)
-            self.msg(f"|r{str(err) if self.shows_rule_ids else plain(str(err))}|n")
+            text = str(err) if self.shows_rule_ids else plain(str(err))
+            self.msg(f"|r{second_person(text, self.caller.key)}|n")
         except Exception:
             logger.log_trace(f"{self.key} failed on {self.raw_string!r}")
             self.msg(

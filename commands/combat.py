@@ -25,6 +25,7 @@ from typeclasses import combat_guard
 from typeclasses.combat import combat_in
 from world import combat_service, combat_text, combatlog, rulebook
 from world.combat_text import is_npc
+from world.text_width import wrap
 
 from .base import WodCommand
 from .combat_d10 import D10Switches
@@ -51,19 +52,21 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       start     - start a fight here; you organize it (and join it; under
                   spotlight you only run it: /join to fight). /start/mock: a
                   rehearsal, every sheet put back when it ends. =simple: each
-                  character declares and acts in turn (TURN-05); =reroll: initiative
-                  every turn; both: =simple,reroll
+                  character declares and acts in turn; =reroll: initiative
+                  every turn; =ahead: declare and act before your slot. E.g.
+                  +combat/start=simple, +combat/start revised=ahead
       join      - join the fight in this room
       leave     - leave it
       init      - roll your initiative (Dexterity + Wits + 1d10); /init -2
                   applies a modifier by hand (wounds, Gurahl in winter: the roll
                   lists them but never applies them). Staff: <npc>=<rating>
-      declare   - declare your action(s) when the game says it is your turn (lowest
-                  initiative first). Several actions separated by ; are a split: each
-                  loses dice (2 actions: -2 and -3). See ACTIONS below.
+      declare   - declare your action(s) when the game says it is your turn
+                  (lowest initiative first). Several actions separated by ; are a
+                  split: each loses dice (2 actions: -2 and -3). See ACTIONS.
       attack    - shorthand: +combat/attack <target>[=<maneuver>]
       dodge, block, parry - shorthand: declare that defense
-      defend    - shorthand: a desperate defense all turn (/defend [dodge||block||parry])
+      defend    - shorthand: a desperate defense all turn:
+                  /defend [dodge||block||parry]
       pass      - do nothing now (declare nothing, or give up your action)
       act       - perform your declared action when it is your turn (highest
                   initiative first); an attack is rolled and resolved at once
@@ -74,31 +77,34 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                   moved away, died ...): change it to another with a Willpower
                   roll (difficulty 8); /change/wp spends a point instead
       celerity  - spend a blood point: next turn one extra action per Celerity dot
-      rage      - /rage <n>: spend Rage for n extra actions this turn (before declaring)
-      spend     - /spend <pool> <n>: spend Blood, Gnosis, Quintessence ... for a power
+      rage      - /rage <n>: spend Rage for n extra actions this turn (before
+                  declaring)
+      spend     - /spend <pool> <n>: spend Blood, Gnosis, Quintessence ... for
+                  a power
       log       - the last <count> entries of the combat log (default 10)
-      npc       - organizer/staff: <name>=<template> or <name>=<trait>=<n>,... makes an
-                  NPC here and joins it; /templates lists the templates. Several:
+      npc       - organizer/staff: <name>=<template> or <name>=<trait>=<n>,...
+                  makes an NPC here and joins it; /templates lists them. Several:
                   Thug1,Thug2=thug or 3 Thug=thug (Thug1..Thug3); then init,
                   declare and act take a list: +combat/init Thug1,Thug2=4
-      templates - the ready NPC templates (also: +combat/npc with nothing after it)
+      templates - the ready NPC templates (also: +combat/npc alone)
       next      - organizer/staff: move on (start the turn, next phase); with a
                   name, stop waiting for that combatant
-      mod       - organizer/staff: <name>=<condition> (prone, blinded, dazed, grappled,
-                  staked, immobilized ...; heightened senses, eyes of the beast,
-                  sees behind, countermagic); <name>=!<condition> removes it;
-                  <name>=cover <none||light||good||superior> sets their cover (RNG-03)
+      mod       - organizer/staff: <name>=<condition> (prone, blinded, dazed,
+                  grappled, staked, immobilized ...; heightened senses, eyes of
+                  the beast, sees behind, countermagic); <name>=!<condition>
+                  removes it; <name>=cover <none||light||good||superior> sets
+                  their cover
       range     - organizer/staff: <a>/<b>=<yards> places two combatants that far
                   apart (shots: point-blank, beyond normal range, too far)
-      damage    - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>; past
-                  Incapacitated it does what an attack would (torpor, death ...).
-                  Add a source (fire, sunlight, silver, firearm ... [head];
-                  unsoakable [enemy]; chimerical) and the levels are damage
-                  successes the target soaks as the rules say for it
+      damage    - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>;
+                  past Incapacitated it does what an attack would (torpor,
+                  death ...). Add a source (fire, sunlight, silver, firearm ...
+                  [head]; unsoakable [enemy]; chimerical) and the levels are
+                  damage successes the target soaks as the rules say for it
       heal      - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>;
                   <name>=revive undoes a death or torpor (staff decide)
-      pace      - organizer/staff: ahead (declare and act before your slot; it is
-                  revealed and resolved in it) or slot. Also +combat/start =ahead
+      pace      - organizer/staff: ahead (declare and act before your slot; it
+                  is revealed and resolved in it) or slot. Also =ahead at /start
       recover   - organizer/staff: <name>=<type> [freehold||dreaming] [chimerical]
                   [rested] [<n>]: time has healed one level; says how long it took
                   and what care it needs, e.g. +combat/recover Bob=lethal;
@@ -113,16 +119,16 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                   who fell; NPCs made for it go too (end keep keeps them)
       flag      - organizer/staff: <flag> marks the fight (winter: Gurahl -2
                   initiative); !<flag> clears it
-      timeout   - organizer/staff: <seconds> (or 5m; 0 turns it off) the turn waits for
-                  someone idle before the game passes for them (or, declaring, gives
-                  them a full defense); with nothing after it, shows the setting
+      timeout   - organizer/staff: <seconds> (or 5m; 0 turns it off) the turn
+                  waits for someone idle before the game passes for them (or,
+                  declaring, gives them a full defense); alone: the setting
       slackers  - who the turn waits for and for how long (also /pending)
 
     ACTIONS (for /declare; the organizer types <npc>=<action> for an NPC):
-      attack <target> [with <weapon>] [as <maneuver>] [at <location>] [from flank||rear]
-             [moving <yards>] [using <ability>] [spec] [wp]
+      attack <target> [with <weapon>] [as <maneuver>] [at <location>]
+             [from flank||rear] [moving <yards>] [using <ability>] [spec] [wp]
              moving: move while attacking, up to half your run, -1 die a yard
-             (MAN-04; everyman, v20: no penalty);
+             (everyman, v20: no penalty);
              using: roll a related ability in place of the stated one (a
              secondary for a primary at -1 difficulty, the other way +1);
              spec: your specialty applies (a 10 counts twice); wp: spend a
@@ -156,20 +162,23 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       repair [<bow>]         - mend a snapped bowstring with a spare string
       move <yards> [toward <name>||away from <name>] - move, as the whole
              action; toward or away changes the range to them
-      cover <level>          - you are in none, light, good or superior cover (RNG-03):
+      cover <level>          - you are in none, light, good or superior cover:
              shots at you +1/+2/+3 difficulty; shooting out of good/superior
              cover +1/+2. Not an action; it stays until you declare another.
       rise                   - stand up after being knocked down
-      escape                 - break out of a clinch or hold (Strength + Brawl, resisted)
+      escape                 - break out of a clinch or hold (Strength + Brawl,
+             resisted)
       resist                 - (everyman) fight the Kiss: a vampire rolls
-             Self-Control, a mortal only with Willpower 9+; the vampire drinks with
+             Self-Control, a mortal only with Willpower 9+; the vampire drinks
+             with
              a draining bite (attack <them> as bite draining) after a clinch
       ready <weapon>         - pick up a weapon that was knocked away
       celerity               - spend a blood point for extra actions next turn
-      extra <action>         - an extra action from Celerity or Rage, e.g. extra attack Bob
+      extra <action>         - an extra action from Celerity or Rage, e.g.
+             extra attack Bob
       rage <n>               - spend Rage for n extra actions this turn
-      spend <pool> <n>       - spend points of a pool (checked against per-turn limits:
-             blood by generation, Rage or Gnosis, chi)
+      spend <pool> <n>       - spend points of a pool (checked against per-turn
+             limits: blood by generation, Rage or Gnosis, chi)
       heal blood <n> [bashing||lethal] - vampire, ghoul, Ananasi: 1 blood a
              level, at once (not an action), e.g. heal blood 2
       heal aggravated [<n>]  - Ananasi: 5 blood a level (vampires: after a
@@ -253,7 +262,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       +combat/declare/wp dodge
       +combat/mod Thug=cover superior
 
-    Under the spotlight ruleset (+combat/start spotlight; seed 004), a fight runs
+    Under the spotlight ruleset (+combat/start spotlight), a fight runs
     differently: PCs act in initiative order, the organizer gives opponents the
     spotlight, and a turn is one move, one action and one free action. The
     organizer runs the fight and is not in the order unless they /join.
@@ -404,8 +413,11 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
             raise IllegalAction("A fight is already running here: +combat to see it, "
                                 "+combat/join to join.")
         combat_guard.refuse_second_combat(self.me(), self.caller.key)
-        rs = rulebook.get(self.lhs.strip() or None)
-        opts = {o.strip().lower() for o in (self.rhs or "").split(",") if o.strip()}
+        name, given = self.lhs.strip(), (self.rhs or "")
+        if self.rhs is None and name.lower() in ("simple", "classic", "reroll", "ahead"):
+            name, given = "", name  # +combat/start simple: an option, not a ruleset
+        rs = rulebook.get(name or None)
+        opts = {o.strip().lower() for o in given.split(",") if o.strip()}
         if opts - {"simple", "classic", "reroll", "ahead"} or {"simple", "classic"} <= opts:
             raise InputError(self.usage())
         mode = next((m for m in ("simple", "classic") if m in opts), None)
@@ -725,7 +737,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
         lines = [header(f"Combat log: last {len(told)}")]
         for r, body in told:
             mark = "[undone] " if r["seq"] in undone else ""
-            lines.append(f" {r['seq']:>4} t{r['turn']} {str(r['phase'])[:7]:<7} {mark}{body}")
+            lines += wrap(f" {r['seq']:>4} t{r['turn']} {str(r['phase'])[:7]:<7} {mark}{body}",
+                          indent=17)
         self.msg("\n".join(lines))
 
 

@@ -41,7 +41,8 @@ class D10Switches:
 
     def do_attack(self):
         if not self.args.strip():
-            raise InputError(self.usage())
+            raise InputError("Attack whom? +combat/attack <target>[=<maneuver>], e.g. "
+                             "+combat/attack Thug.")
         text = f"attack {self.lhs.strip()}"
         if self.rhs is not None:
             if not self.rhs.strip():

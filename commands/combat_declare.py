@@ -159,6 +159,8 @@ class DeclarationParser:
             return {"kind": how, "desperate": True}
         if kind == "aim":  # RNG-01
             target, weapon = split_words(rest, "with")
+            if not target.strip():
+                raise InputError("Aim at whom? aim <target> [with <weapon>], e.g. aim Thug.")
             action = {"kind": "aim", "target": self.find(target)}
             if weapon:
                 action["weapon"] = t.weapon(weapon).name
@@ -412,6 +414,9 @@ class DeclarationParser:
 
     def targets(self, text: str) -> dict:
         """One target, or several for a strafe (RNG-07): ``Bob and Ann``, ``Bob, Ann``."""
+        if not text.strip():
+            raise InputError("Attack whom? Name a target: attack <target> [with <weapon>], "
+                             "e.g. attack Thug.")
         try:
             return {"target": self.find(text)}
         except InputError:

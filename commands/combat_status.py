@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from world.combat_text import Names, actions_text
+from world.text_width import wrap
 
 from .render import header
 
@@ -30,7 +31,8 @@ def _d10(view, rules, names, organizer) -> list[str]:
             " [ahead]" if r.get("ahead") else "")
         gear = (r["hand"] or "unarmed") + (f", {r['armor']}" if r["armor"] else "")
         conds = f"  ({', '.join(r['conditions'])})" if r["conditions"] else ""
-        lines.append(f" {init:>3}  {r['name']:<16} {tags:<6} {hl:<14} [{gear}] {decl}{conds}")
+        lines += wrap(f" {init:>3}  {r['name']:<16} {tags:<6} {hl:<14} [{gear}] {decl}{conds}",
+                      indent=6)
     if view["ranges"]:  # RNG-05: pairs placed or moved apart (others stand at the start)
         lines.append(" Ranges: " + "; ".join(f"{names(a)}-{names(b)} {y} yd"
                                              for a, b, y in view["ranges"]))

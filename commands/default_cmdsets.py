@@ -16,6 +16,7 @@ own cmdsets by inheriting from them or directly from `evennia.CmdSet`.
 
 from evennia import default_cmds
 
+from commands.account_create import CmdCreateAccount
 from commands.combat import CmdCombat
 from commands.roll import CmdRoll
 from commands.rules import CmdRules
@@ -78,9 +79,7 @@ class UnloggedinCmdSet(default_cmds.UnloggedinCmdSet):
         Populates the cmdset
         """
         super().at_cmdset_creation()
-        #
-        # any commands you add below will overload the default ones.
-        #
+        self.add(CmdCreateAccount())
 
 
 class SessionCmdSet(default_cmds.SessionCmdSet):

@@ -11,8 +11,7 @@ from combat.dice import Roll
 from combat.pools import PoolSpec
 from combat.sheet import Sheet
 from world import dice_text
-
-WIDTH = 78
+from world.text_width import WIDTH
 
 
 def header(title: str, char: str = "=") -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from combat.catalog import statement
 from combat.errors import IllegalAction, InputError
-from evennia.utils.ansi import strip_ansi
 from world import rulebook
+from world.text_width import wrap
 
 from .base import WodCommand
 from .render import header, rule
@@ -17,14 +17,6 @@ def _short(value) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_short(v) for v in value) + "]"
     return str(value)
-
-
-def wrap_words(text: str, indent: int = 1, first: int = 1, width: int = 78) -> list[str]:
-    """``text`` wrapped at word boundaries to ``width`` columns (colour codes not counted)."""
-    import textwrap
-
-    return textwrap.wrap(text, width=width + len(text) - len(strip_ansi(text)),
-                         initial_indent=" " * first, subsequent_indent=" " * indent) or [""]
 
 
 class CmdRules(WodCommand):
@@ -78,8 +70,12 @@ class CmdRules(WodCommand):
             + (f" (extends {ruleset.parent})" if ruleset.parent else ""),
             f" {ruleset.description}",
             f" Rules folder: {rulebook.rules_dir()}",
-            " Files: " + ", ".join(ruleset.files),
         ]
+        folders: dict[str, list[str]] = {}
+        for path in ruleset.files:
+            folder, _, name = path.rpartition("/")
+            folders.setdefault(folder, []).append(name)
+        lines += [f" Files in {folder}/: " + ", ".join(names) for folder, names in folders.items()]
         d = ruleset.dice
         lines.append(
             f" Dice: d{d.sides}, base difficulty {d.base_difficulty}, difficulty "
@@ -99,7 +95,7 @@ class CmdRules(WodCommand):
             lines.append(f" Extends {rs.parent}.")
         off = (rs.section("ruleset") or {}).get("switch_off") or ()
         if off:
-            lines += wrap_words("Switched off from " + (rs.parent or "") + ": " + ", ".join(off))
+            lines += wrap(" Switched off from " + (rs.parent or "") + ": " + ", ".join(off))
         shown = [r for r in statement(rs) if r.id.startswith(prefix)]
         if not shown:
             raise InputError(f"{rs.name} has no rule starting '{prefix}'. Try =DMG or =CLOSE-01, "
@@ -108,7 +104,7 @@ class CmdRules(WodCommand):
             source = f"seed {r.seed}" if r.seed else f"carried from the core: {r.book}"
             if r.seed and r.book:
                 source += f"; also {r.book}"
-            lines += wrap_words(f"|w{r.id:<9}|n{source}", indent=10, first=1)
+            lines += wrap(f" |w{r.id:<9}|n{source}", indent=10)
             for path, value, where in r.values:
                 text = f"{path} = {_short(value)}"
                 lines.append(f"          {text[:44]:<44} |x{where.removeprefix('rules/')[-22:]}|n")
@@ -164,7 +160,8 @@ class CmdRules(WodCommand):
             mark = " |g(default)|n" if name == rulebook.default_name() else ""
             parent = f"extends {rs.parent}" if rs.parent else "root"
             parent += " (base)" if rs.is_base else ""
-            lines.append(f" |w{name:<12}|n {parent:<18} {rs.description[:44]}{mark}")
+            # The description wraps under itself, never cut (issue 11).
+            lines += wrap(f" |w{name:<12}|n {parent:<18} {rs.description}{mark}", indent=33)
         for name, issues in sorted(lib.refused.items()):
             lines.append(f" |r{name:<12} refused: {len(issues)} error(s)|n (+rules/check)")
         self.msg("\n".join(lines))
@@ -176,9 +173,9 @@ class CmdRules(WodCommand):
             lines.append(rule("Errors"))
             lines += [f" |r{issue}|n" for issue in lib.issues]
             if lib.broken_parent:
-                lines += wrap_words("Refused because the ruleset they extend has errors: "
-                                    + ", ".join(f"{c} (extends {p})" for c, p
-                                                in sorted(lib.broken_parent.items())) + ".")
+                lines += wrap(" Refused because the ruleset they extend has errors: "
+                              + ", ".join(f"{c} (extends {p})" for c, p
+                                          in sorted(lib.broken_parent.items())) + ".")
         default = rulebook.default_name()
         if default not in lib.rulesets and default not in lib.refused:
             # Otherwise a reload refused with no error listed at all.

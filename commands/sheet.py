@@ -25,8 +25,9 @@ class CmdSheet(WodCommand):
       +sheet/revive <name>
 
     Switches:
-      set       - set a trait, pool or identity field on your own sheet while it is
-                  unapproved (staff: on anyone, as <name>/<trait>=<value>)
+      set       - set a trait, pool or identity field on your own sheet while it
+                  is unapproved (staff: on anyone, as <name>/<trait>=<value>);
+                  splat=werewolf, kindred, garou ... are understood
       spec      - set a specialty (empty text clears it): +sheet/spec brawl=Kicks
       approve   - staff: lock a sheet against its owner's edits
       unapprove - staff: unlock it again

@@ -170,8 +170,8 @@ def run(script, intent: it.Intent, rng: random.Random, *, objects: Objects | Non
 
 
 def announce(done: Applied, objects: Objects) -> None:
-    """The room reads what happened; whoever is now up is told; the organizer hears when
-    everyone has declared or acted."""
+    """The room reads what happened (ending with "everyone has declared" or "acted" when
+    that is so), then whoever is now up is told."""
     script, engine = done.script, done.script.engine()
     names = Names(done.state, done.events)
     room = script.obj
@@ -189,10 +189,6 @@ def announce(done: Applied, objects: Objects) -> None:
         obj = objects(key)
         if obj is not None:
             obj.msg(msg)
-    notes = combat_text.organizer_notes(done.events)
-    org = objects(organizer)
-    if notes and org is not None:
-        org.msg(notes)
 
 
 # ---------------------------------------------------------------- starting and NPCs

@@ -162,6 +162,50 @@ def plain(note: str) -> str:
     return _RULE_ID.sub("", note).rstrip()
 
 
+_VERBS = {"has": "have", "is": "are", "was": "were", "needs": "need", "takes": "take",
+          "carries": "carry", "gets": "get", "does": "do", "holds": "hold", "knows": "know",
+          "wears": "wear", "spends": "spend", "acts": "act", "rolls": "roll",
+          "declares": "declare", "joins": "join", "goes": "go", "uses": "use",
+          "isn't": "aren't", "hasn't": "haven't", "doesn't": "don't"}
+# Only the possessive and reflexive: "they" and "them" often mean something else in the
+# same sentence ("to get them", "they resolve when ...").
+_THEM = {"their": "your", "themself": "yourself", "themselves": "yourself"}
+
+
+def second_person(text: str, name: str) -> str:
+    """A refusal about ``name`` said to ``name``: "Bob can delay only when it is their turn"
+    -> "You can delay only when it is your turn" (the engine names whom a rule concerns; the
+    reader is told in the second person)."""
+    if not name or not re.search(rf"(?<![\w#]){re.escape(name)}(?!\w)", text):
+        return text
+
+    def cap(word: str, at: int) -> str:
+        start = at == 0 or text[:at].rstrip().endswith((".", "!", "?"))
+        return word[0].upper() + word[1:] if start else word
+
+    def own(m: re.Match) -> str:
+        return cap("your", m.start())
+
+    def subject(m: re.Match) -> str:
+        already, verb = m.group(1) or "", m.group(2) or ""
+        verb = _VERBS.get(verb.lower(), verb) if verb else ""
+        return cap("you", m.start()) + (f" {already.strip()}" if already else "") + (
+            f" {verb}" if verb else "")
+
+    n = re.escape(name)
+    text = re.sub(rf"(?<![\w#]){n}'s(?!\w)", own, text)
+    text = re.sub(rf"(?<![\w#]){n}(?!\w)(\s+already)?(?:\s+([\w']+))?", subject, text)
+    text = re.sub(r"\b(themselves|themself|their)\b",
+                  lambda m: _THEM[m.group(1)], text)
+    return text
+
+
+_PHASE_NOTE = {("declare", False): ". Declare from the lowest initiative up.",
+               ("act", False): ". Everyone has declared: actions go from the highest "
+                               "initiative down.",
+               ("extra", False): ": the held and extra actions, highest initiative first.",
+               ("extra", True): ": the held and extra actions, highest initiative first."}
+
 _IDLE = {"full_defense": "the game declares a full defense for them (they defend against "
                          "every attack this turn)",
          "pass": "they pass", "removed": "they are gone and leave the fight",
@@ -196,12 +240,22 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
         return text
     if k == "flag":
         return f"The fight is {'now' if ev['on'] else 'no longer'} marked {ev['flag']}."
-    if k == "turn":
-        return f"Turn {ev['turn']} begins."
+    if k == "turn":  # after the last action's result, in the same message (issue 11)
+        done = int(ev["turn"]) - 1
+        return (f"Everyone has acted in turn {done}. " if done >= 1 else "") + \
+            f"Turn {ev['turn']} begins."
     if k == "phase":
-        return f"Turn {ev.get('turn')}: {ev['phase']} phase."
+        return f"Turn {ev.get('turn')}: {ev['phase']} phase" + _PHASE_NOTE.get(
+            (ev["phase"], ev.get("mode") == "simple"), ".")
     if k == "declare":
-        return f"{who} declares: {actions_text(ev['actions'], n)}."
+        acts = [a for a in ev["actions"] if not a.get("extra")]
+        lone = (acts and not ev.get("desperate")
+                and all(a.get("kind") in ("dodge", "block", "parry") for a in acts))
+        return f"{who} declares: {actions_text(ev['actions'], n)}" + (
+            " (this takes the turn's action: no attack)." if lone else ".")
+    if k == "empty_pool":  # MAN-05: said when declared, not first seen as "[no dice]"
+        return (f"  Warning: the split leaves {who}'s {ev['kind']} with no dice "
+                f"({ev['dice']} dice, -{ev['penalty']} for the split).")
     if k == "skip":
         return f"{who} passes ({ev['what']})."
     if k == "ahead":  # pacing: what was entered stays hidden until the slot comes
@@ -228,6 +282,9 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
                      "+combat/change/wp <action>")
             return [line, f"  unless a Willpower point is spent: {again}"]
         verb = "aborts to" if k == "abort" else "changes to"
+        if ev.get("success") and ev.get("from"):  # the declared action is given up for it
+            return (f"{who} {verb} {ev['to']['kind']}: {ok}; it takes the place of the "
+                    f"declared {actions_text([ev['from']], n)}.")
         return f"{who} {verb} {ev['to']['kind']}: {ok}."
     if k == "condition" and ev.get("removed"):
         return f"{who} is no longer {', '.join(ev['removed'])}."
@@ -593,9 +650,11 @@ def room_lines(engine: str, events: Iterable[Event], state, names: Names) -> lis
 
 
 def room_text(engine: str, events: Iterable[Event], state, names: Names) -> str | None:
-    """What the room reads; rule IDs stay in the log and the staff help, not here."""
+    """What the room reads, each statement under the one prefix (an indented line goes on
+    the one above it); rule IDs stay in the log and the staff help, not here."""
     lines = [plain(line) for line in room_lines(engine, events, state, names)]
-    return PREFIX + "\n".join(lines) if lines else None
+    return "\n".join(line if line.startswith(" ") else PREFIX + line
+                     for line in lines) if lines else None
 
 
 # ---------------------------------------------------------------- prompts
@@ -683,13 +742,3 @@ def ahead_messages(events: Iterable[Event], state, names: Names,
         out.append((to, PREFIX + text))
     return out
 
-
-def organizer_notes(events: Iterable[Event]) -> str | None:
-    """When everyone has declared (the act phase begins) or acted (the turn is over)."""
-    notes = []
-    for ev in events:
-        if ev.kind == "phase" and ev.get("phase") == "act" and ev.get("mode") != "simple":
-            notes.append(f"Everyone has declared (turn {ev.get('turn')}); actions begin.")
-        elif ev.kind == "turn":
-            notes.append(f"Everyone has acted in turn {int(ev.get('turn', 1)) - 1}.")
-    return PREFIX + " ".join(notes) if notes else None

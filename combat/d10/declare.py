@@ -14,7 +14,7 @@ from .. import scheduler as sch
 from ..errors import IllegalAction, InputError
 from ..maneuvers import COVER, movement_yards, tables
 from ..sheet import Sheet
-from . import ambush, close, foresee, mending, ranged, rolls, timepower
+from . import ambush, close, foresee, mending, ranged, rolls, split_dice, timepower
 from .fight import Fight
 from .gear import Spending
 
@@ -52,6 +52,7 @@ def declare(f: Fight, key: str, actions, activations, desperate: bool) -> None:
     early = (c.is_npc and st.options.mode == "simple" and not c.delayed
              and dict(sch.prompts(st)).get(key) != "declare")
     f.run(sch.declare(st, key, actions, f.rules, desperate=desperate, early=early))
+    split_dice.warn_empty(f, key)
 
 
 def check_action(f: Fight, key: str, a: dict) -> None:

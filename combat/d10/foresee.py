@@ -31,10 +31,19 @@ def check_attacks(f: Fight, key: str, actions: list[dict]) -> None:
 
 
 def probe(f: Fight, key: str, a: dict) -> None:
+    try:
+        attack_pool(f, key, a)
+    except IllegalAction as why:
+        raise IllegalAction(f"{f.name(key)} cannot declare that attack: {why}") from None
+
+
+def attack_pool(f: Fight, key: str, a: dict):
+    """The declared attack's pool as things stand, before the turn's own penalties (None:
+    its weapon was knocked away, so "ready" comes first)."""
     tkey = a["target"]
     weapon = a.get("weapon") or (None if a.get("maneuver") else f.in_hand(key))
     if f.gear(key).is_dropped(weapon):
-        return  # "ready" it first; told when acting
+        return None  # "ready" it first; told when acting
     intent = Attack(key, tkey, maneuver=a.get("maneuver") or "attack", weapon=weapon,
                     location=a.get("location"), position=a.get("position") or "front",
                     ability=a.get("ability"), specialty=bool(a.get("specialty")))
@@ -44,10 +53,7 @@ def probe(f: Fight, key: str, a: dict) -> None:
                   grapple=grip.kind if grip and grip.other == tkey else "",
                   weapon_state=f.weapon_state(key, weapon))
     ctx = close.context(f, key, tkey, weapon, ctx)  # a tackle last turn, a riposte ...
-    try:
-        build_attack_pool(f.rules, f.sheet(key), f.sheet(tkey), intent, ctx)
-    except IllegalAction as why:
-        raise IllegalAction(f"{f.name(key)} cannot declare that attack: {why}") from None
+    return build_attack_pool(f.rules, f.sheet(key), f.sheet(tkey), intent, ctx)
 
 
 def impossible(f: Fight, key: str, a: dict) -> str | None:

@@ -7,8 +7,10 @@ from dataclasses import replace
 
 from .. import damage as dmg
 from .. import scheduler as sch
+from ..attack import CONDITIONS
 from ..errors import IllegalAction, InputError
 from ..health import DAMAGE_TYPES
+from ..maneuvers import tables
 from . import harm, mending
 from .fight import Fight
 
@@ -98,8 +100,50 @@ def revive(f: Fight, key: str) -> None:
     f.emit("revive", actor=key, was=was, by=f.by, health=f.track(key).level_name)
 
 
+#: Set by hand only, read by close.py: MAN-02's "sees behind" (everyman) and DEF-05's
+#: countermagic (a lock-on power can be dodged).
+BY_HAND = ("sees behind", "countermagic")
+
+
+def _flags_in(node) -> set[str]:
+    """The ``only_if`` / ``flag`` values of a YAML section: conditions its rows read
+    (soak's ``only_if: apocalyptic_form``, healing's ``flag: salt_water``)."""
+    if isinstance(node, dict):
+        found = {str(v) for k, v in node.items() if k in ("only_if", "flag")
+                 and isinstance(v, str)}
+        return found.union(*(_flags_in(v) for v in node.values()))
+    if isinstance(node, (list, tuple)):
+        return set().union(*(_flags_in(v) for v in node))
+    return set()
+
+
+def settable_conditions(rules) -> tuple[str, ...]:
+    """What the organizer may put on someone: the conditions the attack rules read, the
+    turn table's (turns.yaml ``conditions``), blindness mitigations (COMP-01), the flags
+    the soak and healing tables read, and BY_HAND."""
+    mit = (tables(rules).comp.get("blinded") or {}).get("mitigations") or {}
+    names = {*CONDITIONS, *sch.turn_rules(rules).conditions, *(m.lower() for m in mit),
+             *BY_HAND, *harm.TARGET_FLAGS, mending.SALT_WATER,
+             *_flags_in(rules.section("soak")), *_flags_in(rules.section("healing"))}
+    return tuple(sorted(names))
+
+
+def known_condition(rules, name: str) -> str:
+    """``name`` as the rules spell it (knocked down = knocked_down), or InputError listing
+    the conditions there are: a typo or a made-up word would change nothing in the fight."""
+    known = settable_conditions(rules)
+    word = " ".join(name.strip().lower().split())
+    for spelling in (word, word.replace(" ", "_"), word.replace("_", " ")):
+        if spelling in known:
+            return spelling
+    raise InputError(f"'{name.strip()}' is not a condition here. Conditions: "
+                     f"{', '.join(known)}.")
+
+
 def condition(f: Fight, key: str, name: str, remove: bool) -> None:
     start = len(f.events)
+    if not remove:
+        name = known_condition(f.rules, name)
     if remove:
         f.run(sch.remove_condition(f.state, key, name, f.rules))
     else:

@@ -80,7 +80,7 @@ class TestFullFight(CombatTest):
     def test_small_fight_end_to_end(self):
         self.setup_fight()
         # TURN-01: declarations go low to high: Thug (5) first, so Char2 (7) must wait.
-        self.assertIn("Not Char2's turn to declare", self.player("+combat/dodge").text)
+        self.assertIn("Not your turn to declare", self.player("+combat/dodge").text)
         with capture_msgs(self.char2) as seen:
             self.cmd("+combat/declare Thug=attack Char2")
         self.assertIn("Your turn to declare", "\n".join(seen[self.char2]))
@@ -160,7 +160,7 @@ class TestRefusals(CombatTest):
             "+combat/npc Rat=str=1": "Only the organizer or staff",
             "+combat/damage Char=2 lethal": "Only the organizer or staff",
             "+combat/kick Char": "Only the organizer or staff",
-            "+combat/dodge": "Not Char2's turn to declare",  # TURN-01
+            "+combat/dodge": "Not your turn to declare",  # TURN-01
             "+combat/act": "Nobody acts until everyone has declared",  # TURN-03
             "+combat/declare": "Usage",
             "+combat/declare fly away": "not an action",
@@ -339,7 +339,7 @@ class TestSimpleMode(CombatTest):
             self.player("+combat/init")
         self.cmd("+combat/next")
         # TURN-05: the highest (Char, 11) declares and acts first; Char2 waits.
-        self.assertIn("Not Char2's turn", self.player("+combat/declare other waits").text)
+        self.assertIn("Not your turn", self.player("+combat/declare other waits").text)
         self.cmd("+combat/declare other shouts")
         self.assertIn("Char acts: shouts", self.cmd("+combat/act").text)
         self.player("+combat/declare other runs")

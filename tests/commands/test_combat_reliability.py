@@ -116,12 +116,16 @@ class TestIdleTimeout(CombatTest):
 
     @pytest.mark.rule("TURN-01", "TURN-03")
     def test_organizer_told_when_everyone_declared_and_acted(self):
+        """Issue 11: in the room's text, after the last declaration and the last action."""
         self.setup_fight()
         self.cmd("+combat/declare Thug=dodge")
         self.player("+combat/dodge")
         with capture_msgs(self.char1) as seen:
             self.cmd("+combat/declare pass")
-        self.assertIn("Everyone has declared (turn 1)", "\n".join(seen[self.char1]))
+        heard = "\n".join(seen[self.char1])
+        self.assertLess(heard.index("Char passes"), heard.index("Everyone has declared"))
+        self.assertLess(heard.index("Everyone has declared"),
+                        heard.index("Everyone has acted in turn 1"))
 
     def test_bad_timeouts_change_nothing(self):
         self.setup_fight()

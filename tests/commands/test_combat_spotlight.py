@@ -121,7 +121,7 @@ class TestTheRound(SpotTest):
         self.assertIn("Round 1 begins", out)
         self.assertEqual(self.state().holder, (self.fighter("Char").key,))
         # A PC can't be picked, and an opponent only after the PC's turn (SPOT-04).
-        self.assertIn("Char has the spotlight", self.cmd("+combat/next Thug").text)
+        self.assertIn("You have the spotlight", self.cmd("+combat/next Thug").text)
         self.cmd("+combat/done")
         self.assertTrue(self.state().picking)
         self.assertIn("PCs act in initiative order", self.cmd("+combat/next Char2").text)
@@ -209,7 +209,8 @@ class TestTurnRangesAndHarm(SpotTest):
         self.assertIn("Thug takes 3 superficial harm: HP 6 -> 3/6", out)
         thug = self.fighter("Thug")
         self.assertEqual((thug.superficial, thug.aggravated), (3, 0))
-        self.assertIn("has taken this turn's action", self.cmd("+combat/act attack Thug").text)
+        self.assertIn("You have taken this turn's action",
+                      self.cmd("+combat/act attack Thug").text)
         log = self.log()
         kinds = [r["event"] for r in log]
         for k in ("act", "roll", "harm", "move", "spotlight", "round", "initiative"):

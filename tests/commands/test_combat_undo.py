@@ -122,5 +122,6 @@ class TestUndoneInTheLog(UndoChecks, EffectsTest):
         self.cmd("+combat/declare Thug=dodge")
         self.cmd("+combat/undo")
         log = self.cmd("+combat/log 5").text
-        self.assertIn("[undone] Thug declares: dodge.", log)
-        self.assertIn("Char undoes the last resolution: Thug declares: dodge. The fight", log)
+        self.assertIn("[undone] Thug declares: dodge", log)
+        self.assertIn("Char undoes the last resolution: Thug declares: dodge", log)
+        self.assertIn("The fight and its sheets", log)

@@ -653,7 +653,7 @@ class TestTimePowers(CloseTest):
         # Distort Time: 1 extra action per 2 successes, next turn: 5 successes -> 2.
         text = self.player("+combat/declare time distort time 5; other waits").text
         self.assertIn("Char2 uses Distort Time: 2 extra action(s) next turn", text)
-        self.assertIn("has no extra actions",
+        self.assertIn("You have no extra actions",
                       self.cmd("+combat/declare attack Thug; extra attack Thug").text)
         self.cmd("+combat/declare other waits")
         for who in ("+combat/act", "+combat/act Thug"):
@@ -662,7 +662,7 @@ class TestTimePowers(CloseTest):
                 self.player("+combat/act")
         self.assertEqual(self.state().turn, 2)
         self.cmd("+combat/declare Thug=other growls")
-        self.assertIn("has 2 time action(s) this turn, not 3",
+        self.assertIn("You have 2 time action(s) this turn, not 3",
                       self.player("+combat/declare attack Thug; extra attack Thug; "
                                   "extra attack Thug; extra attack Thug").text)
         self.player("+combat/declare attack Thug; extra attack Thug; extra attack Thug")

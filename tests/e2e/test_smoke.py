@@ -10,10 +10,10 @@ def test_create_connect_look(telnet):
     screen = telnet.read_until("create <username> <password>", timeout=15)
     assert "connect <username> <password>" in screen
 
+    # No "Is this what you intended?" (issue 11): it took the next line typed as its answer.
     telnet.send(f"create {name} {password}")
-    telnet.read_until("Is this what you intended?", timeout=15)
-    telnet.send("Y")
-    telnet.expect(rf"account '{name}' was created", timeout=15)
+    created = telnet.expect(rf"account '{name}' was created", timeout=15)
+    assert "intended" not in created.string
 
     telnet.send(f"connect {name} {password}")
     telnet.read_until(f"You become {name}", timeout=15)
