@@ -65,7 +65,8 @@ class TestNoGurahlWinter(CloseTest):
                                          dexterity=2, wits=2, stamina=2))
         self.assertIn("starts a fight", self.cmd("+combat/start v20").text)
         text = self.cmd("+combat/flag winter").text
-        self.assertIn("'winter' is not a combat flag here (flags: none in this ruleset)", text)
+        self.assertIn("'winter' is not a combat flag here: v20 has no combat flags", text)
+        self.assertNotIn("+combat/flag winter", text)
         self.assertEqual(self.state().options.flags, ())
         self.player("+combat/join")
         with self.dice(3):
