@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from combat.catalog import statement
-from combat.errors import IllegalAction, InputError
+from combat.errors import IllegalAction
 from evennia.utils.ansi import strip_ansi
 from world import rulebook
 
@@ -101,8 +101,11 @@ class CmdRules(WodCommand):
             lines += wrap_words("Switched off from " + (rs.parent or "") + ": " + ", ".join(off))
         shown = [r for r in statement(rs) if r.id.startswith(prefix)]
         if not shown:
-            raise InputError(f"{rs.name} has no rule starting '{prefix}'. Try =DMG or =CLOSE-01, "
-                             f"or +rules {rs.name} for all of them.")
+            # Said as it is, not as an error: errors lose their rule IDs (commands/base.py),
+            # and this reply is about rule IDs.
+            self.msg(f"|r{rs.name} has no rule starting '{prefix}'. Try =DMG or =CLOSE-01, "
+                     f"or +rules {rs.name} for all of them.|n")
+            return
         for r in shown:
             source = f"seed {r.seed}" if r.seed else f"carried from the core: {r.book}"
             if r.seed and r.book:
