@@ -340,6 +340,12 @@ def check_effect(
     sec = _sec(ruleset).get("effects") or {}
     kinds = sec.get("kinds") or {}
     found = next((k for k in kinds if _key(k) == _key(kind)), None)
+    if not kinds:
+        # A ruleset without PWR-03/PWR-04 (v20): nothing limits effects, so none is counted.
+        raise InputError(
+            f"{ruleset.name} sets no limit on power effects a turn, so there is nothing to "
+            f"count: declare the power as other <text>, e.g. other casts a spell."
+        )
     if found is None:
         raise InputError(
             f"'{kind}' is not a kind of effect. Use one of: {', '.join(kinds) or 'none'}."

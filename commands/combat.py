@@ -58,8 +58,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       join      - join the fight in this room
       leave     - leave it
       init      - roll your initiative (Dexterity + Wits + 1d10); /init -2
-                  applies a modifier by hand (wounds, Gurahl in winter: the roll
-                  lists them but never applies them). Staff: <npc>=<rating>
+                  applies a modifier by hand (numetal: the roll lists wounds and
+                  Gurahl in winter but never applies them). Staff: <npc>=<rating>
       declare   - declare your action(s) when the game says it is your turn
                   (lowest initiative first). Several actions separated by ; are a
                   split: each loses dice (2 actions: -2 and -3). See ACTIONS.
@@ -117,8 +117,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       fights    - staff: every fight running in the game
       end       - organizer/staff: end the fight; the room hears who was hurt and
                   who fell; NPCs made for it go too (end keep keeps them)
-      flag      - organizer/staff: <flag> marks the fight (winter: Gurahl -2
-                  initiative); !<flag> clears it
+      flag      - organizer/staff: <flag> marks the fight (numetal's winter:
+                  Gurahl -2 initiative); !<flag> clears it
       timeout   - organizer/staff: <seconds> (or 5m; 0 turns it off) the turn
                   waits for someone idle before the game passes for them (or,
                   declaring, gives them a full defense); alone: the setting

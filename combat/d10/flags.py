@@ -17,10 +17,12 @@ def known(f: Fight) -> list[str]:
 def set_flag(f: Fight, flag: str, remove: bool) -> None:
     flag = flag.strip().lower()
     names = known(f)
+    if not names:
+        raise InputError(f"'{flag}' is not a combat flag here: {f.rules.name} has no combat "
+                         f"flags (no initiative modifier depends on a season or scene).")
     if flag not in names:
-        have = ", ".join(names) or "none in this ruleset"
-        raise InputError(f"'{flag}' is not a combat flag here (flags: {have}), e.g. "
-                         f"+combat/flag winter, +combat/flag !winter.")
+        raise InputError(f"'{flag}' is not a combat flag here (flags: {', '.join(names)}), "
+                         f"e.g. +combat/flag {names[0]}, +combat/flag !{names[0]}.")
     now = set(f.state.options.flags)
     now = now - {flag} if remove else now | {flag}
     f.run(sch.set_options(f.state, f.rules, flags=now))

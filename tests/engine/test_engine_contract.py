@@ -68,14 +68,19 @@ ENGINE_OF = {name: engine_for(ruleset(name)).name for name in RULESETS}
 
 
 def make_sheet(rs, **traits) -> Sheet:
+    """A sheet with the traits this ruleset's sheet has: v20 has no Dodge ability (V20
+    dodges with Dexterity + Athletics), so a Dodge rating is left off there."""
     s = Sheet()
     for name, value in traits.items():
+        if name not in ("splat",) and name.title() not in rs.traits.traits:
+            continue
         s, _ = s.set(rs.traits, name, str(value))
     return s
 
 
 def make_sheets(rs) -> dict[str, Sheet]:
-    """The same three mortals under every ruleset (the trait names are shared)."""
+    """The same three mortals under every ruleset (the trait names are shared, but for
+    Dodge, which v20 does not have)."""
     return {
         ALICE: make_sheet(rs, splat="mortal", dexterity=3, wits=2, strength=2, stamina=2,
                           brawl=2, dodge=2, melee=2),

@@ -1,9 +1,11 @@
 """The `v20` ruleset (seed 003_7a5b1578b9e188f1.txt: V20's general maneuvers and
 complications, no house rules) under the real rules/ folder.
 
-Every catalog ID whose "where / variants" column names v20 (or says all d10) is exercised:
-shared checks (d10_checks.py) where V20 says what numetal says, and a test comparing with
-numetal where it differs; plus numetal's house rules being off.
+v20 extends the core (rules/core/): every catalog ID whose "where / variants" column names
+v20 (or says all d10) is exercised: shared checks (d10_checks.py) where V20 says what numetal
+says, and a test comparing with numetal where it differs; plus numetal's house rules being
+off (issue 10: armor as dice, no Athletics penalty on throws, no Gurahl winter, no PWR-02..04,
+Dodge = Dexterity + Athletics, no simple turn or initiative re-roll).
 """
 
 from __future__ import annotations
@@ -62,8 +64,9 @@ def test_v20_same_as_numetal(rs, rule_id):
     C.CHECKS[rule_id](rs)
 
 
-def test_v20_extends_numetal(rs):
-    assert rs.parent == "numetal"
+def test_v20_extends_the_core(rs):
+    """Issue 10: v20 extends the core, so no numetal house rule reaches it by inheritance."""
+    assert rs.parent == "core"
 
 
 @pytest.mark.rule("TURN-08", "DICE-09")
@@ -208,3 +211,130 @@ def test_no_banking_blood_over_several_turns(rs, nu):
                               purpose="Blood Rage").carried) == {"Blood Rage": 1}
     with pytest.raises(IllegalAction, match="at most 1 Blood a turn"):
         P.check_spend(rs, neo, P.TurnSpending(), "Blood", 2)
+
+
+# ---------------------------------------------------------------- issue 10: no house rules
+
+
+@pytest.mark.rule("ATK-03")
+def test_ATK_03_armor_takes_dice_off_attacks_and_dodges(rs, nu):
+    """ATK-03 (V20 p. 296): armor's penalty comes off Dexterity-based dice pools, attacks and
+    defenses alike; the difficulty stays 6 (numetal: +1 difficulty, dodge untouched)."""
+    vest = A(armor="Kevlar vest")
+    p = build_attack_pool(rs, vest, B(), atk())
+    assert (p.dice, p.difficulty) == (4, 6)  # Dex 3 + Brawl 2 - 1
+    assert C.mod(p, "armor").dice == -1 and C.mod(p, "armor").difficulty == 0
+    n = build_attack_pool(nu, vest, B(), atk())
+    assert (n.dice, n.difficulty) == (5, 7)
+    from combat.attack import build_defense_pool
+    d = build_defense_pool(rs, B(armor="Kevlar vest", Athletics=2), A(), Defense("b", "dodge"),
+                           atk())
+    assert (d.dice, d.difficulty) == (3, 6)  # Dex 2 + Athletics 2 - 1
+    r = resolve_attack(rs, vest, B(), atk(), faces=(8, 8, 2, 2))  # four dice rolled
+    assert r.hit and r.successes == 2
+
+
+@pytest.mark.rule("ATK-09", "DICE-07", "ATK-06")
+def test_ATK_09_no_athletics_penalty_on_thrown_weapons(rs, nu):
+    """Athletics is a Talent in V20: a thrower without it rolls Dexterity alone at the
+    normal difficulty (numetal, ATK-09: +1)."""
+    ctx = Context(range_yards=5)
+    throw = C.atk("throw", weapon="Throwing knife")
+    p = build_attack_pool(rs, A(Athletics=0), B(), throw, ctx)
+    assert p.terms == (("Dexterity", 3),) and p.difficulty == 6
+    assert build_attack_pool(nu, A(Athletics=0), B(), throw, ctx).difficulty == 7
+    # a gun without Firearms (a Skill) still costs +1 (the core's book value)
+    g = build_attack_pool(rs, A(Firearms=0), B(), atk(weapon="Pistol, heavy"),
+                          Context(range_yards=10))
+    assert g.terms == (("Dexterity", 3),) and g.difficulty == 7
+
+
+@pytest.mark.rule("INIT-05", "INIT-03")
+def test_INIT_05_no_gurahl_winter(rs):
+    """INIT-05 is numetal's: v20 knows no winter flag and a Gurahl rolls Dexterity + Wits +
+    1d10 with no race modifier, applied or listed; wounds are applied (INIT-03, V20 p. 271)."""
+    assert S.turn_rules(rs).race_mods == ()
+    st = S.join(S.new_combat("c1", rs), "a", "A", rs).state
+    step = S.roll_initiative(st, "a", rs, rating=6, faces=[5], race="Gurahl")
+    (ev,) = events(step, "initiative")
+    assert step.state.get("a").init_total == 11
+    assert not ev.get("modifiers") and not ev.get("not_applied")
+    (ev,) = events(S.roll_initiative(st, "a", rs, rating=6, faces=[5], race="Gurahl",
+                                     wound_penalty=-1), "initiative")
+    assert ev["total"] == 10 and ev["modifiers"] == [{"reason": "wounds", "value": -1}]
+
+
+@pytest.mark.rule("TURN-05", "INIT-04")
+def test_TURN_05_INIT_04_no_simple_turn_or_reroll(rs, nu):
+    """TURN-05's simple turn and INIT-04's re-roll are numetal's options: v20 refuses them
+    by name and says what to type."""
+    with pytest.raises(IllegalAction, match=r"simple turn .* is not a v20 rule.*"
+                                            r"\+combat/start v20"):
+        S.new_combat("c1", rs, mode="simple")
+    with pytest.raises(IllegalAction, match=r"every turn is not a v20 rule"):
+        S.new_combat("c1", rs, reroll_initiative=True)
+    assert S.new_combat("c1", rs).options.mode == "classic"
+    assert S.new_combat("c1", nu, mode="simple", reroll_initiative=True).options.mode == "simple"
+
+
+@pytest.mark.rule("DEF-02")
+def test_DEF_02_dodge_is_dexterity_plus_athletics(rs, nu):
+    """V20 has no Dodge ability: a dodge rolls Dexterity + Athletics (a Talent: Dexterity
+    alone without it, no penalty); a Dodge rating counts for nothing and v20's sheet has no
+    Dodge trait (numetal, DEF-02: Dexterity + Dodge)."""
+    from combat.attack import build_defense_pool
+    sheet = B(Dodge=3, Athletics=1)
+    d = build_defense_pool(rs, sheet, A(), Defense("b", "dodge"), atk())
+    assert d.terms == (("Dexterity", 2), ("Athletics", 1)) and d.difficulty == 6
+    n = build_defense_pool(nu, sheet, A(), Defense("b", "dodge"), atk())
+    assert n.terms == (("Dexterity", 2), ("Dodge", 3))
+    bare = build_defense_pool(rs, B(Dodge=3), A(), Defense("b", "dodge"), atk())
+    assert bare.terms == (("Dexterity", 2),) and bare.difficulty == 6
+    assert "Dodge" not in rs.traits.traits and "Dodge" in nu.traits.traits
+    from combat.errors import InputError
+    with pytest.raises(InputError, match="not a trait here"):
+        rs.traits.resolve("Dodge")
+
+
+@pytest.mark.rule("PWR-02", "PWR-03", "PWR-04")
+def test_PWR_02_to_04_no_race_limits_on_powers(rs, nu):
+    """PWR-02..04 are numetal's (PWR-03 also revised's): a v20 shifter spends Rage and
+    Gnosis in one turn, a Kuei-jin Yin and Yang chi and more Demon Chi than Stamina, and no
+    Arete or Lore effect is counted (there is nothing to declare as an effect)."""
+    from combat import powers as P
+    from combat.errors import InputError
+
+    wolf = C.full(rs, "shifter", race="Garou", form="Homid")
+    t = P.check_spend(rs, wolf, P.TurnSpending(), "Rage", 1)
+    t = P.check_spend(rs, wolf, t, "Gnosis", 1)
+    assert dict(t.spent) == {"Rage": 1, "Gnosis": 1}
+    nwolf = C.full(nu, "shifter", race="Garou", form="Homid")
+    with pytest.raises(IllegalAction, match="Rage and Gnosis"):
+        P.check_spend(nu, nwolf, P.check_spend(nu, nwolf, P.TurnSpending(), "Rage", 1),
+                      "Gnosis", 1)
+    chi = C.full(rs, "kuei-jin", Stamina=2)
+    t = P.check_spend(rs, chi, P.TurnSpending(), "Yin Chi", 1)
+    t = P.check_spend(rs, chi, t, "Yang Chi", 1)
+    t = P.check_spend(rs, chi, t, "Demon Chi", 3)
+    assert dict(t.spent) == {"Yin Chi": 1, "Yang Chi": 1, "Demon Chi": 3}
+    mage = C.full(rs, "mage")
+    for kind in ("arete", "lore"):
+        with pytest.raises(InputError, match="no limit on power effects.*other <text>"):
+            P.check_effect(rs, mage, P.TurnSpending(), kind)
+    t = P.check_effect(nu, C.full(nu, "mage"), P.TurnSpending(), "arete")
+    with pytest.raises(IllegalAction, match="only 1 Arete effect a turn"):
+        P.check_effect(nu, C.full(nu, "mage"), t, "arete")
+
+
+@pytest.mark.rule("PWR-01")
+def test_PWR_01_blood_per_turn_by_generation_stays(rs):
+    """PWR-01 (V20 p. 121): the generation limits blood a turn; an 8th-generation vampire
+    spends 3, not 4."""
+    from combat import powers as P
+
+    from dataclasses import replace
+
+    elder = replace(C.full(rs, "vampire"), generation=8)
+    t = P.check_spend(rs, elder, P.TurnSpending(), "Blood", 3)
+    with pytest.raises(IllegalAction, match="at most 3 Blood a turn"):
+        P.check_spend(rs, elder, t, "Blood", 1)
