@@ -286,10 +286,10 @@ def _roll_heal(f: Fight, key: str, a: dict) -> None:
         raise IllegalAction(f"{f.name(key)} has made a healing roll this turn already.")
     mark(f, key, ROLLED, turns=1)
     sheet = f.sheet(key)
-    res = fh.combat_heal(f.rules, sheet, kind=_kind(a), rng=f.rng)
-    row = f.rules.section("field_healing")["in_combat"][dmg.family_of(sheet, f.rules)]
-    _roll(f, key, "healing", [(t, sheet.rating(f.rules.traits, t)) for t in row["traits"]],
-          res.roll)
+    ignore = has(f, key, IGNORING_WOUNDS)  # HLT-08
+    res = fh.combat_heal(f.rules, sheet, kind=_kind(a), rng=f.rng, ignore_wounds=ignore)
+    spec = fh.combat_heal_pool(f.rules, sheet, ignore_wounds=ignore)
+    f.events.append(roll_event(key, "healing", spec, res.roll))
     _mend(f, key, res, "roll")
 
 

@@ -72,3 +72,163 @@ class TestDazing(EverymanTest):
         self.assertIn("no way to shake off a daze",
                       self.player("+combat/declare shake rage").text)
         self.assertIn("dazed", [k.name for k in self.who("Char2").conditions])
+
+
+# ------------------------------------------------------------------ CLOSE-08, CLOSE-14
+
+
+class TestGangedAndKissed(EverymanTest):
+    @pytest.mark.rule("CLOSE-08")
+    def test_CLOSE_08_every_attacker_counts_two_attackers_are_plus_two(self):
+        """CLOSE-08: "+1 difficulty for each person up to a max of +4", defense only: two
+        attackers in tandem = +2 on the defense (numetal: +1, each beyond the first)."""
+        self.start("everyman")
+        self.declare_all(thug="attack Char; block", char2="attack Thug", char="attack Thug")
+        # Char attacks: [8 8 2 2 2] = 2; Thug blocks: Dex 2 + Brawl 2 - 2 (two actions) = 2
+        # dice at 6 + 2 = 8: [2 2]; damage 4 dice [2 2 2 2], soak [2 2].
+        with self.dice(8, 8, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2):
+            self.cmd("+combat/act")
+        blk = self.roll("defense")
+        self.assertIn({"reason": "2 opponents", "difficulty": 2}, blk["modifiers"])
+        self.assertEqual(blk["difficulty"], 8)
+        self.assertNotIn("2 opponents", {m["reason"] for m in self.roll("attack")["modifiers"]})
+
+    def kissed(self, victim):
+        self.char1.sheet.save(make_sheet(splat="vampire", strength=3, dexterity=3, wits=3,
+                                         brawl=2, stamina=2, blood="5/10"))
+        self.char2.sheet.save(victim)
+        self.start("everyman")
+        self.declare_all(char="attack Char2 as clinch")
+        # Clinch: Str 3 + Brawl 2 [8 2 2 2 2] = 1; damage Str 3 [2 2 2] = 0.
+        with self.dice(8, 2, 2, 2, 2, 2, 2, 2):
+            self.cmd("+combat/act")
+        self.player("+combat/act")
+        self.cmd("+combat/act Thug")
+        self.declare_all(char="attack Char2 as bite draining")
+        # Bite: Dex 3 + Brawl 2 + 1 = 6 vs 6 [8 2 2 2 2 2] = 1: the Kiss, 3 blood.
+        with self.dice(8, 2, 2, 2, 2, 2, *[2] * 6):
+            text = self.cmd("+combat/act").text
+        self.assertIn("Char drinks 3 blood from Char2 in the Kiss", text)
+        self.player("+combat/act")
+        self.cmd("+combat/act Thug")
+        self.cmd("+combat/declare Thug=other growls")
+        return text
+
+    @pytest.mark.rule("CLOSE-14")
+    def test_CLOSE_14_a_kissed_shifter_is_not_helpless(self):
+        """CLOSE-14: "On mortals it renders them helpless": a werewolf under the Kiss still
+        acts (here: tries to escape the clinch), and the Kiss text does not call it
+        helpless; a mortal is."""
+        text = self.kissed(make_sheet(splat="shifter", race="Garou", form="Homid",
+                                      strength=2, dexterity=2, wits=2, stamina=2,
+                                      rage="3/3", willpower="5/5"))
+        self.assertNotIn("helpless", text)
+        self.player("+combat/declare escape")
+        self.assertTrue(self.who("Char2").declared)
+
+    @pytest.mark.rule("CLOSE-14")
+    def test_CLOSE_14_a_kissed_ghoul_or_mage_acts_a_mortal_is_helpless(self):
+        text = self.kissed(make_sheet(splat="ghoul", strength=2, dexterity=2, wits=2,
+                                      stamina=2, blood="3/3"))
+        self.assertNotIn("helpless", text)
+        self.player("+combat/declare other struggles")
+        self.assertTrue(self.who("Char2").declared)
+        self.cmd("+combat/end")
+        text = self.kissed(make_sheet(splat="mage", strength=2, dexterity=2, wits=2,
+                                      stamina=2))
+        self.player("+combat/declare other struggles")
+        self.assertTrue(self.who("Char2").declared)
+        self.cmd("+combat/end")
+        text = self.kissed(make_sheet(strength=2, dexterity=2, wits=2, stamina=2,
+                                      willpower="5/5"))
+        self.assertIn("helpless", text)
+        self.assertIn("helpless under the Kiss",
+                      self.player("+combat/declare other struggles").text)
+
+
+# ------------------------------------------------------------------ MAN-08, INIT, TURN
+
+
+class TestTurns(EverymanTest):
+    @pytest.mark.rule("MAN-08", "TURN-11")
+    def test_MAN_08_a_shifter_spends_rage_and_splits(self):
+        """MAN-08 / TURN-11 (#5, #6): Rage actions go last, after the everyman actions, and
+        a split is allowed with them (numetal's "Rage OR split" is not in the list)."""
+        self.char2.sheet.save(make_sheet(splat="shifter", race="Garou", form="Homid",
+                                         strength=2, dexterity=2, wits=2, stamina=2,
+                                         brawl=2, rage="4/4"))
+        self.start("everyman")
+        self.cmd("+combat/declare Thug=other growls")
+        self.player("+combat/declare rage 1; attack Thug; attack Thug; extra attack Thug")
+        c2 = self.who("Char2")
+        self.assertTrue(c2.declared)
+        self.assertEqual([a.get("extra") for a in c2.actions], [None, None, "rage"])
+        self.assertEqual(self.char2.sheet.get().pools["Rage"].current, 3)
+        self.cmd("+combat/end")
+        self.char2.sheet.save(make_sheet(splat="shifter", race="Garou", form="Homid",
+                                         strength=2, dexterity=2, wits=2, stamina=2,
+                                         brawl=2, rage="4/4"))
+        self.start("numetal")
+        self.cmd("+combat/declare Thug=other growls")
+        text = self.player("+combat/declare rage 1; attack Thug; attack Thug; "
+                           "extra attack Thug").text
+        self.assertIn("Rage", text)
+        self.assertFalse(self.who("Char2").declared)
+
+    @pytest.mark.rule("INIT-05", "INIT-03")
+    def test_INIT_05_no_gurahl_winter_and_the_wound_penalty_applies(self):
+        """INIT-05 is numetal's: no winter modifier in everyman; the roll applies the wound
+        penalty itself (INIT-03, V20 p. 271)."""
+        self.char2.sheet.save(make_sheet(splat="shifter", race="Gurahl", dexterity=2, wits=2))
+        self.cmd("+combat/start everyman")
+        self.player("+combat/join")
+        self.cmd("+combat/flag winter")
+        self.cmd("+combat/damage Char2=2 lethal")  # Hurt: -1
+        with self.dice(3):
+            text = self.player("+combat/init").text
+        self.assertNotIn("Gurahl", text)
+        self.assertEqual(self.who("Char2").init_total, 6)  # 4 + 3 - 1 (wounds)
+
+    @pytest.mark.rule("TURN-05", "INIT-04")
+    def test_TURN_05_INIT_04_simple_and_reroll_are_refused(self):
+        for option in ("simple", "reroll"):
+            text = self.cmd(f"+combat/start everyman={option}").text
+            self.assertNotIn("starts a fight", text, option)
+            self.assertIn("not in the everyman rules", text, option)
+            self.assertIn("Type +combat/start everyman.", text)
+            self.assertIsNone(self.fight_or_none())
+
+    def fight_or_none(self):
+        from typeclasses.combat import combat_in
+        return combat_in(self.room1)
+
+
+# ------------------------------------------------------------------ DEF-02, ATK-03
+
+
+class TestBookPools(EverymanTest):
+    @pytest.mark.rule("DEF-02")
+    def test_dodge_is_dexterity_plus_athletics(self):
+        """The list is silent: V20's dodge, Dexterity + Athletics (no Dodge ability)."""
+        self.char2.sheet.save(make_sheet(strength=2, dexterity=2, wits=2, stamina=2,
+                                         athletics=3, dodge=1))
+        self.start("everyman")
+        self.declare_all(thug="attack Char2", char2="dodge")
+        self.cmd("+combat/act")
+        with self.dice(2, 2, 2, 2, 8, 2, 2, 2, 2):
+            text = self.cmd("+combat/act Thug").text
+        dodge = self.roll("defense")
+        self.assertEqual(dodge["traits"], [["Dexterity", 2], ["Athletics", 3]], text)
+
+    @pytest.mark.rule("ATK-03", "DMG-11")
+    def test_armor_costs_dice_off_dexterity_rolls(self):
+        """V20 p. 296: armor's penalty is dice off Dexterity rolls (numetal/revised ATK-03:
+        difficulty)."""
+        self.cmd("+sheet/armor flak jacket")
+        self.start("everyman")
+        self.declare_all(char="attack Thug")
+        with self.dice(*[2] * 12):
+            self.cmd("+combat/act")
+        atk = self.roll("attack")
+        self.assertIn({"reason": "armor (Flak jacket)", "dice": -2}, atk["modifiers"])
+        self.assertEqual((atk["pool"], atk["difficulty"]), (3, 6))
