@@ -11,6 +11,7 @@ import pytest
 
 from tests.commands.test_combat import make_sheet
 from tests.commands.test_play_close import CloseTest
+from tests.commands.test_play_ranged import RangedTest
 
 
 class EverymanTest(CloseTest):
@@ -232,3 +233,130 @@ class TestBookPools(EverymanTest):
         atk = self.roll("attack")
         self.assertIn({"reason": "armor (Flak jacket)", "dice": -2}, atk["modifiers"])
         self.assertEqual((atk["pool"], atk["difficulty"]), (3, 6))
+
+
+# ------------------------------------------------------------------ RNG-01, RNG-07, ATK-07/08
+
+
+class TestRanged(RangedTest):
+    @pytest.mark.rule("RNG-01")
+    def test_RNG_01_a_shotgun_aims_and_a_running_target_keeps_the_aim(self):
+        """RNG-01: the list's aiming has no shotgun/SMG ban and no target-speed limit
+        (numetal's); a turn of aim adds a die up to Perception."""
+        self.fight("everyman", ["shotgun"])
+        self.assertIn("aims the", self.turn("aim Thug with shotgun") +
+                      self.cmd("+combat/act").text)
+        self.finish_turn()
+        self.turn("attack Thug with shotgun", thug_action="move 12")  # Thug jogs
+        with self.dice(*[2] * 12):
+            self.cmd("+combat/act")
+        roll = self.rolls("attack")[-1]
+        self.assertIn({"reason": "aimed 1 turn(s)", "dice": 1}, roll["modifiers"])
+
+    @pytest.mark.rule("RNG-07")
+    def test_RNG_07_no_extra_difficulty_to_dodge_a_strafe(self):
+        """RNG-07: the list adds nothing to dodging a strafe (numetal: +1)."""
+        self.fight("everyman", ["smg, small"], goon=True)
+        self.cmd("+combat/declare Goon=dodge prone")
+        self.turn("attack Thug and Goon with smg, small as strafe")
+        with self.dice(*[9] * 5, *[2] * 10, 2, 2, 8, 8, 2, 2, 2, 2, 8, 2, 2, 2, 2):
+            self.cmd("+combat/act")
+        dodge = self.rolls("defense")[-1]
+        self.assertEqual((dodge["pool"], dodge["difficulty"]), (2, 6))
+        self.assertNotIn("dodging a strafe", {m["reason"] for m in dodge["modifiers"]})
+
+    @pytest.mark.rule("ATK-07")
+    def test_ATK_07_an_archery_specialty_still_nocks(self):
+        """ATK-07: numetal's specialty waiver is a house rule: every shot needs a nock."""
+        self.fight("everyman", ["short bow"], strength=3, dexterity=3, wits=3, archery=2,
+                   athletics=2)
+        self.cmd("+sheet/spec archery=Short bow")
+        self.cmd("+sheet/spec athletics=Short bow")
+        self.assertIn("Nock an arrow before each shot of the Short bow",
+                      self.turn("attack Thug with short bow"))
+        self.assertFalse(self.who("Char").declared)
+
+    @pytest.mark.rule("ATK-08")
+    def test_ATK_08_a_crossbow_specialty_still_reloads_in_two(self):
+        """ATK-08: numetal's crossbow-specialty one-action reload is a house rule."""
+        self.fight("everyman", ["crossbow"], strength=3, dexterity=3, wits=3, archery=2,
+                   firearms=2)
+        self.cmd("+sheet/spec archery=crossbow")
+        self.cmd("+sheet/spec firearms=crossbow")
+        self.turn("attack Thug with crossbow")
+        with self.dice(*[2] * 6):
+            self.cmd("+combat/act")
+        self.finish_turn()
+        self.assertIn("reloading takes 2 action(s)",
+                      self.turn("reload; attack Thug with crossbow"))
+        self.assertFalse(self.who("Char").declared)
+
+
+# ------------------------------------------------------------------ HEAL, DMG-15
+
+
+VAMPIRE = dict(splat="vampire", generation=13, blood=5, strength=3, dexterity=3, wits=3,
+               brawl=2, stamina=2, survival=1)
+WOLF = dict(splat="shifter", race="Garou", form="Homid", strength=2, dexterity=2, wits=2,
+            stamina=3, rage="3/3")
+
+
+class TestHealing(EverymanTest):
+    @pytest.mark.rule("HEAL-01", "HEAL-02", "HEAL-03", "HEAL-04", "HEAL-05", "HEAL-07",
+                      "HEAL-10")
+    def test_HEAL_numetal_healing_is_refused_and_points_to_the_roll(self):
+        """HEAL-01..05/07/10 are numetal's page: no blood healing, regeneration, Rage-healing,
+        limbs or Life; the refusal says so and names the list's own roll (HEAL-09)."""
+        self.char1.sheet.save(make_sheet(**VAMPIRE))
+        self.char2.sheet.save(make_sheet(**WOLF))
+        self.start("everyman")
+        self.cmd("+combat/damage Char=2 lethal")
+        self.cmd("+combat/damage Char2=2 lethal")
+        for line, what in (("heal blood 1", "blood healing"), ("heal aggravated", "blood healing"),
+                           ("heal limb finger", "regrowing limbs"),
+                           ("heal life 1 lethal", "Life magic healing")):
+            text = self.cmd(f"+combat/declare {line}").text
+            self.assertIn(f"This game's rules have no {what}; wounds heal with time", text)
+            self.assertIn("In a fight: heal roll.", text)
+        for line, what in (("regenerate", "regeneration"), ("heal rage", "Rage-healing")):
+            self.assertIn(f"no {what}", self.player(f"+combat/declare {line}").text)
+        self.assertEqual(self.char1.sheet.get().pools["Blood"].current, 5)
+        self.assertEqual(self.char1.sheet.get().health["lethal"], 2)
+        self.assertEqual(self.char2.sheet.get().health["lethal"], 2)
+
+    @pytest.mark.rule("HEAL-09", "HLT-06")
+    def test_HEAL_09_the_vampires_roll_takes_the_wound_penalty(self):
+        """#11 "Dice penalties apply to all actions EXCEPT Soaking": the vampires' healing
+        roll (their action) loses a die at Hurt; the werewolves' automatic roll is a
+        reflex and does not."""
+        self.char1.sheet.save(make_sheet(**VAMPIRE))
+        self.char2.sheet.save(make_sheet(**WOLF))
+        self.start("everyman")
+        self.cmd("+combat/damage Char=2 lethal")    # Hurt: -1
+        self.cmd("+combat/damage Char2=2 lethal")
+        with self.dice(9, 2, 2):
+            text = self.player("+combat/declare heal roll").text
+        self.assertIn("Char2 healing: Stamina 3 = 3 vs 8: [9 2 2] => 1 success", text)
+        self.cmd("+combat/declare Thug=other growls")
+        self.player("+combat/declare other waits")
+        self.cmd("+combat/declare heal roll")
+        with self.dice(8, 2):
+            text = self.cmd("+combat/act").text
+        self.assertIn("Char healing: Survival 1 + Stamina 2, wounds (Hurt) -1 dice = 2 vs 8: "
+                      "[8 2] => 1 success", text)
+        self.assertIn("Char heals 1 lethal (healing roll, 1 Blood, 1 turn)", text)
+        roll = self.roll("healing", 1)
+        self.assertEqual((roll["pool"], roll["modifiers"]),
+                         (2, [{"reason": "wounds (Hurt)", "dice": -1}]))
+
+    @pytest.mark.rule("DMG-15")
+    def test_DMG_15_a_bullet_is_bashing_for_a_vampire_and_halved(self):
+        """DMG-15 (a book rule the core carries, V20 p. 284-285; the list is silent): a
+        firearm does bashing to a vampire, halved after the soak."""
+        self.char1.sheet.save(make_sheet(**VAMPIRE))
+        self.start("everyman")
+        with self.dice(2, 2):
+            text = self.cmd("+combat/damage Char=3 lethal firearm").text
+        self.assertIn("Char takes 1 bashing from firearm", text)
+        self.assertEqual((self.char1.sheet.get().health["bashing"],
+                          self.char1.sheet.get().health["lethal"]), (1, 0))
