@@ -48,7 +48,8 @@ flags=(), modifiers=()) -> SoakPool | None``
     an incapacitated character tries to act.
 ``spend_to_ignore_wounds(sheet, ruleset) -> Sheet`` HLT-08: pay the Willpower.
 ``daze_threshold(ruleset, sheet) -> int``, ``is_dazed(ruleset, sheet, successes, limit=None)``,
-``daze_pool(sheet, ruleset, pool) -> str``, ``shake_off_daze(sheet, ruleset, pool) -> Sheet``:
+``daze_pools(sheet, ruleset) -> list``, ``daze_pool(sheet, ruleset, pool) -> str``,
+``shake_off_daze(sheet, ruleset, pool) -> Sheet``:
 COMP-02.
 ``breed_form(sheet, ruleset) -> str``, ``in_weak_breed_form(sheet, ruleset) -> bool``,
 ``shifter_soak(ruleset, sheet, damage_type, tags) -> ShifterSoak``: DMG-09, DMG-10.
@@ -788,18 +789,25 @@ def is_dazed(ruleset, sheet: Sheet, successes_after_soak: int, limit: int | None
     return successes_after_soak > limit
 
 
+def daze_pools(sheet: Sheet, ruleset) -> list[str]:
+    """COMP-02 (everyman): the pools ``damage.dazed.spend_to_ignore`` lets this sheet's
+    family spend a point of to ignore a daze (none: it stays dazed)."""
+    allowed = (require_section(ruleset, "damage").get("dazed") or {}).get("spend_to_ignore") or {}
+    family = family_of(sheet, ruleset)
+    return [p for p, families in allowed.items() if family in families]
+
+
 def daze_pool(sheet: Sheet, ruleset, pool: str) -> str:
     """COMP-02 (everyman): "A blood point, rage point or willpower (for mortals) can be spent
-    to ignore this": the canonical name of ``pool`` when ``damage.dazed.spend_to_ignore``
-    lets this sheet's family spend it, else IllegalAction saying what may be spent."""
-    allowed = (require_section(ruleset, "damage").get("dazed") or {}).get("spend_to_ignore") or {}
-    if not allowed:
+    to ignore this": the canonical name of ``pool`` when ``daze_pools`` has it, else
+    IllegalAction saying what may be spent."""
+    if not (require_section(ruleset, "damage").get("dazed") or {}).get("spend_to_ignore"):
         raise IllegalAction(
             "This game's rules give no way to shake off a daze; the "
             "next turn's actions are lost."
         )
     family = family_of(sheet, ruleset)
-    mine = [p for p, families in allowed.items() if family in families]
+    mine = daze_pools(sheet, ruleset)
     if not mine:
         raise IllegalAction(f"Nothing lets a {family} shake off a daze in this game; the "
                             f"next turn's actions are lost.")

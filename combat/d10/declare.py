@@ -52,7 +52,21 @@ def declare(f: Fight, key: str, actions, activations, desperate: bool) -> None:
     # TURN-05: in the simple mode the runner declares NPCs at the start of the turn.
     early = (c.is_npc and st.options.mode == "simple" and not c.delayed
              and dict(sch.prompts(st)).get(key) != "declare")
-    f.run(sch.declare(st, key, actions, f.rules, desperate=desperate, early=early))
+    try:
+        f.run(sch.declare(st, key, actions, f.rules, desperate=desperate, early=early))
+    except IllegalAction as why:
+        raise IllegalAction(f"{why}{_shake_hint(f, key)}") from None
+
+
+def _shake_hint(f: Fight, key: str) -> str:
+    """COMP-02 (everyman): a dazed character told it loses its actions learns the way out."""
+    c = f.state.find(key)
+    if not c.lost or "dazed" not in sch.active_conditions(c, f.state.turn):
+        return ""
+    mine = dmg.daze_pools(f.sheet(key), f.rules)
+    if not mine:
+        return ""
+    return f" A point of {' or '.join(mine)} shakes it off: shake {mine[0].lower()}."
 
 
 def check_action(f: Fight, key: str, a: dict) -> None:

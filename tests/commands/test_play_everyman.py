@@ -41,6 +41,24 @@ class TestDazing(EverymanTest):
         self.assertIn("e.g. shake blood", self.cmd("+combat/declare Thug=shake").text)
 
     @pytest.mark.rule("COMP-02")
+    def test_COMP_02_shaken_off_in_the_lost_turn_the_mortal_declares(self):
+        """COMP-02: in the turn the daze costs, the refusal names the way out; a point of
+        Willpower spent then lets the mortal declare that turn after all."""
+        self.daze_thug()
+        self.player("+combat/act")
+        self.cmd("+combat/act Thug")
+        self.assertEqual(self.state().turn, 2)
+        text = self.cmd("+combat/declare Thug=other growls").text
+        self.assertIn("Thug is dazed and loses all actions this turn. A point of Willpower "
+                      "shakes it off: shake willpower.", text)
+        self.player("+combat/declare other waits")
+        self.cmd("+combat/declare Thug=shake willpower")
+        self.assertIn("Thug declares: attack Char",
+                      self.cmd("+combat/declare Thug=attack Char").text)
+        self.cmd("+combat/declare other waits")
+        self.assertEqual(self.state().phase, "act")
+
+    @pytest.mark.rule("COMP-02")
     def test_COMP_02_a_vampire_spends_blood_never_willpower(self):
         """COMP-02: a blood point for a vampire; Willpower is "for mortals" only."""
         self.char2.sheet.save(make_sheet(splat="vampire", generation=13, blood=5, strength=2,
