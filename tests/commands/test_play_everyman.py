@@ -271,6 +271,15 @@ class TestRanged(RangedTest):
         roll = self.rolls("attack")[-1]
         self.assertIn({"reason": "aimed 1 turn(s)", "dice": 1}, roll["modifiers"])
 
+    @pytest.mark.rule("RNG-01")
+    def test_RNG_01_aiming_a_crossbow_needs_firearms(self):
+        """RNG-01: "The character must have a Firearms skill of at least 1" to aim a
+        projectile: Archery alone does not do (READING)."""
+        self.fight("everyman", ["crossbow"], strength=3, dexterity=3, wits=3, perception=2,
+                   archery=3)
+        self.assertIn("needs Firearms 1+", self.turn("aim Thug with crossbow"))
+        self.assertFalse(self.who("Char").declared)
+
     @pytest.mark.rule("RNG-07")
     def test_RNG_07_no_extra_difficulty_to_dodge_a_strafe(self):
         """RNG-07: the list adds nothing to dodging a strafe (numetal: +1)."""

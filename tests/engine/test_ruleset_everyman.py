@@ -604,3 +604,18 @@ def test_CLOSE_14_only_mortals_are_helpless(rs):
         assert K.is_helpless(rs, full(rs, splat)) is helpless, splat
         assert K.drain(rs, vamp, full(rs, splat)).helpless is helpless, splat
     assert not K.is_helpless(rs, full(rs, "shifter", race="Garou"))
+
+
+@pytest.mark.rule("RNG-01")
+def test_RNG_01_aiming_any_projectile_needs_firearms_one(rs, nu):
+    """RNG-01: "aiming a weapon (projectile) ... must have a Firearms skill of at least 1":
+    a crossbow or bow too (READING; the core takes Archery 2 instead)."""
+    ctx = Context(range_yards=10)
+    archer = A(Firearms=0, Archery=3)
+    with pytest.raises(IllegalAction, match="needs Firearms 1"):
+        build_attack_pool(rs, archer, B(), atk(weapon="Crossbow", aim_turns=1), ctx)
+    assert C.mod(build_attack_pool(nu, archer, B(), atk(weapon="Crossbow", aim_turns=1),
+                                   ctx), "aimed").dice == 1
+    gunner = A(Firearms=1, Archery=0)
+    assert C.mod(build_attack_pool(rs, gunner, B(), atk(weapon="Crossbow", aim_turns=1),
+                                   ctx), "aimed").dice == 1
