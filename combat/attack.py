@@ -937,8 +937,9 @@ def _outnumbered(man, opponents: int, roll: str) -> Modifier | None:
 
 
 def _aim(ruleset, sheet, weapon, kind, intent: Attack, t_side: Side) -> Modifier:
-    """RNG-01: +1 die a turn up to Perception, +2 once for a scope; Firearms 1+ for guns,
-    Archery 2+ for bows; not shotguns or SMGs; the target no faster than a walk."""
+    """RNG-01: +1 die a turn up to Perception, +2 once for a scope; the traits each weapon
+    kind needs (``ranged.aiming.requires``), and numetal's bans (``forbidden_classes``, the
+    target no faster than ``target_max_speed``) where a ruleset has them."""
     aim = tables(ruleset).ranged.get("aiming") or {}
     if weapon is None or kind not in (aim.get("requires") or {}):
         raise IllegalAction("Only guns and bows can be aimed.")
