@@ -771,10 +771,9 @@ def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Conte
         if ctx.range_yards > reach:
             raise IllegalAction(f"The target is {ctx.range_yards} yards away; close combat needs "
                                 f"{reach} yard(s). Move closer first.")
-        mo = t.man.get("multiple_opponents") or {}
-        if a_side.opponents > 1 and "attack" in mo.get("applies_to", ("attack", "defense")):
-            n = min((a_side.opponents - 1) * mo.get("per_extra", 1), mo.get("max", 4))
-            mods.append(Modifier(f"{a_side.opponents} opponents", difficulty=n))  # CLOSE-08
+        outnumbered = _outnumbered(t.man, a_side.opponents, "attack")
+        if outnumbered:
+            mods.append(outnumbered)
         if ctx.riposte:  # CLOSE-09
             if not weapon or weapon.kind not in ("melee", "thrown"):
                 raise IllegalAction("A riposte is an attack with the weapon that parried.")
@@ -930,9 +929,22 @@ def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Conte
                  barehanded and kind == "brawl")
 
 
+def _outnumbered(man, opponents: int, roll: str) -> Modifier | None:
+    """CLOSE-08: +difficulty per attacker on this side's ``roll`` (attack or defense) when two
+    or more engage it in close combat, up to the max; ``counts`` says whether the first
+    attacker counts too (everyman: "+1 difficulty for each person") or only the extras."""
+    mo = man.get("multiple_opponents") or {}
+    if opponents < 2 or roll not in mo.get("applies_to", ("attack", "defense")):
+        return None
+    counted = opponents if mo.get("counts") == "every" else opponents - 1
+    n = min(counted * mo.get("per_extra", 1), mo.get("max", 4))
+    return Modifier(f"{opponents} opponents", difficulty=n)
+
+
 def _aim(ruleset, sheet, weapon, kind, intent: Attack, t_side: Side) -> Modifier:
-    """RNG-01: +1 die a turn up to Perception, +2 once for a scope; Firearms 1+ for guns,
-    Archery 2+ for bows; not shotguns or SMGs; the target no faster than a walk."""
+    """RNG-01: +1 die a turn up to Perception, +2 once for a scope; the traits each weapon
+    kind needs (``ranged.aiming.requires``), and numetal's bans (``forbidden_classes``, the
+    target no faster than ``target_max_speed``) where a ruleset has them."""
     aim = tables(ruleset).ranged.get("aiming") or {}
     if weapon is None or kind not in (aim.get("requires") or {}):
         raise IllegalAction("Only guns and bows can be aimed.")
@@ -1199,10 +1211,9 @@ def _defense_plan(ruleset, defender, attacker, defense: Defense, plan: _Plan, ct
     mods = sub + mods
     mods.append(armor_penalty(ruleset, defender, kind))
     mods.append(_wounds(ruleset, defender, False))
-    mo = t.man.get("multiple_opponents") or {}
-    if side.opponents > 1 and "defense" in mo.get("applies_to", ("attack", "defense")):
-        n = min((side.opponents - 1) * mo.get("per_extra", 1), mo.get("max", 4))
-        mods.append(Modifier(f"{side.opponents} opponents", difficulty=n))  # CLOSE-08
+    outnumbered = _outnumbered(t.man, side.opponents, "defense")
+    if outnumbered:
+        mods.append(outnumbered)
     if "blinded" in side.conditions:  # COMP-01
         blind = t.comp.get("blinded") or {}
         pen, why = _blind_penalty(ruleset, side, blind.get("defense_difficulty", 2),

@@ -48,7 +48,9 @@ flags=(), modifiers=()) -> SoakPool | None``
     an incapacitated character tries to act.
 ``spend_to_ignore_wounds(sheet, ruleset) -> Sheet`` HLT-08: pay the Willpower.
 ``daze_threshold(ruleset, sheet) -> int``, ``is_dazed(ruleset, sheet, successes, limit=None)``,
-``shake_off_daze(sheet, ruleset, pool) -> Sheet``: COMP-02.
+``daze_pools(sheet, ruleset) -> list``, ``daze_pool(sheet, ruleset, pool) -> str``,
+``shake_off_daze(sheet, ruleset, pool) -> Sheet``:
+COMP-02.
 ``breed_form(sheet, ruleset) -> str``, ``in_weak_breed_form(sheet, ruleset) -> bool``,
 ``shifter_soak(ruleset, sheet, damage_type, tags) -> ShifterSoak``: DMG-09, DMG-10.
 ``track_of(sheet, ruleset) -> HealthTrack``: the sheet's track, levels cached per ruleset.
@@ -147,7 +149,10 @@ DAMAGE_SCHEMA = Struct(
                 "mortal_margin": Int(-10, 10),
                 "supernatural_margin": Int(-10, 10),
                 "supernatural_families": Optional(ListOf(Str())),
-                "spend_to_ignore": ListOf(Str()),
+                # COMP-02: pool -> the families that may spend a point of it to ignore
+                # the daze (everyman: Blood for vampires, Rage for shifters, Willpower
+                # for mortals); empty: no way out.
+                "spend_to_ignore": MapOf(ListOf(Str())),
                 "attack_difficulty": Int(-10, 10),
             }
         ),
@@ -784,17 +789,38 @@ def is_dazed(ruleset, sheet: Sheet, successes_after_soak: int, limit: int | None
     return successes_after_soak > limit
 
 
+def daze_pools(sheet: Sheet, ruleset) -> list[str]:
+    """COMP-02 (everyman): the pools ``damage.dazed.spend_to_ignore`` lets this sheet's
+    family spend a point of to ignore a daze (none: it stays dazed)."""
+    allowed = (require_section(ruleset, "damage").get("dazed") or {}).get("spend_to_ignore") or {}
+    family = family_of(sheet, ruleset)
+    return [p for p, families in allowed.items() if family in families]
+
+
+def daze_pool(sheet: Sheet, ruleset, pool: str) -> str:
+    """COMP-02 (everyman): "A blood point, rage point or willpower (for mortals) can be spent
+    to ignore this": the canonical name of ``pool`` when ``daze_pools`` has it, else
+    IllegalAction saying what may be spent."""
+    if not (require_section(ruleset, "damage").get("dazed") or {}).get("spend_to_ignore"):
+        raise IllegalAction(
+            "This game's rules give no way to shake off a daze; the "
+            "next turn's actions are lost."
+        )
+    family = family_of(sheet, ruleset)
+    mine = daze_pools(sheet, ruleset)
+    if not mine:
+        raise IllegalAction(f"Nothing lets a {family} shake off a daze in this game; the "
+                            f"next turn's actions are lost.")
+    canon = ruleset.traits.resolve(pool)
+    if canon not in mine:
+        raise IllegalAction(f"A {family} shakes off a daze with a point of {' or '.join(mine)}"
+                            f", e.g. shake {mine[0].lower()}.")
+    return canon
+
+
 def shake_off_daze(sheet: Sheet, ruleset, pool: str) -> Sheet:
-    """COMP-02 (everyman): spend a point of Blood, Rage or Willpower to ignore being dazed."""
-    allowed = (require_section(ruleset, "damage").get("dazed") or {}).get("spend_to_ignore") or ()
-    if pool not in allowed:
-        if not allowed:
-            raise IllegalAction(
-                "This game's rules give no way to shake off a daze; the "
-                "next turn's actions are lost."
-            )
-        raise IllegalAction(f"A daze is shaken off with one of: {', '.join(allowed)}.")
-    return pay_costs(sheet, {pool: 1}, "shake off the daze")
+    """COMP-02 (everyman): pay the point of ``pool`` that ignores the daze (``daze_pool``)."""
+    return pay_costs(sheet, {daze_pool(sheet, ruleset, pool): 1}, "shake off the daze")
 
 
 # ---------------------------------------------------------------- HLT-06, HLT-08

@@ -13,7 +13,9 @@ a ruleset without the row refuses with a clear message.
 API
 ---
 ``demon_heal(ruleset, sheet, *, faith, kind, damaged=False) -> HealResult``
-``combat_heal(ruleset, sheet, *, kind=None, faces=None, rng=None) -> HealResult``
+``combat_heal_pool(ruleset, sheet, *, ignore_wounds=False) -> PoolSpec``
+``combat_heal(ruleset, sheet, *, kind=None, faces=None, rng=None, ignore_wounds=False)
+-> HealResult``
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ from __future__ import annotations
 import random
 
 from . import dice as dicemod
-from .damage import faces_for, family_of, pay_costs, track_of
+from .damage import faces_for, family_of, pay_costs, track_of, wound_modifier
 from .errors import IllegalAction, InputError
 from .healing import HealResult, _heal, _result
 from .health import DAMAGE_TYPES, damage_type as parse_damage_type
+from .pools import PoolSpec
 from .schema import Bool, Int, ListOf, MapOf, Str, Struct
 
 _TYPES = Str(choices=DAMAGE_TYPES)
@@ -104,15 +107,33 @@ def demon_heal(ruleset, sheet, *, faith: int, kind: str, damaged: bool = False) 
                    ruleset)
 
 
-def combat_heal(ruleset, sheet, *, kind: str | None = None, faces=None,
-                rng: random.Random | None = None) -> HealResult:
-    """HEAL-09: one in-combat healing roll (the row for the sheet's family)."""
+def _in_combat_row(ruleset, sheet) -> dict:
     rows = _section(ruleset, "in_combat", "in-combat healing roll")
-    fam = family_of(sheet, ruleset)
-    row = rows.get(fam)
+    row = rows.get(family_of(sheet, ruleset))
     if row is None:
         names = ", ".join(rows)
         raise IllegalAction(f"Only these heal in combat with a roll: {names}.")
+    return row
+
+
+def combat_heal_pool(ruleset, sheet, *, ignore_wounds: bool = False) -> PoolSpec:
+    """HEAL-09: the roll's traits and its wound penalty. The roll is an action (the
+    vampires' and ghouls') or a reflex (the werewolves' "done automatically"), and
+    ``damage.wounds.applies_to`` says which kinds lose dice to wounds (everyman #11: "Dice
+    penalties apply to all actions EXCEPT Soaking"); HLT-08's Willpower drops it."""
+    row = _in_combat_row(ruleset, sheet)
+    spec = PoolSpec(tuple((t, sheet.rating(ruleset.traits, t)) for t in row["traits"]), (),
+                    row["difficulty"])
+    kind = "reflex" if row.get("reflex") else "action"
+    wounds = wound_modifier(sheet, ruleset, kind, ignore_wounds)
+    return spec.plus(wounds) if wounds else spec
+
+
+def combat_heal(ruleset, sheet, *, kind: str | None = None, faces=None,
+                rng: random.Random | None = None, ignore_wounds: bool = False) -> HealResult:
+    """HEAL-09: one in-combat healing roll (the row for the sheet's family), rolled with
+    ``combat_heal_pool``."""
+    row = _in_combat_row(ruleset, sheet)
     heals = tuple(row.get("heals") or ("lethal", "bashing"))
     track = track_of(sheet, ruleset)
     if kind is None:
@@ -127,9 +148,9 @@ def combat_heal(ruleset, sheet, *, kind: str | None = None, faces=None,
     cost = dict(row.get("cost") or {})
     paid = pay_costs(sheet, cost, "heal") if cost else sheet  # spent whatever the roll
     rules = ruleset.dice
-    pool = sum(sheet.rating(ruleset.traits, t) for t in row["traits"])
-    roll = dicemod.count(faces_for(faces, pool, rng, rules.sides, "healing"),
-                         row["difficulty"], rules)
+    spec = combat_heal_pool(ruleset, sheet, ignore_wounds=ignore_wounds)
+    roll = dicemod.count(faces_for(faces, spec.dice, rng, rules.sides, "healing"),
+                         spec.difficulty, rules)
     notes = []
     # everyman: the werewolves' roll "can be done automatically": a reflex, not an action
     flags = frozenset({"reflex"}) if row.get("reflex") else frozenset()

@@ -37,8 +37,8 @@ KISS_SCHEMA = Struct(
         "blood_per_turn": Int(0, 20),
         # family -> how it resists; "default" covers every family not listed
         "resist": MapOf(_RESIST),
-        # "On mortals it renders them helpless": every family but these is left helpless
-        "helpless_except": ListOf(Str()),
+        # "On mortals it renders them helpless": the families the Kiss leaves helpless
+        "helpless": ListOf(Str()),
     }
 )
 
@@ -108,15 +108,12 @@ def drain(ruleset, vampire: Sheet, victim: Sheet, amount: int | None = None) -> 
             {**vampire.pools, "Blood": Pool(mine.current + gained, mine.permanent)}))
         if gained < amount:
             notes.append(f"only {gained} fit in the vampire's pool")
-    fam = family_of(victim, ruleset)
-    helpless = fam not in (sec.get("helpless_except") or ())
-    return KissResult(amount, vampire, victim, helpless, tuple(notes))
+    return KissResult(amount, vampire, victim, is_helpless(ruleset, victim), tuple(notes))
 
 
 def is_helpless(ruleset, victim: Sheet) -> bool:
-    """"On mortals it renders them helpless": every family but ``helpless_except``."""
-    sec = _section(ruleset)
-    return family_of(victim, ruleset) not in (sec.get("helpless_except") or ())
+    """"On mortals it renders them helpless": the families ``kiss.helpless`` lists."""
+    return family_of(victim, ruleset) in (_section(ruleset).get("helpless") or ())
 
 
 def check_can_resist(ruleset, victim: Sheet) -> tuple[dict, str, int]:

@@ -177,6 +177,9 @@ MANEUVERS_SCHEMA = Struct(
         "multiple_opponents": Struct(optional={
             "per_extra": Int(0, 10), "max": Int(0, 20),
             "applies_to": ListOf(Str(("attack", "defense"))),
+            # CLOSE-08: which attackers count once there are two or more: every one of them
+            # (everyman: two attackers = +2) or each beyond the first (absent: V20/numetal).
+            "counts": Str(("every", "extra")),
         }),
         "riposte_dice": _DIFF,
         "weapon_length_dice": _DIFF,

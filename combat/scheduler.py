@@ -635,12 +635,13 @@ def _check_options(name: str, rules: TurnRules, mode: str | None, reroll: bool |
     """TURN-05 and INIT-04 are numetal's options; another ruleset refuses them by name."""
     if mode is not None and mode not in rules.modes:
         raise IllegalAction(
-            f"The {mode} turn (declare and act high to low) is not a {name} rule; "
+            f"The {mode} turn (declare and act high to low) is not in the {name} rules; "
             f"{name} plays the {' or '.join(rules.modes)} turn. Type +combat/start {name}."
         )
     if reroll and not rules.reroll_option:
         raise IllegalAction(
-            f"Rolling initiative every turn is not a {name} rule. Type +combat/start {name}."
+            f"Rolling initiative every turn (reroll) is not in the {name} rules. "
+            f"Type +combat/start {name}."
         )
 
 

@@ -196,6 +196,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
              level (your action)
       ignore wounds          - spend a Willpower: no wound penalty this turn,
              e.g. ignore wounds; attack Bob
+      shake <pool>           - (everyman) dazed: a point shakes it off at once,
+             Blood for vampires, Rage for shifters, Willpower for mortals
       effect <kind> [<item>] - use a power effect: arete, lore ... (one a turn)
       magic <target> roll <traits||dice> damage <n> [<type>] [diff <n>]
              [lockon] [area] - a damaging power, dodged like an attack; lockon: no

@@ -148,6 +148,10 @@ class DeclarationParser:
                 raise InputError("Blind Fighting as: blindfight penalty (your own penalty) or "
                                  "blindfight bonus (the bonus to attack you).")
             return {"activate": "blindfight", "use": use}
+        if kind == "shake":  # COMP-02 (everyman): a point ignores the daze, not an action
+            if len(words) != 2:
+                raise InputError("Shake off a daze as: shake <pool>, e.g. shake blood.")
+            return {"activate": "shake", "pool": words[1]}
         if kind in COVER_WORDS:  # RNG-03: where you stand, not an action
             return {"activate": "cover", "level": cover_level(rest)}
         if kind in DEFENSES:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from .. import damage as dmg
 from .. import powers
 from .. import scheduler as sch
 from ..errors import IllegalAction, InputError
@@ -51,8 +52,22 @@ def declare(f: Fight, key: str, actions, activations, desperate: bool) -> None:
     # TURN-05: in the simple mode the runner declares NPCs at the start of the turn.
     early = (c.is_npc and st.options.mode == "simple" and not c.delayed
              and dict(sch.prompts(st)).get(key) != "declare")
-    f.run(sch.declare(st, key, actions, f.rules, desperate=desperate, early=early))
+    try:
+        f.run(sch.declare(st, key, actions, f.rules, desperate=desperate, early=early))
+    except IllegalAction as why:
+        raise IllegalAction(f"{why}{_shake_hint(f, key)}") from None
     split_dice.warn_empty(f, key)
+
+
+def _shake_hint(f: Fight, key: str) -> str:
+    """COMP-02 (everyman): a dazed character told it loses its actions learns the way out."""
+    c = f.state.find(key)
+    if not c.lost or "dazed" not in sch.active_conditions(c, f.state.turn):
+        return ""
+    mine = dmg.daze_pools(f.sheet(key), f.rules)
+    if not mine:
+        return ""
+    return f" A point of {' or '.join(mine)} shakes it off: shake {mine[0].lower()}."
 
 
 def check_action(f: Fight, key: str, a: dict) -> None:
@@ -188,8 +203,20 @@ def activate(f: Fight, key: str, a: dict) -> None:
         timepower.activate(f, key, a["power"], a["amount"])
     elif what == "blindfight":  # COMP-01 / MAN-12
         close.blind_fight(f, key, a["use"])
+    elif what == "shake":  # COMP-02
+        shake_daze(f, key, a["pool"])
     else:
         raise InputError(f"'{what}' is not something to spend or activate.")
+
+
+def shake_daze(f: Fight, key: str, pool: str) -> None:
+    """COMP-02 (everyman, seed 002 Dazing): a point of a pool the rules let this family spend
+    ignores the daze, at once (not an action), before or during the turn it would cost."""
+    if not any(k.name == "dazed" for k in f.state.find(key).conditions):
+        raise IllegalAction(f"{f.name(key)} is not dazed.")
+    canon = dmg.daze_pool(f.sheet(key), f.rules, pool)
+    pay(f, key, canon, 1, "shake off the daze")
+    f.run(sch.remove_condition(f.state, key, "dazed", f.rules))
 
 
 def set_cover(f: Fight, key: str, level: str, by: str | None = None) -> None:

@@ -113,10 +113,29 @@ def _kind(a: dict, default=None) -> str | None:
 # ---------------------------------------------------------------- reflexive
 
 
+# how -> the `healing:` table it needs and what to call it when the ruleset has none
+TABLES = {"blood": ("healers", "blood healing"), "aggravated": ("healers", "blood healing"),
+          "regenerate": ("regeneration", "regeneration"), "rage": ("rage_heal", "Rage-healing"),
+          "limb": ("limb_regeneration", "regrowing limbs"), "life": ("mage", "Life magic healing")}
+
+
+def check_table(f: Fight, key: str, how: str) -> None:
+    """A ruleset without the table (everyman, v20: the core has no supernatural healing)
+    refuses the heal by name, and points to the in-combat roll where the ruleset has one."""
+    table, what = TABLES.get(how, (None, ""))
+    if table is None or (f.rules.section("healing") or {}).get(table):
+        return
+    rows = (f.rules.section("field_healing") or {}).get("in_combat") or {}
+    roll = (" In a fight: heal roll." if dmg.family_of(f.sheet(key), f.rules) in rows else "")
+    raise IllegalAction(f"This game's rules have no {what}; wounds heal with time "
+                        f"(the organizer's +combat/recover).{roll}")
+
+
 def reflex(f: Fight, key: str, a: dict) -> None:
     how = a["how"]
     if f.state.get(key).outcome == dmg.DEAD:
         raise IllegalAction(f"{f.name(key)} is dead.")
+    check_table(f, key, how)
     {"blood": _blood, "aggravated": _aggravated, "regenerate": _regenerate, "rage": _rage,
      "limb": _limb, "life": _life, "wounds": _wounds, "roll": _roll_heal,
      "stay": _stay}[how](f, key, a)
@@ -286,10 +305,10 @@ def _roll_heal(f: Fight, key: str, a: dict) -> None:
         raise IllegalAction(f"{f.name(key)} has made a healing roll this turn already.")
     mark(f, key, ROLLED, turns=1)
     sheet = f.sheet(key)
-    res = fh.combat_heal(f.rules, sheet, kind=_kind(a), rng=f.rng)
-    row = f.rules.section("field_healing")["in_combat"][dmg.family_of(sheet, f.rules)]
-    _roll(f, key, "healing", [(t, sheet.rating(f.rules.traits, t)) for t in row["traits"]],
-          res.roll)
+    ignore = has(f, key, IGNORING_WOUNDS)  # HLT-08
+    res = fh.combat_heal(f.rules, sheet, kind=_kind(a), rng=f.rng, ignore_wounds=ignore)
+    spec = fh.combat_heal_pool(f.rules, sheet, ignore_wounds=ignore)
+    f.events.append(roll_event(key, "healing", spec, res.roll))
     _mend(f, key, res, "roll")
 
 

@@ -318,7 +318,7 @@ class TestMagicAndOthers(HealingTest):
         self.assertIn("no in-combat healing roll", self.cmd("+combat/declare heal roll").text)
         self.assertFalse(self.who("Imp").declared)
 
-    @pytest.mark.rule("HEAL-09")
+    @pytest.mark.rule("HEAL-09", "HLT-06")
     def test_everyman_in_combat_healing_roll(self):
         self.char1.sheet.save(make_sheet(splat="vampire", generation=13, blood=5, strength=3,
                                          dexterity=3, wits=3, brawl=2, stamina=2, survival=1))
@@ -340,11 +340,13 @@ class TestMagicAndOthers(HealingTest):
                       self.cmd("+combat/declare Wolf=heal roll").text)
         self.cmd("+combat/declare Wolf=other howls")
         self.player("+combat/declare other waits")
-        # vampires: Survival + Stamina at 8, the declared action; a blood point either way
+        # vampires: Survival + Stamina at 8, the declared action; a blood point either way.
+        # An action takes the wound penalty (#11, issue 10): Char is Hurt, -1 die.
         self.cmd("+combat/declare heal roll")
-        with self.dice(8, 2, 2):
+        with self.dice(8, 2):
             text = self.cmd("+combat/act").text
-        self.assertIn("Char healing: Survival 1 + Stamina 2 = 3 vs 8: [8 2 2]", text)
+        self.assertIn("Char healing: Survival 1 + Stamina 2, wounds (Hurt) -1 dice = 2 vs 8: "
+                      "[8 2]", text)
         self.assertIn("Char heals 1 lethal (healing roll, 1 Blood, 1 turn)", text)
         self.assertEqual(self.char1.sheet.get().pools["Blood"].current, 4)
         self.assertEqual(health(self.char1)["lethal"], 1)

@@ -621,7 +621,8 @@ def test_everyman_daze_switches(rs):
             **rs.section("damage")["dazed"],
             "compare": "at_least",
             "supernatural_families": ["vampire"],
-            "spend_to_ignore": ["Blood", "Rage", "Willpower"],
+            "spend_to_ignore": {"Blood": ["vampire"], "Rage": ["shifter"],
+                                "Willpower": ["mortal"]},
         },
     )
     mortal = mk(rs, traits={"Stamina": 2})
@@ -633,6 +634,8 @@ def test_everyman_daze_switches(rs):
     assert shaken.pools["Willpower"].current == mortal.pools["Willpower"].current - 1
     with pytest.raises(IllegalAction):
         D.shake_off_daze(mortal, rs, "Willpower")
+    with pytest.raises(IllegalAction, match="Nothing lets a mage"):
+        D.shake_off_daze(mage, everyman, "Willpower")
 
 
 # ---------------------------------------------------------------- misc

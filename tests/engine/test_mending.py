@@ -174,15 +174,18 @@ def test_willpower_drops_the_wound_penalty_for_the_turn(nu):
 
 @pytest.mark.rule("HEAL-09")
 def test_everyman_vampire_heal_roll_is_the_action(ev):
+    """HEAL-09 (everyman): the vampires' roll is the declared action, with the wound penalty."""
     vamp = sheet(ev, {"lethal": 2}, splat="vampire", generation=13, blood=5, dexterity=3,
                  wits=3, stamina=2, survival=1)
     f = Fight(ev, vamp, mortal(ev))
     f(I.Declare(by=BOB, actor=BOB, actions=({"kind": "other", "text": "waits"},)))
     f.heal(ANN, how="roll")
     assert f.state.get(ANN).declared
-    out = f(I.Act(by=ANN, actor=ANN), 8, 2, 2)
+    # Hurt (2 lethal): the action loses a die to wounds (#11, issue 10).
+    out = f(I.Act(by=ANN, actor=ANN), 8, 2)
     (roll,) = [e for e in of(out, "roll") if e["purpose"] == "healing"]
-    assert (roll["pool"], roll["difficulty"]) == (3, 8)
+    assert (roll["pool"], roll["difficulty"]) == (2, 8)
+    assert roll["modifiers"] == [{"reason": "wounds (Hurt)", "dice": -1}]
     assert f.track(ANN).lethal == 1 and f.sheets[ANN].pools["Blood"].current == 4
 
 

@@ -67,8 +67,9 @@ def test_everyman_same_as_numetal(rs, rule_id):
     C.CHECKS[rule_id](rs)
 
 
-def test_everyman_extends_numetal(rs):
-    assert rs.parent == "numetal"
+def test_everyman_extends_the_core(rs):
+    """Issue 10: everyman extends the core (V20 baseline), not numetal's house rules."""
+    assert rs.parent == "core"
 
 
 # ---------------------------------------------------------------- TURN
@@ -153,8 +154,10 @@ def test_DMG_16_block_lethal_with_fortitude_armor_or_weapon(rs, nu):
     whether the blocker could soak it does not matter (numetal asks exactly that)."""
     knife = atk(weapon="Knife")
     cannot = lambda t: t == "bashing"  # noqa: E731
-    assert build_defense_pool(rs, B(armor="Kevlar vest"), A(), Defense("b", "block"), knife,
-                              can_soak=cannot).dice == 3
+    vest = build_defense_pool(rs, B(armor="Kevlar vest"), A(), Defense("b", "block"), knife,
+                              can_soak=cannot)
+    assert vest.dice == 2  # Dex 2 + Brawl 1, the vest's penalty as a die (ATK-03, V20 p. 296)
+    assert C.mod(vest, "armor").dice == -1
     with pytest.raises(IllegalAction):
         build_defense_pool(nu, B(armor="Kevlar vest"), A(), Defense("b", "block"), knife,
                            can_soak=cannot)
@@ -211,6 +214,26 @@ def test_COMP_02_dazed_at_equal_or_over_stamina_and_shaken_off(rs, nu):
         D.shake_off_daze(mortal, nu, "Willpower")
 
 
+@pytest.mark.rule("COMP-02")
+def test_COMP_02_each_family_shakes_a_daze_only_with_its_own_pool(rs):
+    """COMP-02: "A blood point, rage point or willpower (for mortals)": Blood for vampires,
+    Rage for shifters, Willpower only for mortals (and ghouls, mortals fed vitae); a
+    vampire cannot shake it with Willpower, a mage has nothing to spend."""
+    vamp = full(rs, "vampire", Stamina=2)
+    with pytest.raises(IllegalAction, match="A vampire shakes off a daze with a point of "
+                                            "Blood"):
+        D.shake_off_daze(vamp, rs, "Willpower")
+    wolf = full(rs, "shifter", race="Garou", pools={"Rage": 3})
+    assert D.daze_pool(wolf, rs, "rage") == "Rage"
+    with pytest.raises(IllegalAction, match="point of Rage"):
+        D.daze_pool(wolf, rs, "Willpower")
+    assert D.daze_pool(full(rs, "ghoul"), rs, "Willpower") == "Willpower"
+    with pytest.raises(IllegalAction, match="point of Willpower"):
+        D.daze_pool(full(rs), rs, "Blood")
+    with pytest.raises(IllegalAction, match="Nothing lets a mage shake off a daze"):
+        D.daze_pool(full(rs, "mage"), rs, "Willpower")
+
+
 # ---------------------------------------------------------------- MAN
 
 
@@ -251,9 +274,11 @@ def test_CLOSE_01_bite_only_after_a_clinch_aggravated_from_vampires_and_werewolv
     with pytest.raises(IllegalAction, match="clinch or hold"):
         build_attack_pool(rs, A(splat="vampire"), B(), atk("bite"),
                           Context(tackled_last_turn=True))
+    # numetal's Redcap bite (Glamour for Str+2 aggravated, CLOSE-01) is its house rule: a
+    # Redcap in everyman has no bite (issue 10).
     redcap = A(splat="changeling", race="Redcap", pools={"Glamour": 2})
-    r = resolve_attack(rs, redcap, B(), atk("bite"), held, faces=F(1, 6))
-    assert r.damage_type == "lethal"
+    with pytest.raises(IllegalAction, match="cannot bite"):
+        resolve_attack(rs, redcap, B(), atk("bite"), held, faces=F(1, 6))
     assert resolve_attack(nu, redcap, B(), atk("bite"), held, faces=F(1, 6)).damage_type == \
         "aggravated"
 
@@ -294,6 +319,20 @@ def test_CLOSE_08_multiple_opponents_defense_only(rs, nu):
     assert build_defense_pool(rs, B(), A(), Defense("b", "dodge"), atk(), ctx).difficulty == 10
 
 
+@pytest.mark.rule("CLOSE-08")
+def test_CLOSE_08_each_person_counts_two_attackers_are_plus_two(rs, nu):
+    """CLOSE-08: "+1 difficulty for each person up to a max of +4": every attacker of the
+    tandem counts (READING, maneuvers.multiple_opponents.counts: every); numetal counts
+    each beyond the first. One attacker alone is no tandem."""
+    def dodge(ruleset, n):
+        ctx = Context(target=Side(opponents=n))
+        return build_defense_pool(ruleset, B(), A(), Defense("b", "dodge"), atk(), ctx)
+    assert dodge(rs, 1).difficulty == 6
+    assert C.mod(dodge(rs, 2), "2 opponents").difficulty == 2
+    assert dodge(rs, 3).difficulty == 9 and dodge(rs, 5).difficulty == 10
+    assert C.mod(dodge(nu, 2), "2 opponents").difficulty == 1
+
+
 @pytest.mark.rule("CLOSE-11")
 def test_CLOSE_11_sweep_knockdown_at_difficulty_eight(rs, nu):
     """CLOSE-11: the swept target rolls Dex + Athletics at 8 (numetal: +2, also 8 from 6;
@@ -318,7 +357,7 @@ def test_CLOSE_14_the_kiss_drains_three_a_turn(rs, nu):
     victim = full(rs, "ghoul", pools={"Blood": 5})
     res = K.drain(rs, vamp, victim)
     assert res.drained == 3 and res.victim.pools["Blood"].current == 2
-    assert res.vampire.pools["Blood"].current == 7 and res.helpless
+    assert res.vampire.pools["Blood"].current == 7 and not res.helpless  # a ghoul acts
     with pytest.raises(IllegalAction, match="at most 3"):
         K.drain(rs, vamp, victim, 4)
     other = full(rs, "vampire", pools={"Blood": 1})
@@ -402,14 +441,16 @@ def test_HEAL_09_vampire_survival_stamina_at_8_spending_blood(rs, nu):
     """HEAL-09: Survival + Stamina at 8; a blood point spent whatever the result; success
     heals a level of lethal or bashing; a botch adds a level."""
     vamp = full(rs, "vampire", Survival=1, Stamina=2, pools={"Blood": 5},
-                health={"lethal": 2, "bashing": 1})
+                health={"lethal": 1, "bashing": 0})
     ok = FH.combat_heal(rs, vamp, faces=[8, 2, 2])
     assert ok.healed == {"lethal": 1} and ok.cost == {"Blood": 1}
     assert ok.roll.difficulty == 8 and ok.sheet.pools["Blood"].current == 4
     assert "reflex" not in ok.flags
     miss = FH.combat_heal(rs, vamp, faces=[7, 7, 7])
     assert miss.healed == {} and miss.sheet.pools["Blood"].current == 4
-    botch = FH.combat_heal(rs, vamp, kind="bashing", faces=[1, 2, 2])
+    bruised = full(rs, "vampire", Survival=1, Stamina=2, pools={"Blood": 5},
+                   health={"bashing": 1})
+    botch = FH.combat_heal(rs, bruised, kind="bashing", faces=[1, 2, 2])
     assert botch.health_after.bashing == 2 and botch.sheet.pools["Blood"].current == 4
     ghoul = full(rs, "ghoul", Survival=0, Stamina=2, pools={"Blood": 1}, health={"lethal": 1})
     assert FH.combat_heal(rs, ghoul, faces=[9, 2]).healed == {"lethal": 1}
@@ -433,3 +474,148 @@ def test_HEAL_09_werewolf_stamina_alone_at_8_free(rs):
     assert FH.combat_heal(rs, wolf, faces=[1, 2, 2]).health_after.lethal == 1  # no extra
     with pytest.raises(IllegalAction, match="Only these heal"):
         FH.combat_heal(rs, full(rs, health={"lethal": 1}), faces=[9])
+
+
+# ---------------------------------------------------------------- issue 10: no numetal leaks
+
+
+@pytest.mark.rule("HEAL-09", "HLT-06", "HLT-08")
+def test_HEAL_09_the_vampires_roll_takes_the_wound_penalty(rs):
+    """#11 "Dice penalties apply to all actions EXCEPT Soaking": the vampires' roll is their
+    action and loses dice to wounds (a Willpower spent on wounds drops it, HLT-08); the
+    werewolves' automatic roll is a reflex and does not."""
+    vamp = full(rs, "vampire", Survival=1, Stamina=2, pools={"Blood": 5},
+                health={"lethal": 3})  # Injured: -1
+    pool = FH.combat_heal_pool(rs, vamp)
+    assert pool.dice == 2 and C.mod(pool, "wounds").dice == -1
+    res = FH.combat_heal(rs, vamp, faces=[8, 2])
+    assert res.roll.pool == 2 and res.healed == {"lethal": 1}
+    assert FH.combat_heal_pool(rs, vamp, ignore_wounds=True).dice == 3
+    wolf = full(rs, "shifter", race="Garou", form="Homid", Stamina=3, health={"lethal": 3})
+    assert FH.combat_heal_pool(rs, wolf).dice == 3
+
+
+@pytest.mark.rule("MAN-08", "TURN-11")
+def test_MAN_08_a_shifter_spends_rage_and_splits(rs, nu):
+    """MAN-08: the list lets Rage actions go last after the everyman actions (#5) and
+    splits in the everyman turn (#6): numetal's "Rage OR split" does not apply."""
+    def declared(ruleset):
+        st = started(ruleset, [("v", 8, 7), ("b", 3, 2)])
+        st = S.spend_rage(st, "v", 1, ruleset, rage=4, dex=3, wits=3).state
+        st = S.declare(st, "b", [{"kind": "strike", "target": "v"}], ruleset).state
+        return S.declare(st, "v", [STRIKE, {"kind": "kick", "target": "b"},
+                                   {"kind": "strike", "target": "b", "extra": "rage"}],
+                         ruleset)
+    assert [a.get("extra") for a in declared(rs).state.get("v").actions] == [None, None,
+                                                                             "rage"]
+    with pytest.raises(IllegalAction, match="MAN-08"):
+        declared(nu)
+
+
+@pytest.mark.rule("RNG-01")
+def test_RNG_01_no_shotgun_ban_and_no_target_speed_limit(rs, nu):
+    """RNG-01: the list's aiming: Firearms 1, up to Perception, a scope +2 on the first
+    turn; no shotgun/SMG ban and no limit on the target's speed (numetal's)."""
+    running = Context(range_yards=10, target=Side(speed="run"))
+    for gun in ("Shotgun", "SMG, small", "Rifle"):
+        pool = build_attack_pool(rs, A(), B(), atk(weapon=gun, aim_turns=1), running)
+        assert C.mod(pool, "aimed").dice == 1
+    with pytest.raises(IllegalAction, match="cannot be aimed"):
+        build_attack_pool(nu, A(), B(), atk(weapon="Shotgun", aim_turns=1),
+                          Context(range_yards=10))
+    with pytest.raises(IllegalAction, match="faster than a walk"):
+        build_attack_pool(nu, A(), B(), atk(weapon="Rifle", aim_turns=1), running)
+
+
+@pytest.mark.rule("RNG-07")
+def test_RNG_07_no_extra_difficulty_to_dodge_a_strafe(rs, nu):
+    ctx = Context(range_yards=10)
+    strafe = atk("strafe", weapon="Assault rifle")
+    assert build_defense_pool(rs, B(), A(), Defense("b", "dodge", to_cover=True), strafe,
+                              ctx).difficulty == 6
+    assert build_defense_pool(nu, B(), A(), Defense("b", "dodge", to_cover=True), strafe,
+                              ctx).difficulty == 7
+
+
+@pytest.mark.rule("ATK-07", "ATK-08")
+def test_ATK_07_08_no_specialty_waivers_for_nocking_or_reloading(rs, nu):
+    """ATK-07/08: numetal's Archery-specialty nocking waiver and crossbow-specialty one-action
+    reload are house rules: every shot nocks, a crossbow reloads in two actions."""
+    from combat.attack import crossbow_reload_actions
+    archer = A(Archery=3, specialties={"Archery": "Short bow"})
+    with pytest.raises(IllegalAction, match="Nock an arrow"):
+        resolve_attack(rs, archer, B(), atk(weapon="Short bow"), Context(range_yards=10),
+                       faces=F(1, 5))
+    xbow = A(Archery=3, specialties={"Archery": "Crossbow"})
+    assert crossbow_reload_actions(rs, xbow) == 2
+    assert crossbow_reload_actions(nu, xbow) == 1
+
+
+@pytest.mark.rule("HEAL-01", "HEAL-03", "HEAL-10")
+def test_HEAL_no_supernatural_healing_but_the_lists_roll(rs):
+    """HEAL-01..05/07/10 are numetal's: everyman's healing: is the core's empty table, and
+    only field_healing (HEAL-09) heals in a fight."""
+    assert not (rs.section("healing") or {}).get("healers")
+    assert not (rs.section("healing") or {}).get("regeneration")
+    assert set(rs.section("field_healing")["in_combat"]) == {"vampire", "ghoul", "shifter"}
+
+
+@pytest.mark.rule("DMG-15")
+def test_DMG_15_a_book_rule_the_core_carries(rs):
+    """DMG-15 (V20 p. 284-285, carried by the core; the list is silent): a bullet does
+    bashing to a vampire, halved after the soak; a head shot stays lethal."""
+    vamp = full(rs, "vampire", Stamina=2, Fortitude=0)
+    r = hit(rs, vamp, 4, "lethal", source="firearm", soak=[2, 2])
+    assert r.damage_type == "bashing" and r.applied == 2
+    carried = rs.section("catalog")["DMG-15"]
+    assert "V20 p. 284-285" in carried["book"] and "seed" not in carried
+
+
+@pytest.mark.rule("TURN-05", "INIT-04", "INIT-05", "INIT-03")
+def test_TURN_05_INIT_04_05_the_book_turn(rs):
+    """The classic turn only (TURN-05 simple and INIT-04 reroll are numetal's), no Gurahl
+    winter (INIT-05), the wound penalty applied to initiative (INIT-03, V20 p. 271)."""
+    for opts in ({"mode": "simple"}, {"reroll_initiative": True}):
+        with pytest.raises(IllegalAction, match="not in the everyman rules"):
+            S.new_combat("c1", rs, **opts)
+    st = S.join(S.new_combat("c1", rs, flags=["winter"]), "a", "A", rs).state
+    step = S.roll_initiative(st, "a", rs, rating=6, faces=[5], race="Gurahl", wound_penalty=1)
+    assert step.state.get("a").init_total == 10
+
+
+@pytest.mark.rule("DEF-02", "ATK-03")
+def test_dodge_is_dexterity_athletics_and_armor_costs_dice(rs, nu):
+    """V20: dodge = Dexterity + Athletics; armor's penalty comes off Dexterity rolls as dice
+    (numetal: Dexterity + Dodge, armor as difficulty)."""
+    d = build_defense_pool(rs, B(Athletics=3), A(), Defense("b", "dodge"), atk())
+    assert d.terms == (("Dexterity", 2), ("Athletics", 3))
+    assert build_defense_pool(nu, B(Athletics=3), A(), Defense("b", "dodge"),
+                              atk()).terms == (("Dexterity", 2), ("Dodge", 2))
+    p = build_attack_pool(rs, A(armor="Flak jacket"), B(), atk())
+    assert C.mod(p, "armor").dice == -2 and p.difficulty == 6
+
+
+@pytest.mark.rule("CLOSE-14")
+def test_CLOSE_14_only_mortals_are_helpless(rs):
+    """CLOSE-14: "On mortals it renders them helpless": shifters, mages and ghouls act."""
+    vamp = full(rs, "vampire", pools={"Blood": 4})
+    for splat, helpless in (("mortal", True), ("ghoul", False), ("mage", False),
+                            ("vampire", False)):
+        assert K.is_helpless(rs, full(rs, splat)) is helpless, splat
+        assert K.drain(rs, vamp, full(rs, splat)).helpless is helpless, splat
+    assert not K.is_helpless(rs, full(rs, "shifter", race="Garou"))
+
+
+@pytest.mark.rule("RNG-01")
+def test_RNG_01_aiming_any_projectile_needs_firearms_one(rs, nu):
+    """RNG-01: "aiming a weapon (projectile) ... must have a Firearms skill of at least 1":
+    a crossbow or bow too (READING; the core takes Archery 2 instead)."""
+    ctx = Context(range_yards=10)
+    archer = A(Firearms=0, Archery=3)
+    with pytest.raises(IllegalAction, match="needs Firearms 1"):
+        build_attack_pool(rs, archer, B(), atk(weapon="Crossbow", aim_turns=1), ctx)
+    assert C.mod(build_attack_pool(nu, archer, B(), atk(weapon="Crossbow", aim_turns=1),
+                                   ctx), "aimed").dice == 1
+    gunner = A(Firearms=1, Archery=0)
+    assert C.mod(build_attack_pool(rs, gunner, B(), atk(weapon="Crossbow", aim_turns=1),
+                                   ctx), "aimed").dice == 1
