@@ -35,7 +35,7 @@ class CmdRules(WodCommand):
     +rules <ruleset> lists every catalog rule that ruleset has: where it comes
     from (its own seed, or a book rule the shared core carries, with the page)
     and the table values that carry it, with their file and line. Add
-    =<prefix> to see one family (=DMG, =CLOSE-01).
+    =<prefix> to see one family (=DMG, =CLOSE).
 
     Switches:
       list    - every installed ruleset with its parent
@@ -98,7 +98,7 @@ class CmdRules(WodCommand):
             lines += wrap(" Switched off from " + (rs.parent or "") + ": " + ", ".join(off))
         shown = [r for r in statement(rs) if r.id.startswith(prefix)]
         if not shown:
-            raise InputError(f"{rs.name} has no rule starting '{prefix}'. Try =DMG or =CLOSE-01, "
+            raise InputError(f"{rs.name} has no rule starting '{prefix}'. Try =DMG or =CLOSE, "
                              f"or +rules {rs.name} for all of them.")
         for r in shown:
             source = f"seed {r.seed}" if r.seed else f"carried from the core: {r.book}"

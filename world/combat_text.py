@@ -192,12 +192,20 @@ def second_person(text: str, name: str) -> str:
         return cap("you", m.start()) + (f" {already.strip()}" if already else "") + (
             f" {verb}" if verb else "")
 
+    # A command quoted in the text ("Staff can undo it: +sheet/revive Bob") keeps its name.
+    commands: list[str] = []
+
+    def keep(m: re.Match) -> str:
+        commands.append(m.group(0))
+        return f"\x00{len(commands) - 1}\x00"
+
+    text = re.sub(r"\+[\w/]+(?:\s+[^\s,;]+)?", keep, text)
     n = re.escape(name)
     text = re.sub(rf"(?<![\w#]){n}'s(?!\w)", own, text)
     text = re.sub(rf"(?<![\w#]){n}(?!\w)(\s+already)?(?:\s+([\w']+))?", subject, text)
     text = re.sub(r"\b(themselves|themself|their)\b",
                   lambda m: _THEM[m.group(1)], text)
-    return text
+    return re.sub(r"\x00(\d+)\x00", lambda m: commands[int(m.group(1))], text)
 
 
 _PHASE_NOTE = {("declare", False): ". Declare from the lowest initiative up.",

@@ -31,7 +31,8 @@ class TestDeathOnTheSheet(CombatTest):
         self.assertIn("DEAD", self.player("+sheet").text)
         self.cmd("+combat/start")
         out = self.player("+combat/join").text
-        self.assertIn("Char2 is dead and cannot join a fight", out)
+        self.assertIn("You are dead and cannot join a fight", out)
+        self.assertIn("+sheet/revive Char2", out)  # the command keeps the name
         self.assertIsNone(combat_in(self.room1).get_state().get(f"#{self.char2.id}"))
 
     @pytest.mark.rule("HLT-05", "HLT-09")
