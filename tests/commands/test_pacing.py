@@ -121,7 +121,7 @@ class TestActAndDelayAhead(AheadTest):
         and nothing is kept; a pass entered ahead is revealed in its slot."""
         self.setup_ahead()
         before = self.state()
-        self.assertIn("carries no", self.player("+combat/declare attack Thug with knife").text)
+        self.assertIn("carry no", self.player("+combat/declare attack Thug with knife").text)
         self.assertEqual(self.state(), before)
         self.assertIn("declared ahead", self.player("+combat/pass").text)
         self.cmd("+combat/declare Thug=other growls")

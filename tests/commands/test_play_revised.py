@@ -115,7 +115,7 @@ class TestNoNumetalHealing(RevisedTest):
                                          strength=3, dexterity=3, wits=3, brawl=2, stamina=2))
         self.start("revised")
         self.cmd("+combat/damage Char=2 lethal")
-        self.assertIn("A vampire has no supernatural healing; wounds heal with time.",
+        self.assertIn("This game's rules have no blood healing; wounds heal with time",
                       self.cmd("+combat/declare heal blood 1").text)
         self.assertEqual(self.char1.sheet.get().pools["Blood"].current, 10)
         self.assertIn("Char heals 1 lethal over 3 days",
@@ -123,7 +123,7 @@ class TestNoNumetalHealing(RevisedTest):
         npc(self, "Wolf", "splat=shifter,race=Garou,breed=homid,form=Crinos,stamina=3,rage=3,"
                           "dex=2,wits=2")
         self.cmd("+combat/damage Wolf=2 lethal")
-        self.assertIn("There is no shifter regeneration in this ruleset",
+        self.assertIn("no regeneration",
                       self.cmd("+combat/declare Wolf=regenerate").text)
         self.assertIn("Wolf is INCAPACITATED", self.cmd("+combat/damage Wolf=5 aggravated").text)
         self.assertIn("no Rage-healing", self.cmd("+combat/declare Wolf=heal rage").text)
@@ -165,7 +165,7 @@ class TestTurnOptions(RevisedTest):
         for opt, words in (("simple", "simple turn"), ("reroll", "initiative every turn")):
             text = self.cmd(f"+combat/start revised={opt}").text
             self.assertIn(words, text)
-            self.assertIn("is not a revised rule", text)
+            self.assertIn("is not in the revised rules", text)
             self.assertNotIn("starts a fight", text)
 
     @pytest.mark.rule("INIT-05")

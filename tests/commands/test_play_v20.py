@@ -80,7 +80,7 @@ class TestNoSimpleTurnOrReroll(CloseTest):
     def test_TURN_05_INIT_04_start_v20_simple_or_reroll_is_refused(self):
         for option in ("simple", "reroll", "simple,reroll"):
             text = self.cmd(f"+combat/start v20={option}").text
-            self.assertIn("is not a v20 rule", text)
+            self.assertIn("is not in the v20 rules", text)
             self.assertIn("+combat/start v20", text)
             self.assertNotIn("starts a fight", text)
             self.assertIsNone(combat_in(self.room1))

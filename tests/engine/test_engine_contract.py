@@ -72,9 +72,11 @@ def make_sheet(rs, **traits) -> Sheet:
     dodges with Dexterity + Athletics), so a Dodge rating is left off there."""
     s = Sheet()
     for name, value in traits.items():
-        if name not in ("splat",) and name.title() not in rs.traits.traits:
-            continue
-        s, _ = s.set(rs.traits, name, str(value))
+        try:
+            s, _ = s.set(rs.traits, name, str(value))
+        except InputError:
+            if name.title() in rs.traits.traits:  # a real mistake, not a missing ability
+                raise
     return s
 
 

@@ -577,10 +577,10 @@ def test_INIT_05_TURN_05_INIT_04_numetal_turn_options_are_not_revised(rs, nu):
     step = S.roll_initiative(st, "a", rs, rating=6, faces=[5], race="Gurahl")
     (ev,) = events(step, "initiative")
     assert ev["total"] == 11 and ev["modifiers"] == [] and ev["not_applied"] == []
-    with pytest.raises(IllegalAction, match="simple turn .* is not a revised rule"):
+    with pytest.raises(IllegalAction, match="simple turn .* is not in the revised rules"):
         S.new_combat("c1", rs, mode="simple")
-    with pytest.raises(IllegalAction, match="every turn is not a revised rule"):
+    with pytest.raises(IllegalAction, match="every turn \\(reroll\\) is not in the revised rules"):
         S.new_combat("c1", rs, reroll_initiative=True)
-    with pytest.raises(IllegalAction, match="not a revised rule"):
+    with pytest.raises(IllegalAction, match="not in the revised rules"):
         S.set_options(S.new_combat("c1", rs), rs, mode="simple")
     assert S.new_combat("c1", nu, mode="simple", reroll_initiative=True).options.mode == "simple"

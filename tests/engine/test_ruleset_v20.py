@@ -268,10 +268,10 @@ def test_INIT_05_no_gurahl_winter(rs):
 def test_TURN_05_INIT_04_no_simple_turn_or_reroll(rs, nu):
     """TURN-05's simple turn and INIT-04's re-roll are numetal's options: v20 refuses them
     by name and says what to type."""
-    with pytest.raises(IllegalAction, match=r"simple turn .* is not a v20 rule.*"
+    with pytest.raises(IllegalAction, match=r"simple turn .* is not in the v20 rules.*"
                                             r"\+combat/start v20"):
         S.new_combat("c1", rs, mode="simple")
-    with pytest.raises(IllegalAction, match=r"every turn is not a v20 rule"):
+    with pytest.raises(IllegalAction, match=r"every turn \(reroll\) is not in the v20 rules"):
         S.new_combat("c1", rs, reroll_initiative=True)
     assert S.new_combat("c1", rs).options.mode == "classic"
     assert S.new_combat("c1", nu, mode="simple", reroll_initiative=True).options.mode == "simple"
