@@ -90,40 +90,6 @@ def summary(script) -> dict:
             "public": is_public(script)}
 
 
-class _Sheets:
-    """The engine's ``sheets`` for a view: each sheet read when asked (the game's objects
-    are in memory; this is what ``+combat`` hands the engine too)."""
-
-    def __init__(self, script):
-        from .combat_service import Objects
-
-        self._objects = Objects(script.obj)
-        self.read = {}
-
-    def __getitem__(self, key):
-        if key not in self.read:
-            obj = self._objects(key)
-            if obj is None or not hasattr(obj, "sheet"):
-                raise KeyError(key)
-            self.read[key] = obj.sheet.get()
-        return self.read[key]
-
-    def get(self, key, default=None):
-        try:
-            return self[key]
-        except KeyError:
-            return default
-
-    def __contains__(self, key):
-        return self.get(key) is not None
-
-    def __iter__(self):
-        return iter(self.read)
-
-    def __len__(self):
-        return len(self.read)
-
-
 def _track(sheet, rules) -> dict | None:
     """A d10 health track as boxes (HLT-01): each level's name and penalty with its mark,
     the worst marks at the top as the sheet shows them ('*' aggravated, 'X' lethal, '/'
@@ -145,7 +111,9 @@ def snapshot(script) -> dict:
     state = script.get_state()
     engine = script.engine()
     rules = script.ruleset()
-    sheets = _Sheets(script)
+    from .combat_service import Objects, Sheets
+
+    sheets = Sheets(Objects(script.obj))  # what +combat hands the engine's view too
     view = engine.view(state, sheets, rules)
     names = combat_text.Names(state)
     turn, phase = combatlog.clock(state)
@@ -157,7 +125,7 @@ def snapshot(script) -> dict:
                                if r["actions"] is not None else None)
         if view["engine"] == "d10":
             try:
-                row["track"] = _track(sheets.get(r["key"]), rules)
+                row["track"] = _track(sheets.get(r["key"]), rules)  # None: no sheet
             except IllegalAction:
                 row["track"] = None
         rows.append(row)
