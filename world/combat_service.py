@@ -189,10 +189,6 @@ def announce(done: Applied, objects: Objects) -> None:
         obj = objects(key)
         if obj is not None:
             obj.msg(msg)
-    notes = combat_text.organizer_notes(done.events)
-    org = objects(organizer)
-    if notes and org is not None:
-        org.msg(notes)
     oob.combat_changed(engine, done.before, done.state, objects)  # GMCP Char.Combat
 
 
