@@ -369,7 +369,8 @@ def main(argv: list[str] | None = None) -> int:
         return status(gamedir)
     if ns.command == "stop" and not ns.args:
         return stop(gamedir)
-    if not os.path.exists(db_path(gamedir)):
+    on_postgres = os.environ.get("WOD_DATABASE_URL") or os.environ.get("DATABASE_URL")
+    if not on_postgres and not os.path.exists(db_path(gamedir)):
         _say(f"No database yet ({os.path.relpath(db_path(gamedir))}); start the game first.")
         return 1
     return run_evennia(gamedir, ns.command, *ns.args, check=False).returncode

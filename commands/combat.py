@@ -117,6 +117,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       fights    - staff: every fight running in the game
       end       - organizer/staff: end the fight; the room hears who was hurt and
                   who fell; NPCs made for it go too (end keep keeps them)
+      public    - organizer/staff: on||off: anyone may watch the fight on the
+                  website's combat page (else only those in it, and staff)
       flag      - organizer/staff: <flag> marks the fight (numetal's winter:
                   Gurahl -2 initiative); !<flag> clears it
       timeout   - organizer/staff: <seconds> (or 5m; 0 turns it off) the turn
@@ -302,7 +304,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                     "abort", "celerity", "rage", "spend", "log", "end", "mod", "damage",
                     "heal", "kick", "timeout", "slackers", "move", "free", "done", "swap",
                     "ambush", "event", "range", "stake", "unstake", "feed", "undo",
-                    "organizer", "fights", "recover", "flag", "change", "pace")
+                    "organizer", "fights", "recover", "flag", "change", "pace",
+                    "public")
     # DICE-03/04, TURN-02: +combat/declare/wp attack Bob, +combat/act/wp, +combat/abort/wp;
     # +combat/start/mock: a rehearsal whose sheets are put back when it ends
     flag_switches = ("wp", "spec", "mock")
@@ -667,6 +670,22 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                 raise IllegalAction(f"{c.name} rolls their own initiative.")
             self.actor(c.name)  # only their runner rolls for an NPC
         self.apply(it.RollInitiative(by=self.me(), actor=c.key, adjust=adjust))
+
+    def do_public(self):
+        """Issue 12: who may watch the fight on the website (world/fight_view.py)."""
+        self.load()
+        word = self.args.strip().lower()
+        if word not in ("on", "off"):
+            raise InputError("Usage: +combat/public on (anyone may watch it on the website) "
+                             "or +combat/public off (only those in it, and staff).")
+        self.need_runner("choose who may watch the fight")
+        from world.fight_view import PUBLIC_ATTR
+
+        self.script.attributes.add(PUBLIC_ATTR, word == "on")
+        self.msg(combat_text.PREFIX + ("Anyone may watch this fight on the website now."
+                                       if word == "on" else
+                                       "Only those in this fight, and staff, may watch it "
+                                       "on the website now."))
 
     def do_flag(self):
         """INIT-05: <flag> sets a combat flag (a season: winter), !<flag> clears it."""

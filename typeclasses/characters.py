@@ -4,11 +4,12 @@ The whole sheet is one Attribute (category ``wod``), read once and written once 
 so a command that changes a sheet costs one UPDATE, never one per trait (design card).
 """
 
+from django.db import transaction
 from evennia.objects.objects import DefaultCharacter
 from evennia.utils.utils import lazy_property
 
 from combat.sheet import Sheet
-from world import rulebook
+from world import oob, rulebook
 
 from .objects import ObjectParent
 
@@ -35,6 +36,10 @@ class SheetHandler:
         else:
             # One UPDATE: AttributeHandler.add() saves the row twice (value, then strvalue).
             attr.value = sheet.to_dict()
+        # Issue 12: the owner's client hears the new vitals once the change is committed (a
+        # fight's sheets are saved inside its transaction; a rollback sends nothing).
+        if self.obj.sessions.count():
+            transaction.on_commit(lambda: oob.send_vitals(self.obj, sheet))
 
     @property
     def exists(self) -> bool:
@@ -49,6 +54,16 @@ class Character(ObjectParent, DefaultCharacter):
     @lazy_property
     def sheet(self) -> SheetHandler:
         return SheetHandler(self)
+
+    def at_post_puppet(self, **kwargs):
+        """Issue 12: a client that connects gets its gauges and the fight's state at once."""
+        super().at_post_puppet(**kwargs)
+        oob.send_vitals(self)
+        from .combat import combat_in
+
+        script = combat_in(self.location)
+        if script is not None:
+            oob.send_combat(self, script.engine(), script.get_state())
 
     def at_object_delete(self):
         """Issue 5: a character deleted mid-fight leaves it cleanly and the room is told

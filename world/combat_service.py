@@ -30,7 +30,7 @@ from combat.core.engine import engine_for
 from combat.core.events import Event
 from combat.errors import IllegalAction
 
-from . import combat_text, combatlog
+from . import combat_text, combatlog, oob
 from .dice_source import GAME_DICE
 from .combat_text import Names
 
@@ -189,6 +189,7 @@ def announce(done: Applied, objects: Objects) -> None:
         obj = objects(key)
         if obj is not None:
             obj.msg(msg)
+    oob.combat_changed(engine, done.before, done.state, objects)  # GMCP Char.Combat
 
 
 # ---------------------------------------------------------------- starting and NPCs

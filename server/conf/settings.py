@@ -15,6 +15,9 @@ server next to a developer's one; all optional):
     WOD_INTERFACE        interface to listen on       (default 0.0.0.0)
     WOD_WEB_ENABLED      "0" turns off website/webclient
     WOD_DB_PATH          SQLite database file         (default server/evennia.db3)
+    WOD_DATABASE_URL     PostgreSQL instead of SQLite: postgres://user:pass@host:port/name
+                         (DATABASE_URL is read too; host may be a socket dir given as
+                         ?host=/run/postgresql). Unset: the embedded SQLite file.
     WOD_SECRET_KEY       Django SECRET_KEY (else server/conf/secret_settings.py,
                          which bin/play generates on first run and git ignores)
     WOD_E2E              "1": throw-away test server (no login/creation throttles,
@@ -57,6 +60,16 @@ if os.environ.get("WOD_WEB_ENABLED", "1").strip() == "0":
 if os.environ.get("WOD_DB_PATH"):
     DATABASES["default"]["NAME"] = os.path.abspath(os.environ["WOD_DB_PATH"])  # noqa: F405
 
+# Issue 12: PostgreSQL when a URL names it (what MUSHes that grow run Evennia on); the
+# SQLite file stays the default, embedded, nothing to install. Driver: psycopg 3 (the
+# `psycopg[binary]` wheel carries libpq, so no compiler or system library is needed, and it
+# is the driver Django recommends for new projects).
+_DB_URL = (os.environ.get("WOD_DATABASE_URL") or os.environ.get("DATABASE_URL") or "").strip()
+if _DB_URL:
+    from server.conf.database_url import postgres_settings
+
+    DATABASES = {"default": postgres_settings(_DB_URL)}
+
 # Issue 13: TCP_NODELAY on every socket of the portal (telnet, websocket, AMP) and on the
 # server's end of AMP (server/conf/nodelay.py says why).
 TELNET_PROTOCOL_CLASS = "server.conf.nodelay.NoDelayTelnet"
@@ -71,6 +84,11 @@ AMP_CLIENT_PROTOCOL_CLASS = "server.conf.nodelay.NoDelayAMPClient"
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
     DATABASES["default"].setdefault("OPTIONS", {})["init_command"] = (  # noqa: F405
         "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL")
+
+# Issue 12: one account may be connected from telnet and the web client at the same time;
+# every session of the account drives the same character and sees the same output (mode 1:
+# a web login no longer kicks the telnet session).
+MULTISESSION_MODE = 1
 
 if os.environ.get("WOD_E2E", "").strip() == "1":
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -15,13 +15,16 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # creates/destroys it (and suffixes it per xdist worker). Override with WOD_TEST_DB_DIR.
 _TEST_DB_DIR = os.environ.get("WOD_TEST_DB_DIR") or os.path.join(GAME_DIR, ".pytest_db")
 os.makedirs(_TEST_DB_DIR, exist_ok=True)
-DATABASES = {
-    "default": {
-        **DATABASES["default"],
-        "NAME": os.path.join(_TEST_DB_DIR, "evennia.db3"),
-        "TEST": {"NAME": os.path.join(_TEST_DB_DIR, "test_evennia.db3")},
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    DATABASES = {
+        "default": {
+            **DATABASES["default"],
+            "NAME": os.path.join(_TEST_DB_DIR, "evennia.db3"),
+            "TEST": {"NAME": os.path.join(_TEST_DB_DIR, "test_evennia.db3")},
+        }
     }
-}
+# else (issue 12): WOD_DATABASE_URL names a PostgreSQL database; pytest-django creates and
+# drops test_<name> next to it (the role needs CREATEDB).
 
 # Evennia checks this flag in a few places (e.g. to avoid real delays/tickers).
 TEST_ENVIRONMENT = True

@@ -21,7 +21,7 @@ import tempfile
 
 import pytest
 
-from tests.e2e.harness import GameServer
+from tests.e2e.harness import GameServer, drop_pg_database
 
 _E2E_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -61,6 +61,8 @@ def game_server():
     finally:
         if server is not None:
             server.stop()
+            if server.env.get("WOD_DATABASE_URL"):
+                drop_pg_database(server.env["WOD_DATABASE_URL"])
         if os.environ.get("WOD_E2E_KEEP"):
             print(f"\n[e2e] kept test server dir: {workdir}")
         else:

@@ -289,6 +289,11 @@ class GameServer:
             WOD_ADMIN_PASSWORD=admin_password,
             PYTHONUNBUFFERED="1",
         )
+        if env.get("WOD_DATABASE_URL") or env.get("DATABASE_URL"):
+            # PostgreSQL (issue 12): a database of its own, as the SQLite file is
+            env["WOD_DATABASE_URL"] = create_pg_database(
+                env.get("WOD_DATABASE_URL") or env["DATABASE_URL"])
+            env.pop("DATABASE_URL", None)
         server = cls(gamedir, env, "127.0.0.1", telnet, web_port, "admin", admin_password)
         t0 = time.monotonic()
         try:
@@ -442,6 +447,40 @@ class GameServer:
 
     def cleanup(self) -> None:
         shutil.rmtree(os.path.dirname(self.gamedir), ignore_errors=True)
+        if self.env.get("WOD_DATABASE_URL"):
+            drop_pg_database(self.env["WOD_DATABASE_URL"])
+
+
+def _pg_admin(url: str):
+    """An autocommit connection to the server ``url`` names (CREATE/DROP DATABASE)."""
+    import psycopg
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    return psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True)
+
+
+def create_pg_database(url: str) -> str:
+    """A new empty database on the server ``url`` names; returns its URL."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    name = "wod_e2e_" + secrets.token_hex(4)
+    with _pg_admin(url) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return urlunsplit(urlsplit(url)._replace(path="/" + name))
+
+
+def drop_pg_database(url: str) -> None:
+    from urllib.parse import urlsplit
+
+    name = urlsplit(url).path.lstrip("/")
+    if not name.startswith("wod_e2e_"):
+        return  # never drop a database this harness did not make
+    try:
+        with _pg_admin(url) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    except Exception:  # the server may be gone already at the end of CI
+        pass
 
 
 def _alive(pid: int) -> bool:

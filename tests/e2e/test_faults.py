@@ -48,6 +48,8 @@ import time
 import uuid
 from base64 import b64decode
 
+import pytest
+
 SLACK = re.compile(r"^\s*(\S+)\s+(?:\[NPC\])?\s*(initiative|declare|act)\s+waiting", re.M)
 
 # Run inside the server with `py`: replay the rows, and re-apply every logged intent to find
@@ -319,6 +321,8 @@ def check_all(client, server, room_id, where, export_exact):
 
 
 def test_kill_9_mid_command_keeps_state_sheets_rows_and_export_in_agreement(game_server):
+    if game_server.env.get("WOD_DATABASE_URL"):
+        pytest.skip("reads the SQLite file directly; this run's server is on PostgreSQL")
     try:
         _scene(game_server)
     finally:  # never leave the shared session server down for the tests after this one

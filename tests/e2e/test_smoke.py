@@ -1,6 +1,9 @@
 """Smoke test: a player can create an account, log in and look around over telnet."""
 
+import os
 import uuid
+
+import pytest
 
 
 def test_create_connect_look(telnet):
@@ -38,6 +41,8 @@ def test_admin_account_and_helpers(game_server):
 
 def test_the_running_server_uses_wal_and_synchronous_normal(game_server):
     """Issue 13: the pragmas in force on the server's own database connection."""
+    if os.environ.get("WOD_DATABASE_URL") or os.environ.get("DATABASE_URL"):
+        pytest.skip("SQLite's pragmas; this run's server is on PostgreSQL")
     with game_server.connect() as client:
         client.read_until("connect", timeout=15)
         client.login(game_server.admin_user, game_server.admin_password, timeout=15)

@@ -1,0 +1,122 @@
+/* The live combat page (issue 12): draws a fight's snapshot (world/fight_view.py) and polls
+ * its JSON every 1.5 s, redrawing when the log has moved on. Plain DOM, no library. */
+(function () {
+  "use strict";
+  var POLL_MS = 1500;
+  var root = document.getElementById("fight");
+  if (!root) { return; }
+  var url = root.getAttribute("data-url");
+  var shown = null;
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    (children || []).forEach(function (c) {
+      node.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+    });
+    return node;
+  }
+
+  var MARK_CLASS = {"*": "agg", "X": "lethal", "/": "bashing", " ": "free"};
+
+  function d10Track(track) {
+    if (!track) { return el("span", {}, ["?"]); }
+    var boxes = track.boxes.map(function (b) {
+      var pen = b.penalty === null ? "" : (b.penalty ? " " + b.penalty : "");
+      return el("span", {"class": "hbox " + MARK_CLASS[b.mark], "title": b.level + pen},
+                [b.mark === " " ? "\u00a0" : b.mark]);
+    });
+    var label = track.level + (track.penalty ? " (" + track.penalty + ")" : "");
+    return el("span", {"class": "track"}, boxes.concat([el("span", {"class": "hlabel"}, [label])]));
+  }
+
+  function harmTrack(r) {
+    // spotlight: the Harm track, aggravated first, then superficial, then free (SPOT-10)
+    var boxes = [], i;
+    for (i = 0; i < r.hp_max; i++) {
+      var cls = i < r.aggravated ? "agg" : (i < r.aggravated + r.superficial ? "bashing" : "free");
+      var mark = cls === "agg" ? "X" : (cls === "bashing" ? "/" : "\u00a0");
+      boxes.push(el("span", {"class": "hbox " + cls}, [mark]));
+    }
+    return el("span", {"class": "track"}, boxes.concat([el("span", {"class": "hlabel"}, [r.status])]));
+  }
+
+  function draw(f) {
+    document.getElementById("fight-title").textContent =
+      "Fight in " + f.room + " (" + f.ruleset + ")";
+    document.getElementById("fight-clock").textContent =
+      (f.engine === "d10" ? "Turn " + f.turn + ", " + f.phase + " phase"
+                          : "Round " + f.turn + ", " + f.phase) +
+      "  \u00b7  organizer: " + f.organizer;
+    var waiting = f.waiting.map(function (w) { return w.name + " (" + w.what + ")"; });
+    document.getElementById("fight-waiting").textContent =
+      waiting.length ? "Now: " + waiting.join(", ") : "";
+    var table = document.getElementById("fight-rows");
+    var head = f.engine === "d10"
+      ? ["Init", "Name", "Health", "Gear", "Declared", "Conditions"]
+      : ["Init", "Name", "Side", "Harm", "Status"];
+    table.tHead.innerHTML = "";
+    table.tHead.appendChild(el("tr", {}, head.map(function (h) { return el("th", {}, [h]); })));
+    var body = table.tBodies[0];
+    body.innerHTML = "";
+    f.rows.forEach(function (r) {
+      var waitingNow = f.waiting.some(function (w) { return w.key === r.key; });
+      var cells;
+      var init = r.init === null ? "--" : String(r.init);
+      if (f.engine === "d10") {
+        var gear = (r.hand || "unarmed") + (r.armor ? ", " + r.armor : "");
+        var name = r.name + (r.npc ? " [NPC]" : "") + (r.delayed ? " [delayed]" : "") +
+          (r.outcome && r.outcome !== "ok" ? " (" + r.outcome + ")" : "");
+        cells = [init, name, d10Track(r.track), gear,
+                 r.declared === null || r.declared === undefined ? "-" : r.declared,
+                 (r.conditions || []).join(", ")];
+      } else {
+        var side = r.npc ? "NPC " + r.turns + "/" + r.actions_per_round : "PC";
+        cells = [init, r.name, side, harmTrack(r), r.hp + "/" + r.hp_max];
+      }
+      body.appendChild(el("tr", {"class": waitingNow ? "up" : "", "data-key": r.key},
+        cells.map(function (c) { return el("td", {}, [c]); })));
+    });
+    var ranges = (f.ranges || []).map(function (r) {
+      return r[0] + "\u2013" + r[1] + " " + r[2] + (f.engine === "d10" ? " yd" : "");
+    });
+    document.getElementById("fight-ranges").textContent =
+      ranges.length ? "Ranges: " + ranges.join("; ") : "";
+    var recent = document.getElementById("fight-recent");
+    recent.innerHTML = "";
+    f.recent.forEach(function (r) {
+      var div = el("div", {"class": "said", "data-seq": String(r.seq)});
+      div.innerHTML = r.html;  // rendered and escaped by the server (evennia text2html)
+      recent.appendChild(div);
+    });
+    root.setAttribute("data-version", String(f.version));
+    document.getElementById("fight-stamp").textContent =
+      "Last change: entry " + f.version + ".";
+  }
+
+  function poll() {
+    var req = new XMLHttpRequest();
+    req.open("GET", url, true);
+    req.onload = function () {
+      if (req.status === 404) {
+        document.getElementById("fight-waiting").textContent = "This fight has ended.";
+        root.setAttribute("data-ended", "1");
+        return;  // stop polling
+      }
+      if (req.status === 200) {
+        var f = JSON.parse(req.responseText);
+        if (!shown || f.version !== shown.version || f.phase !== shown.phase) {
+          shown = f;
+          draw(f);
+        }
+      }
+      setTimeout(poll, POLL_MS);
+    };
+    req.onerror = function () { setTimeout(poll, POLL_MS * 2); };
+    req.send();
+  }
+
+  shown = JSON.parse(document.getElementById("fight-data").textContent);
+  draw(shown);
+  setTimeout(poll, POLL_MS);
+})();

@@ -1,0 +1,89 @@
+"""Out-of-band data for MUSH clients (issue 12): GMCP ``Char.Vitals`` and ``Char.Combat``.
+
+Evennia's telnet portal turns ``session.msg(char_vitals=...)`` into the GMCP message
+``Char.Vitals {...}`` (and into MSDP ``CHAR_VITALS`` for clients that chose MSDP); the web
+client gets the same data as an OOB websocket message. Mudlet and other clients draw gauges
+from it (README: "Gauges in Mudlet").
+
+Each session remembers what it was last sent, so a message goes out only when its values
+changed. Sent to sessions directly (not ``obj.msg``): what a room or a player reads is not
+touched, and an NPC (no session) costs nothing. Nothing here queries the database: the sheet
+and the fight's state are in memory when these are called.
+"""
+
+from __future__ import annotations
+
+from . import combatlog, rulebook
+
+VITALS = "char_vitals"  # GMCP Char.Vitals
+COMBAT = "char_combat"  # GMCP Char.Combat
+
+
+def vitals(sheet, rules) -> dict:
+    """The sheet's health level, wound penalty and pools as flat keys for client gauges:
+    ``willpower`` / ``willpower_max``, ``blood`` / ``blood_max`` ... (the pools the splat
+    has), the track's boxes and marks (HLT-01..06)."""
+    track = sheet.track(rules.section("health"))
+    out = {"health_level": "Incapacitated" if track.incapacitated else track.level_name,
+           "wound_penalty": track.penalty, "incapacitated": track.incapacitated,
+           "health_boxes": track.capacity, "health_damage": track.damage,
+           **track.marks()}
+    for name, pool in sheet.pools.items():
+        out[name.lower()] = pool.current
+        out[name.lower() + "_max"] = pool.permanent
+    return out
+
+
+def combat_state(engine, state, key: str) -> dict:
+    """Where the fight stands for ``key``: turn and phase (a spotlight fight's round and
+    stage), its place in the order, whom the fight waits for and whether that is ``key``."""
+    turn, phase = combatlog.clock(state)
+    if phase == "ended" or state.get(key) is None:
+        return {"active": False}
+    waiting = engine.prompts(state)
+    order = [c.key for c in sorted(state.combatants, key=lambda c: -(c.init_total or -99))]
+    me = state.get(key)
+    out = {"active": True, "id": state.id, "engine": engine.name, "turn": turn,
+           "phase": phase, "slot": order.index(key) + 1, "of": len(order),
+           "init": me.init_total,
+           "pending": [{"key": k, "name": state.get(k).name if state.get(k) else k,
+                        "what": w} for k, w in waiting],
+           "your_turn": any(k == key for k, _ in waiting)}
+    if hasattr(me, "hp"):  # spotlight: the Harm track lives in the fight (SPOT-10)
+        out.update(hp=me.hp, hp_max=me.hp_max, superficial=me.superficial,
+                   aggravated=me.aggravated, status=me.status)
+    return out
+
+
+def _send(obj, name: str, payload: dict) -> None:
+    for session in obj.sessions.all():
+        sent = session.ndb.wod_oob
+        if sent is None:
+            sent = session.ndb.wod_oob = {}
+        if sent.get(name) == payload:
+            continue
+        sent[name] = payload
+        session.msg(**{name: ((), payload)})
+
+
+def send_vitals(obj, sheet=None) -> None:
+    """Tell ``obj``'s sessions its vitals if they changed (``sheet``: the one just saved)."""
+    if obj is None or not obj.sessions.count():
+        return
+    if sheet is None:
+        sheet = obj.sheet.get()
+    _send(obj, VITALS, vitals(sheet, rulebook.get()))
+
+
+def send_combat(obj, engine, state) -> None:
+    if obj is not None and obj.sessions.count():
+        _send(obj, COMBAT, combat_state(engine, state, f"#{obj.id}"))
+
+
+def combat_changed(engine, before, state, objects) -> None:
+    """After a fight's commit: each combatant (and anyone who just left it) with a session
+    hears where the fight stands now."""
+    keys = [c.key for c in state.combatants]
+    keys += [c.key for c in before.combatants if state.get(c.key) is None]
+    for key in keys:
+        send_combat(objects(key), engine, state)
