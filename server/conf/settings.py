@@ -34,6 +34,7 @@ from evennia.settings_default import *  # noqa: F401,F403
 ######################################################################
 
 SERVERNAME = "World of Darkness Combat"
+GAME_SLOGAN = "Combat for World of Darkness MUSHes: five rulesets, one engine"
 
 
 def _env_int(name, default):
