@@ -254,7 +254,7 @@ class CmdSheet(WodCommand):
         if sheet.fate == "dead":
             raise IllegalAction(f"{target.key} is dead: healing does not bring the dead "
                                 f"back. Undo the death first: +sheet/revive {target.key}")
-        section = rulebook.get().section("health")
+        section = self.ruleset_here().section("health")
         before = sheet.track(section)
         after = before.heal(hits[0], int(words[0]))
         target.sheet.save(sheet.with_health(after))
