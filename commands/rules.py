@@ -35,7 +35,7 @@ class CmdRules(WodCommand):
     +rules <ruleset> lists every catalog rule that ruleset has: where it comes
     from (its own seed, or a book rule the shared core carries, with the page)
     and the table values that carry it, with their file and line. Add
-    =<prefix> to see one family (=DMG, =CLOSE-01).
+    =<prefix> to see one family (=DMG, =CLOSE).
 
     Switches:
       list    - every installed ruleset with its parent
