@@ -63,6 +63,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       declare   - declare your action(s) when the game says it is your turn
                   (lowest initiative first). Several actions separated by ; are a
                   split: each loses dice (2 actions: -2 and -3). See ACTIONS.
+                  /declare/auto [<npc>,...]: organizer/staff: each NPC not
+                  declared yet takes its template's default (+combat/templates)
       attack    - shorthand: +combat/attack <target>[=<maneuver>]
       dodge, block, parry - shorthand: declare that defense
       defend    - shorthand: a desperate defense all turn:
@@ -244,6 +246,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       +combat/declare ambush Thug with knife
       +combat/declare attack Bob with pistol, heavy at head
       +combat/declare Thug=attack Bob
+      +combat/declare/auto
       +combat/declare rage 2; attack Thug; extra attack Thug; extra attack Thug
       +combat/defend
       +combat/act
@@ -307,12 +310,13 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                     "organizer", "fights", "recover", "flag", "change", "pace",
                     "public")
     # DICE-03/04, TURN-02: +combat/declare/wp attack Bob, +combat/act/wp, +combat/abort/wp;
-    # +combat/start/mock: a rehearsal whose sheets are put back when it ends
-    flag_switches = ("wp", "spec", "mock")
+    # +combat/start/mock: a rehearsal whose sheets are put back when it ends;
+    # +combat/declare/auto: every NPC not yet declared takes its template's default
+    flag_switches = ("wp", "spec", "mock", "auto")
     flag_takers = ("declare", "attack", "dodge", "block", "parry", "defend", "act", "abort",
                    "change", "start")
     # which flag goes with which switch (the rest of the takers take wp and spec)
-    flag_only = {"mock": ("start",)}
+    flag_only = {"mock": ("start",), "auto": ("declare",)}
     switch_aliases = {"npcs": "templates", "list": "templates", "desperate": "defend",
                       "pending": "slackers", "harm": "damage"}
 
@@ -323,7 +327,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
         main = [s.lower() for s in self.switches if s.lower() not in self.flag_switches]
         flags = {s.lower() for s in self.switches if s.lower() in self.flag_switches}
         switch = self.expand_switch(main[0]) if len(main) == 1 else None
-        if switch is not None and flags and ("mock" in flags or switch == "start"):
+        if switch is not None and flags and (flags & set(self.flag_only) or switch == "start"):
             wrong = sorted(f for f in flags
                            if switch not in self.flag_only.get(f, self.flag_takers)
                            or (switch == "start" and f not in self.flag_only))
@@ -536,11 +540,16 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
         for key, row in NPC_TEMPLATES.items():
             sheet = Sheet.from_dict(row["sheet"])
             gear = ", ".join(sheet.weapons) + (f"; {sheet.armor}" if sheet.armor else "")
-            lines.append(f" {key:<10} {row['desc']}" + (f" [{gear}]" if gear else ""))
+            lines += wrap(f" {key:<10} {row['desc']}" + (f" [{gear}]" if gear else ""),
+                          indent=12)
+            if row.get("default"):
+                lines.append(f"{'':12}default: {row['default'].replace('{pc}', '<nearest PC>')}")
         lines.append(" Or a trait list: +combat/npc Rat=str=1,dex=3,brawl=1")
+        lines.append(" +combat/declare/auto declares each NPC's default.")
         self.msg("\n".join(lines))
 
-    def template_sheet(self, text: str) -> Sheet:
+    def template_sheet(self, text: str) -> tuple[str, Sheet]:
+        """(the template's name, its sheet)."""
         from world.prototypes import NPC_TEMPLATE_ALIASES, NPC_TEMPLATES
 
         key = " ".join(text.lower().split())
@@ -554,8 +563,9 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                 raise InputError(f"'{text.strip()}' is not an NPC template.{tip} Templates: "
                                  f"{', '.join(NPC_TEMPLATES)} (+combat/templates), or give "
                                  f"traits: <name>=str=3,dex=2,...")
-            row = NPC_TEMPLATES[hits[0]]
-        return Sheet.from_dict(row["sheet"]).with_pools_for(self.rs.traits)
+            key = hits[0]
+            row = NPC_TEMPLATES[key]
+        return key, Sheet.from_dict(row["sheet"]).with_pools_for(self.rs.traits)
 
     def do_npc(self):
         """<name>=<template> or <name>=<trait>=<n>,...; several at once: <a>,<b>=<template>
@@ -585,8 +595,9 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
             else:
                 join[field] = int(v.strip())
         cat = self.rs.traits
+        template = None
         if len(rest) == 1 and "=" not in rest[0]:
-            sheet = self.template_sheet(rest[0])
+            template, sheet = self.template_sheet(rest[0])
         else:
             sheet = Sheet().with_pools_for(cat)
             for part in rest:
@@ -595,7 +606,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                     raise InputError(f"'{part}' is not <trait>=<value>. " + self.usage())
                 sheet, _ = sheet.set(cat, trait, value)
         for name in names:
-            combat_service.add_npc(self.script, name, sheet, self.me(), self.rng, **join)
+            combat_service.add_npc(self.script, name, sheet, self.me(), self.rng,
+                                   template=template, **join)
 
     def for_each(self, who: str | None, intent_of) -> None:
         """Apply ``intent_of(combatant)`` for each name of a comma list (the organizer runs a

@@ -8,7 +8,8 @@ these intents with what to type there instead.
 from __future__ import annotations
 
 from combat.core import intents as it
-from combat.errors import InputError
+from combat.errors import IllegalAction, InputError, WodError
+from world.combat_text import plain
 
 from .combat_declare import COVER_WORDS, DEFENSES, ROLL_FLAGS, DeclarationParser, cover_level
 
@@ -23,21 +24,70 @@ class D10Switches:
         if not text.strip():
             raise InputError(self.usage())
         parsed = DeclarationParser(self.rs, lambda name: self.combatant(name).key).parse(text)
-        if self.switch_flags:  # /declare/wp, /declare/spec: on the first action that rolls
+        flags = self.switch_flags - {"auto"}
+        if flags:  # /declare/wp, /declare/spec: on the first action that rolls
             rolled = [a for a in parsed.actions if a["kind"] in ("attack", *DEFENSES)]
             if not rolled:
                 raise InputError("/wp and /spec go on a roll: +combat/declare/wp attack <target>"
                                  " (or attack <target> wp).")
-            rolled[0].update({ROLL_FLAGS[f]: True for f in self.switch_flags})
+            rolled[0].update({ROLL_FLAGS[f]: True for f in flags})
         self.for_each(who, lambda c: it.Declare(
             by=self.me(), actor=c.key, actions=tuple(parsed.actions),
             activations=tuple(parsed.activations), desperate=parsed.desperate))
 
     def do_declare(self):
+        if "auto" in self.switch_flags:
+            return self.declare_defaults()
         if self.rhs is not None:
             self.declare(self.lhs, self.rhs)
         else:
             self.declare(None, self.args)
+
+    def declare_defaults(self) -> None:
+        """``/declare/auto [<npc>,...]``: each NPC not declared yet (all, or those named)
+        declares its template's default (world/npc_defaults.py), one after another in
+        declaration order; each is checked as if typed. Out of its slot (a fight paced
+        slot by slot) or refused, an NPC is named with why, and the rest go on."""
+        from world import npc_defaults
+
+        self.load()
+        if self.switch_flags != {"auto"} or "=" in self.args:
+            raise InputError("+combat/declare/auto declares every NPC's default; "
+                             "+combat/declare/auto Rat1,Rat2 only theirs.")
+        self.need_runner("declare for NPCs")
+        if self.engine.name != "d10":
+            raise IllegalAction("NPCs have no declarations in this fight: give each its "
+                                "action with +combat/act <npc>=<action>.")
+        named = [n for n in (p.strip() for p in self.args.split(",")) if n]
+        npcs = ([self.combatant(n) for n in named] if named else
+                [c for c in self.state.combatants if c.is_npc])
+        slots = {k: i for i, slot in enumerate(self.state.order) for k in slot.keys}
+        npcs = [c for c in npcs if c.is_npc and not c.declared and c.ahead_declare is None
+                and c.outcome in npc_defaults.STANDING]
+        npcs.sort(key=lambda c: slots.get(c.key, len(slots)))
+        if not npcs:
+            raise IllegalAction("Every NPC standing here has declared already.")
+        skipped, later = [], []
+        for c in npcs:
+            if not self.state.options.ahead and c.key not in self.engine.pending(self.state):
+                later.append(c.name)  # slot by slot: declared when its slot comes
+                continue
+            obj = self.objects(c.key)
+            text = npc_defaults.declaration(obj.attributes.get("npc_template") if obj else None,
+                                            self.state, c.key, self.rs)
+            if text is None:
+                skipped.append(f"{c.name} has no default (declare for it)")
+                continue
+            try:
+                self.declare(c.key, text)
+            except WodError as why:
+                skipped.append(f"{c.name}: {plain(str(why))}")
+            self.state = self.script.get_state()
+        if later:
+            skipped.append(f"{', '.join(later)} when their slot comes: type "
+                           f"+combat/declare/auto again then")
+        if skipped:
+            self.msg("Not declared: " + "; ".join(skipped) + ".")
 
     def do_attack(self):
         if not self.args.strip():

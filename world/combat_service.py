@@ -223,14 +223,18 @@ def start(room, rules, options: Mapping, organizer, rng: random.Random,
                    prelude=(first,))
 
 
-def add_npc(script, name: str, sheet, by: str, rng: random.Random, **join) -> Applied:
+def add_npc(script, name: str, sheet, by: str, rng: random.Random,
+            template: str | None = None, **join) -> Applied:
     """Create the NPC object here with ``sheet`` and join it, all or nothing; the fight
-    remembers it made this NPC (removed with the fight unless staff keep it)."""
+    remembers it made this NPC (removed with the fight unless staff keep it). The NPC keeps
+    the name of its ``template`` (its default action: world/npc_defaults.py)."""
     from evennia import create_object
 
     with transaction.atomic():
         npc = create_object(NPC_TYPECLASS, key=name, location=script.obj)
         npc.sheet.save(sheet)
+        if template:
+            npc.attributes.add("npc_template", template)
         key = f"#{npc.id}"
         script.attributes.add("npcs", [*(script.attributes.get("npcs") or []), key])
         return run(script, it.Join(by=by, actor=key, name=name, is_npc=True,

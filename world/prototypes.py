@@ -58,6 +58,7 @@ See the `spawn` command and `evennia.prototypes.spawner.spawn` for more info.
 NPC_TEMPLATES: dict[str, dict] = {
     "thug": {
         "desc": "street thug with a knife (mortal)",
+        "default": "attack {pc} with knife",
         "sheet": {
             "splat": "mortal",
             "traits": {"Strength": 3, "Dexterity": 2, "Stamina": 3, "Perception": 2, "Wits": 2,
@@ -68,6 +69,7 @@ NPC_TEMPLATES: dict[str, dict] = {
     },
     "gunman": {
         "desc": "gang gunman with a heavy pistol (mortal)",
+        "default": "attack {pc} with pistol, heavy",
         "sheet": {
             "splat": "mortal",
             "traits": {"Strength": 2, "Dexterity": 3, "Stamina": 2, "Perception": 3, "Wits": 2,
@@ -79,6 +81,7 @@ NPC_TEMPLATES: dict[str, dict] = {
     },
     "ghoul": {
         "desc": "ghoul bodyguard with a club (Potence 1, Fortitude 1)",
+        "default": "attack {pc} with club",
         "sheet": {
             "splat": "ghoul",
             "traits": {"Strength": 3, "Dexterity": 3, "Stamina": 3, "Perception": 2, "Wits": 3,
@@ -91,6 +94,7 @@ NPC_TEMPLATES: dict[str, dict] = {
     },
     "vampire": {
         "desc": "neonate vampire, 12th generation (Celerity 1, Potence 1)",
+        "default": "attack {pc} with knife",
         "sheet": {
             "splat": "vampire",
             "generation": 12,
@@ -104,6 +108,7 @@ NPC_TEMPLATES: dict[str, dict] = {
     },
     "garou": {
         "desc": "Garou warrior in Crinos (claws and bite, Rage 5)",
+        "default": "attack {pc} as claw",
         "sheet": {
             "splat": "shifter",
             "race": "Garou",

@@ -1,0 +1,102 @@
+"""NPC templates' default behaviour, accepted with one command (issue 11, staff tools):
+``+combat/declare/auto`` declares every NPC not yet declared with its template's default
+(world/prototypes.py ``default``; ``{pc}``: the nearest player character standing), played
+through +combat with exact dice. The defaults go through the same declaration rules as a
+typed one: TURN-01 low to high, TURN-03 high to low.
+
+Char (staff, organizer) rating 6, Char2 rating 4; Rat1 and Rat2 are street thugs (Dex 2,
+Melee 2, a knife). Rule IDs: ../shared/rules-catalog.md.
+"""
+
+import pytest
+
+from tests.commands.test_combat_effects import EffectsTest
+
+
+class DefaultsTest(EffectsTest):
+    def setup_rats(self, options="", rat_dice=(1, 2)):
+        """Rat1 4 + [1] = 5 and Rat2 4 + [rat_dice[1]]; Char 6 + [5] = 11, Char2 4 + [3] =
+        7. Rat2 stands 10 yards from Char, so Char2 is the nearest PC to it; Rat1 is as
+        near to both and takes the one who joined first, Char."""
+        self.cmd(f"+combat/start {options}".rstrip())
+        self.player("+combat/join")
+        self.assertIn("Rat2 joins", self.cmd("+combat/npc 2 Rat=thug").text)
+        self.cmd("+combat/range Rat2/Char=10")
+        with self.dice(5):
+            self.cmd("+combat/init")
+        with self.dice(3):
+            self.player("+combat/init")
+        with self.dice(*rat_dice):
+            self.cmd("+combat/init Rat1,Rat2=4")
+        self.cmd("+combat/next")
+
+    def declared(self):
+        return [(e["actor"], e["actions"]) for e in self.log() if e["event"] == "declare"]
+
+    def knife(self, target):
+        return [{"kind": "attack", "target": self.key(target), "weapon": "Knife"}]
+
+
+class TestDeclareAuto(DefaultsTest):
+    def test_templates_list_their_default(self):
+        out = self.cmd("+combat/templates").text
+        self.assertIn("default: attack <nearest PC> with knife", out)
+        self.assertIn("+combat/declare/auto", out)
+
+    @pytest.mark.rule("TURN-01", "TURN-03", "ATK-01")
+    def test_auto_ahead_declares_every_npc_default(self):
+        """Paced ahead: one line declares both Rats (each revealed in its slot, TURN-01);
+        the players declare and nobody types +combat/act: high to low (TURN-03), Rat2
+        attacks Char2 and Rat1 attacks Char with their knives, Dex 2 + Melee 2."""
+        self.setup_rats("=ahead")
+        out = self.cmd("+combat/declare/auto").text
+        self.assertIn("Rat1 declares: attack Char with Knife", out)
+        self.assertNotIn("Not declared", out)
+        self.assertEqual(self.declared(), [(self.key("Rat1"), self.knife("Char")),
+                                           (self.key("Rat2"), self.knife("Char2"))])
+        self.assertIn("Every NPC standing here has declared already.",
+                      self.cmd("+combat/declare/auto").text)
+        self.player("+combat/declare other waits")
+        with self.dice(2, 2, 2, 2, 2, 2, 2, 2):  # Rat2 [2 2 2 2], Rat1 [2 2 2 2]: misses
+            self.cmd("+combat/declare other watches")
+        acted = [e["actor"] for e in self.log() if e["event"] == "act"]
+        self.assertEqual(acted, [self.key(n) for n in ("Char", "Char2", "Rat2", "Rat1")])
+        attacks = [(e["actor"], e["target"], e["weapon"]) for e in self.log()
+                   if e["event"] == "attack"]
+        self.assertEqual(attacks, [(self.key("Rat2"), self.key("Char2"), "Knife"),
+                                   (self.key("Rat1"), self.key("Char"), "Knife")])
+        self.assertEqual((self.state().turn, self.state().phase), (2, "declare"))
+
+    @pytest.mark.rule("TURN-01")
+    def test_auto_slot_by_slot_declares_those_whose_slot_came(self):
+        """Slot by slot (the default pacing): Rat1 (5) declares; Rat2 (4 + [4] = 8) comes
+        after Char2 (7), so it is named and declared by the next /declare/auto."""
+        self.setup_rats(rat_dice=(1, 4))
+        out = self.cmd("+combat/declare/auto").text
+        self.assertIn("Rat1 declares: attack Char with Knife", out)
+        self.assertIn("Not declared: Rat2 when their slot comes: type +combat/declare/auto "
+                      "again then.", " ".join(out.split()))
+        self.assertEqual(self.declared(), [(self.key("Rat1"), self.knife("Char"))])
+        self.player("+combat/declare other waits")
+        self.assertIn("Rat2 declares: attack Char2 with Knife",
+                      self.cmd("+combat/declare/auto").text)
+        self.assertEqual([a for a, _ in self.declared()],
+                         [self.key(n) for n in ("Rat1", "Char2", "Rat2")])
+
+    def test_auto_refusals_change_nothing(self):
+        """Only the organizer or staff; /auto goes with /declare alone; an NPC made from a
+        trait list has no default and is named; a PC left out of the list is refused."""
+        self.setup_rats("=ahead")
+        self.cmd("+combat/npc Bat=str=1,dex=3,brawl=1")
+        before = self.state()
+        self.assertIn("Only the organizer or staff", self.player("+combat/declare/auto").text)
+        self.assertIn("/auto does not go with /start", self.cmd("+combat/start/auto").text)
+        self.assertIn("/auto does not go with /attack", self.cmd("+combat/attack/auto Rat1").text)
+        self.assertIn("+combat/declare/auto Rat1,Rat2 only theirs",
+                      self.cmd("+combat/declare/auto/wp").text)
+        self.assertIn("Every NPC standing here has declared already.",
+                      self.cmd("+combat/declare/auto Char2").text)
+        self.assertEqual(self.state(), before)
+        out = " ".join(self.cmd("+combat/declare/auto Rat1,Bat").text.split())
+        self.assertIn("Not declared: Bat has no default (declare for it).", out)
+        self.assertEqual([a for a, _ in self.declared()], [self.key("Rat1")])
