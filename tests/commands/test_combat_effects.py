@@ -28,6 +28,25 @@ class EffectsTest(CombatTest):
     def log(self):
         return combatlog.read(combat_in(self.room1).combat_id)
 
+    def events(self, kind):
+        return [r for r in self.log() if r["event"] == kind]
+
+    def fight_in(self, start: str = "") -> str:
+        """``setup_fight`` from ``+combat/start<start>`` into the declare phase: Char at 11,
+        Char2 at 7, the NPC Thug at 5. Returns what /start replied."""
+        out = self.cmd(f"+combat/start{start}").text
+        self.player("+combat/join")
+        self.cmd("+combat/npc Thug=str=3,dex=2,wits=2,brawl=2,stamina=2")
+        with self.dice(5):
+            self.cmd("+combat/init")
+        with self.dice(3):
+            self.player("+combat/init")
+        with self.dice(1):
+            self.cmd("+combat/init Thug=4")
+        self.cmd("+combat/next")
+        self.assertEqual(self.state().phase, "declare")
+        return out
+
     def rolls(self, purpose):
         return [r for r in self.log() if r["event"] == "roll" and r["purpose"] == purpose]
 

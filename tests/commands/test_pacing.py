@@ -14,20 +14,7 @@ from tests.helpers import capture_msgs
 
 class AheadTest(EffectsTest):
     def setup_ahead(self, options="ahead"):
-        self.assertIn("choices entered ahead", self.cmd(f"+combat/start ={options}").text)
-        self.player("+combat/join")
-        self.cmd("+combat/npc Thug=str=3,dex=2,wits=2,brawl=2,stamina=2")
-        with self.dice(5):
-            self.cmd("+combat/init")
-        with self.dice(3):
-            self.player("+combat/init")
-        with self.dice(1):
-            self.cmd("+combat/init Thug=4")
-        self.cmd("+combat/next")
-        self.assertEqual(self.state().phase, "declare")
-
-    def events(self, kind):
-        return [r for r in self.log() if r["event"] == kind]
+        self.assertIn("choices entered ahead", self.fight_in(f" ={options}"))
 
 
 class TestDeclareAhead(AheadTest):

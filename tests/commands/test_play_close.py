@@ -18,17 +18,7 @@ class CloseTest(EffectsTest):
     def start(self, ruleset="numetal"):
         """``setup_fight`` in ``ruleset``."""
         word = "" if ruleset == "numetal" else f" {ruleset}"
-        self.assertIn("starts a fight", self.cmd(f"+combat/start{word}").text)
-        self.player("+combat/join")
-        self.cmd("+combat/npc Thug=str=3,dex=2,wits=2,brawl=2,stamina=2")
-        with self.dice(5):
-            self.cmd("+combat/init")
-        with self.dice(3):
-            self.player("+combat/init")
-        with self.dice(1):
-            self.cmd("+combat/init Thug=4")
-        self.cmd("+combat/next")
-        self.assertEqual(self.state().phase, "declare")
+        self.assertIn("starts a fight", self.fight_in(word))
         self.assertEqual(self.state().ruleset, ruleset)
 
     def declare_all(self, thug="other growls", char2="other waits", char="other waits"):

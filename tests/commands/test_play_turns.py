@@ -15,20 +15,7 @@ from tests.commands.test_combat_effects import EffectsTest
 class PlayTest(EffectsTest):
     def setup_in(self, ruleset: str):
         """``setup_fight`` in another ruleset: the same three at 11, 7 and 5."""
-        self.assertIn("starts a fight", self.cmd(f"+combat/start {ruleset}").text)
-        self.player("+combat/join")
-        self.cmd("+combat/npc Thug=str=3,dex=2,wits=2,brawl=2,stamina=2")
-        with self.dice(5):
-            self.cmd("+combat/init")
-        with self.dice(3):
-            self.player("+combat/init")
-        with self.dice(1):
-            self.cmd("+combat/init Thug=4")
-        self.cmd("+combat/next")
-        self.assertEqual(self.state().phase, "declare")
-
-    def events(self, kind):
-        return [r for r in self.log() if r["event"] == kind]
+        self.assertIn("starts a fight", self.fight_in(f" {ruleset}"))
 
 
 class TestGearReplies(EffectsTest):
