@@ -31,12 +31,16 @@ SHEET_ATTR = ("sheet", "wod")
 #: delete signals, and ``combat_guard.restore_after_rollback``): what is drawn from many
 #: sheets at once (the ``+combat`` table) is cached under it.
 _epoch = itertools.count(1)
-sheets_epoch = next(_epoch)
+_current = next(_epoch)
+
+
+def sheets_epoch() -> int:
+    return _current
 
 
 def sheets_changed() -> None:
-    global sheets_epoch
-    sheets_epoch = next(_epoch)
+    global _current
+    _current = next(_epoch)
 
 
 def _on_attribute_write(sender, instance, **kwargs):
@@ -127,3 +131,17 @@ class NPC(Character):
     """A staff-run character: same sheet, no account; staff may edit and roll for it."""
 
     is_npc = True
+
+    def access(self, accessing_obj, access_type="read", default=False,
+               no_superuser_bypass=False, **kwargs):
+        """Issue 13: every command typed in a room asks each object there for its ``call``
+        lock (evennia/commands/cmdhandler.py, ``_get_local_obj_cmdsets``): may its commands
+        join the typist's? A character's is ``call:false()`` (DefaultCharacter), so the
+        answer for an NPC is no without evaluating it, and a room of 100 NPCs costs nothing
+        per command. A call lock staff changed is evaluated as usual."""
+        if (access_type == "call" and no_superuser_bypass
+                and self.locks.get("call") == "call:false()"):
+            return False  # what evaluating it gives (no one bypasses it)
+        return super().access(accessing_obj, access_type=access_type, default=default,
+                              no_superuser_bypass=no_superuser_bypass, **kwargs)
+

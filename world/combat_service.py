@@ -178,6 +178,8 @@ def announce(done: Applied, objects: Objects) -> None:
     room = script.obj
     if done.text and room is not None:
         for obj in room.contents:  # not msg_contents: it would $funcparse players' words
+            if getattr(obj, "is_npc", False) and not obj.sessions.count():
+                continue  # issue 13: nobody reads it there (staff puppeting one do)
             obj.msg(done.text)
     already = set(engine.prompts(done.before))
     organizer = script.organizer
