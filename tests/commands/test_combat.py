@@ -285,6 +285,25 @@ class TestQueryCount(CombatTest):
         self.assertEqual(len(writes(declare)), 2, declare.sql)  # the state, the log row
         self.assertEqual(len(writes(act)), 3, act.sql)  # the state, Thug's sheet, the log row
 
+    def test_commit_encodes_only_who_changed(self):
+        """The stored state is json.dumps(state.to_dict()) byte for byte, and a commit
+        encodes again only the combatants the command changed; the undo record holds the
+        state the command started from as it was stored."""
+        self.setup_fight()
+        script = combat_in(self.room1)
+        self.cmd("+combat/declare Thug=attack Char2")
+        self.player("+combat/dodge")
+        start = script.attributes.get("state")
+        self.cmd("+combat/declare attack Thug")
+        self.assertEqual(script.ndb.state_text.encoded, 1)  # Char declared
+        with self.dice(8, 7, 6, 2, 1, 9, 6, 3, 2, 7, 3):
+            self.cmd("+combat/act")
+        self.assertLessEqual(script.ndb.state_text.encoded, 2)
+        stored = script.attributes.get("state")
+        self.assertEqual(stored, json.dumps(script.get_state().to_dict()))
+        rows = list(combatlog.rows(script.combat_id))
+        self.assertEqual(json.loads(rows[-2].undo)["state"], json.loads(start))
+
     def test_status_reads_nothing(self):
         self.setup_fight()
         self.cmd("+combat")
