@@ -347,6 +347,16 @@ class TestQueryCount(CombatTest):
         self.char2.sheet.save(self.char2.sheet.get())
         self.assertIsInstance(self.char2.attributes.get("sheet", category="wod"), str)
 
+    def test_npc_call_lock_answered_as_evaluating_it_would(self):
+        from evennia import create_object
+
+        npc = create_object("typeclasses.characters.NPC", key="Extra", location=self.room1)
+        self.assertEqual(npc.locks.get("call"), "call:false()")  # DefaultCharacter's
+        self.assertFalse(npc.access(self.char1, "call", no_superuser_bypass=True))
+        npc.locks.add("call:all()")  # staff changed it: evaluated as usual
+        self.assertTrue(npc.access(self.char1, "call", no_superuser_bypass=True))
+        self.assertIn("Extra", self.cmd("examine Extra").text)  # staff still reach it
+
     def test_a_crowd_of_npcs_costs_nothing_here(self):
         """100 NPCs in the room: ``look``, ``+combat`` and an act cost the queries they cost
         with one, the command handler checks no NPC's lock, and the room's text is sent to
