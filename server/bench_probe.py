@@ -1,0 +1,136 @@
+"""Issue 13's bench probe: SQL statements and handler CPU per command, inside the server.
+
+Off unless the environment variable ``WOD_BENCH_PROBE`` is ``1`` when the server starts:
+``server/conf/inputfuncs.py`` then defines a ``text`` input function (the one Evennia calls
+for every line a client types) that runs Evennia's own ``text`` inside a Django
+``connection.execute_wrapper`` and a ``time.thread_time`` pair, and adds the figures to a
+tally keyed by the command's first word (``+combat/act``, ``look``; digits become ``#`` so
+the benches' marker commands ``zzmk<n>`` share one key). With the variable unset the input
+function is not defined at all, so a normal server runs exactly Evennia's code.
+
+Commands run synchronously on the server's main thread (Evennia's ``cmdhandler`` only
+yields plain values for our commands), so every statement counted inside the wrapper is
+the command's own; other threads have their own connection and are not wrapped.
+
+The bench reads the tally by typing ``@benchprobe`` (a superuser's session only; JSON on one
+line) and clears it with ``@benchprobe/reset``. ``@benchmark <tag>`` (any session) answers
+``BENCHMARK <tag>`` at once: the benches send it after a command to know where its reply
+ends, at a fraction of the CPU of an unknown command (whose "not available" reply runs the
+command handler and its fuzzy suggestions). None of these lines reaches the command handler,
+so no command has to exist for them, and they are not counted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+
+ENV = "WOD_BENCH_PROBE"
+DUMP = "@benchprobe"
+RESET = "@benchprobe/reset"
+MARK = "@benchmark "
+_DIGITS = re.compile(r"\d+")
+_WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
+_TRANSACTION = ("SAVEPOINT", "RELEASE", "ROLLBACK", "BEGIN", "COMMIT")
+
+
+def enabled(environ=os.environ) -> bool:
+    return environ.get(ENV, "").strip() == "1"
+
+
+def command_key(line: str) -> str:
+    """The tally key of a typed line: its first word, lower case, digits as ``#``."""
+    words = line.strip().split(None, 1)
+    return _DIGITS.sub("#", words[0].lower()) if words else "(empty)"
+
+
+def statement_kind(sql: str) -> str:
+    head = sql.lstrip().split(None, 1)[0].upper() if sql.strip() else ""
+    if head in ("SELECT", "WITH"):
+        return "selects"
+    if head in _WRITES:
+        return "writes"
+    if head in _TRANSACTION:
+        return "transaction"
+    return "other"
+
+
+class Tally:
+    """Per-key sums: commands, statements by kind, handler CPU seconds."""
+
+    FIELDS = ("commands", "selects", "writes", "transaction", "other", "cpu_s")
+
+    def __init__(self):
+        self.rows: dict[str, dict[str, float]] = {}
+
+    def row(self, key: str) -> dict[str, float]:
+        if key not in self.rows:
+            self.rows[key] = dict.fromkeys(self.FIELDS, 0)
+        return self.rows[key]
+
+    def reset(self) -> None:
+        self.rows.clear()
+
+    def as_json(self) -> str:
+        return json.dumps(self.rows, sort_keys=True, separators=(",", ":"))
+
+
+TALLY = Tally()
+
+
+class Counter:
+    """A Django execute wrapper that counts statements by kind into ``counts``."""
+
+    def __init__(self, counts: dict[str, float]):
+        self.counts = counts
+
+    def __call__(self, execute, sql, params, many, context):
+        self.counts[statement_kind(sql)] += 1
+        return execute(sql, params, many, context)
+
+
+def measured(run, line: str, tally: Tally | None = None) -> None:
+    """Run ``run()`` (one typed line) counting its SQL and main-thread CPU under its key."""
+    from django.db import connection
+
+    tally = TALLY if tally is None else tally
+    counts = dict.fromkeys(("selects", "writes", "transaction", "other"), 0)
+    t0 = time.thread_time()
+    try:
+        with connection.execute_wrapper(Counter(counts)):
+            run()
+    finally:
+        cpu = time.thread_time() - t0
+        row = tally.row(command_key(line))
+        row["commands"] += 1
+        row["cpu_s"] += cpu
+        for kind, n in counts.items():
+            row[kind] += n
+
+
+def is_staff_session(session) -> bool:
+    account = getattr(session, "account", None)
+    return bool(account and account.is_superuser)
+
+
+def text(session, *args, **kwargs):
+    """The ``text`` input function when the probe is on (see the module docstring)."""
+    from evennia.server import inputfuncs
+
+    line = args[0] if args else None
+    if line is None:
+        return
+    stripped = line.strip().lower()
+    if stripped.startswith(MARK):
+        session.msg(text="BENCHMARK " + stripped[len(MARK) :].strip())
+        return
+    if stripped in (DUMP, RESET) and is_staff_session(session):
+        if stripped == DUMP:
+            session.msg(text="BENCHPROBE " + TALLY.as_json())
+        else:
+            TALLY.reset()
+            session.msg(text="BENCHPROBE reset")
+        return
+    measured(lambda: inputfuncs.text(session, *args, **kwargs), line)
