@@ -142,10 +142,11 @@ class Client:
         self.last_rtt = time.perf_counter() - t0
         return out
 
-    def probe(self, reset: bool = False) -> dict:
-        """The server's tally (a superuser's session); ``reset`` clears it afterwards."""
+    def probe(self, reset: bool = False, sql: bool = False) -> dict:
+        """The server's tally (a superuser's session); ``reset`` clears it afterwards;
+        ``sql``: instead, the statements of the last command of each key."""
         self.tc._buffer = ""
-        self.tc.send("@benchprobe")
+        self.tc.send("@benchprobe/sql" if sql else "@benchprobe")
         m = self.tc.expect(r"BENCHPROBE (\{.*\})\n", REPLY_TIMEOUT)
         if reset:
             self.tc.send("@benchprobe/reset")
@@ -173,6 +174,7 @@ class Samples:
         self.batch_cpu: dict[str, list[float]] = {}  # seconds per command, one per batch
         self.rtts: dict[str, list[float]] = {}
         self.probe: dict[str, dict[str, float]] = {}
+        self.batch_handler: dict[str, list[float]] = {}  # handler seconds per command
 
     def rtt(self, kind: str, seconds: float) -> None:
         with self.lock:
@@ -182,13 +184,18 @@ class Samples:
         if commands:
             self.batch_cpu.setdefault(kind, []).append(cpu / commands)
 
-    def add_probe(self, kind: str, key: str, tally: dict) -> None:
-        row = tally.get(key)
+    def add_probe(self, kind: str, key: str, before: dict, after: dict) -> None:
+        """What the probe counted for ``key`` between two dumps, as one batch of ``kind``."""
+        row, old = after.get(key), before.get(key, {})
         if not row:
             return
+        diff = {f: v - old.get(f, 0) for f, v in row.items()}
+        if diff["commands"] <= 0:
+            return
         mine = self.probe.setdefault(kind, dict.fromkeys(row, 0))
-        for f, v in row.items():
+        for f, v in diff.items():
             mine[f] = mine.get(f, 0) + v
+        self.batch_handler.setdefault(kind, []).append(diff["cpu_s"] / diff["commands"])
 
 
 def pct(values: list[float], p: float) -> float:
@@ -210,12 +217,22 @@ columns:
   cpu ms     server process CPU (user+sys, all its threads) over a batch of this kind,
              per command, minus a marker's CPU (measured the same way); median of batches
   handler ms the server's main-thread CPU inside Evennia's text input function for the
-             command alone (probe: time.thread_time), mean over all commands of the kind
+             command alone (probe: time.thread_time), per command; median of batches
   sql        SQL statements per command (probe: Django execute_wrapper), mean; of them
   sel / wr   SELECTs / writes (INSERT, UPDATE, DELETE); the rest are SAVEPOINT/RELEASE
   p50..p99   round trip, client side: line sent until its reply's end was read (the
              answer to the "@benchmark <n>" line sent right after it), ms
   x look     the column's ratio to look's (cpu ms, sql, p50)"""
+
+
+def show_sql(admin: Client, keys: list[str]) -> None:
+    """Print the SQL statements of the last command of each key (the probe keeps them)."""
+    last = admin.probe(sql=True)
+    for key in keys:
+        statements = last.get(key, [])
+        print(f"SQL of the last {key} ({len(statements)} statements):")
+        for sql in statements:
+            print(f"  {sql}")
 
 
 def table(samples: Samples, kinds: list[tuple[str, str]], marker_cpu: float,
@@ -232,7 +249,8 @@ def table(samples: Samples, kinds: list[tuple[str, str]], marker_cpu: float,
             "batches": len(cpu),
             "cmds": len(r),
             "cpu": (statistics.median(cpu) - marker_cpu) * 1000 if cpu else float("nan"),
-            "handler": pr.get("cpu_s", 0) * 1000 / n if n else float("nan"),
+            "handler": (statistics.median(samples.batch_handler[kind]) * 1000
+                        if samples.batch_handler.get(kind) else float("nan")),
             "sql": (pr.get("selects", 0) + pr.get("writes", 0) + pr.get("transaction", 0)
                     + pr.get("other", 0)) / n if n else float("nan"),
             "sel": pr.get("selects", 0) / n if n else float("nan"),

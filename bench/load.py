@@ -47,6 +47,7 @@ KINDS = [  # (kind as printed, the probe's key)
     ("+combat/declare", "+combat/declare"),
     ("+combat/act", "+combat/act"),
 ]
+KEYS = dict(KINDS)
 TARGETS = {"+combat/act": 2.0, "+combat/declare": 1.5, "+combat": 1.5}
 ORDERS = [  # per turn, rotating; the declare batch comes before the act batch
     ["look", "+combat/declare", "+combat", "+combat/act", "marker"],
@@ -135,7 +136,7 @@ class Fight(threading.Thread):
             self.problems.append(f"fight {self.idx} setup:\n{traceback.format_exc()}")
         for step in self.plan.steps():
             self.plan.barrier.wait()  # the main thread reads the CPU in between
-            if self.failed:
+            if self.failed or step == "setup":  # "setup": set up (above) before it
                 self.plan.barrier.wait()
                 continue
             try:
@@ -155,7 +156,7 @@ class Plan:
         self.barrier = threading.Barrier(fights + 1)
 
     def steps(self) -> list[str]:
-        out = []
+        out = ["setup"]  # the fights set up before it ends
         for t in range(self.turns):
             out += ORDERS[t % len(ORDERS)] + ["heal"]
         return out
@@ -176,6 +177,8 @@ def main(argv=None) -> int:
     ap.add_argument("--ports", default="4500-4549", help="range the server may listen on")
     ap.add_argument("--seed", type=int, default=None, help="account names only")
     ap.add_argument("--keep", action="store_true", help="keep the server's game dir")
+    ap.add_argument("--sql", action="store_true",
+                    help="print the SQL statements of the last act and declare")
     args = ap.parse_args(argv)
     if args.quick:
         args.clients, args.fights, args.turns = 20, 4, 10
@@ -208,26 +211,25 @@ def main(argv=None) -> int:
                   for i in range(args.fights)]
         for f in fights:
             f.start()
-        cpu = {}
-        setup_done = False
         for step in plan.steps():
             plan.barrier.wait(timeout=900)  # every fight ready: go
-            if not setup_done:
-                setup_done = True
-                print(f"setup done in {time.monotonic() - t_start:.0f} s", flush=True)
-                admin.probe(reset=True)
-                t_play = time.monotonic()
             c0 = live.cpu_seconds(pid)
-            plan.barrier.wait(timeout=900)  # every fight done with the batch
+            plan.barrier.wait(timeout=900)  # every fight done with the step
             c1 = live.cpu_seconds(pid)
-            if step != "heal":
+            # The fights wait at the next barrier while the probe is read.
+            if step == "setup":
+                print(f"setup done in {time.monotonic() - t_start:.0f} s", flush=True)
+                t_play = time.monotonic()
+                before = admin.probe()
+            elif step == "heal":
+                before = admin.probe()
+            else:
                 n = sum(len(f.players) for f in fights if not f.failed)
                 samples.batch(step, c1 - c0, n)
-                cpu[step] = cpu.get(step, 0.0) + (c1 - c0)
+                after = admin.probe()
+                samples.add_probe(step, KEYS.get(step, step), before, after)
+                before = after
         played = time.monotonic() - t_play
-        tally = admin.probe()
-        for kind, key in KINDS:
-            samples.add_probe(kind, key, tally)
         for f in fights:
             f.join(timeout=30)
         marker = samples.batch_cpu.get("marker", [])
@@ -237,12 +239,15 @@ def main(argv=None) -> int:
               f"commands refused or not understood; fights failed: "
               f"{[f.idx for f in fights if f.failed] or 'none'}")
         print(f"marker ('@benchmark <n>', answered by the probe): {marker_cpu * 1000:.2f} ms "
-              f"server CPU each, taken off every kind's cpu ms; p50 round trip "
+              f"server CPU each,\n  taken off every kind's cpu ms; p50 round trip "
               f"{live.pct(samples.rtts.get('marker', []), 50) * 1000:.1f} ms")
         print()
         rows = live.table(samples, KINDS, marker_cpu)
         print()
         live.verdict(rows, TARGETS)
+        if args.sql:
+            print()
+            live.show_sql(admin, ["+combat/act", "+combat/declare", "look", "+combat"])
         print()
         print(live.COLUMNS)
         errors = [e for p in players + [admin] for e in p.errors]

@@ -42,6 +42,7 @@ KINDS = [
     ("+combat/declare", "+combat/declare"),
     ("+combat/act", "+combat/act"),
 ]
+KEYS = dict(KINDS)
 TRAITS = "str=2,dex=3,brawl=2,sta=5,wits=2"  # most attacks hit; few daze (see load.py)
 LIMIT = 1.2
 NPC_CHUNK = 20
@@ -70,7 +71,6 @@ def one_size(admin: live.Client, pid: int, n: int, prefix: str, turns: int) -> d
         raise RuntimeError(f"{len(order)} combatants, not {n}:\n{out[-600:]}\n{status}")
     samples = live.Samples()
     refused: list[str] = []
-    admin.probe(reset=True)
     for t in range(turns):
         for kind in ORDERS[t % len(ORDERS)]:
             lines, expect = [], []
@@ -84,6 +84,7 @@ def one_size(admin: live.Client, pid: int, n: int, prefix: str, turns: int) -> d
                 expect = [f"{name} attacks" for name in order]
             elif kind != "marker":
                 lines, expect = [kind] * n, [""] * n
+            before = admin.probe()
             c0 = live.cpu_seconds(pid)
             if kind == "marker":
                 for _ in range(n):
@@ -96,12 +97,10 @@ def one_size(admin: live.Client, pid: int, n: int, prefix: str, turns: int) -> d
                     if want not in reply:
                         refused.append(f"{line}\n{reply[-400:]}")
             samples.batch(kind, live.cpu_seconds(pid) - c0, n)
+            samples.add_probe(kind, KEYS.get(kind, kind), before, admin.probe())
         for name, health in status_rows(admin.do("+combat")):  # unmeasured
             if health != "Healthy":
                 admin.do(f"+combat/heal {name}=7 bashing")
-    tally = admin.probe()
-    for kind, key in KINDS:
-        samples.add_probe(kind, key, tally)
     admin.do("+combat/end")
     marker = samples.batch_cpu.get("marker", [])
     marker_cpu = statistics.median(marker) if marker else 0.0
@@ -120,6 +119,8 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="sizes 10 and 100, 2 turns")
     ap.add_argument("--ports", default="4500-4549", help="range the server may listen on")
     ap.add_argument("--keep", action="store_true", help="keep the server's game dir")
+    ap.add_argument("--sql", action="store_true",
+                    help="print the SQL of the last act and declare (of the last size)")
     args = ap.parse_args(argv)
     if args.quick:
         args.sizes, args.turns = [10, 100], 2
@@ -142,7 +143,7 @@ def main(argv=None) -> int:
         lo_n, hi_n = min(results), max(results)
         if lo_n != hi_n:
             print(f"\n{hi_n} vs {lo_n} combatants, per command (target <= {LIMIT}x):")
-            print(f"{'kind':<16}{'cpu ms':>22}{'handler ms':>22}{'sql':>18}{'p50 ms':>22}")
+            print(f"{'kind':<16}{'cpu ms':>25}{'handler ms':>25}{'sql':>20}{'p50 ms':>25}")
             for kind, _ in KINDS:
                 a, b = results[lo_n][kind], results[hi_n][kind]
                 cells = []
@@ -151,14 +152,17 @@ def main(argv=None) -> int:
                     x = b[f] / a[f] if a[f] else float("nan")
                     mark = "" if kind == "look" or f == "p50" or x != x else \
                         (" ok" if x <= LIMIT else " !")
-                    cell = f"{a[f]:.{digits}f} -> {b[f]:.{digits}f} x{x:.2f}{mark}"
-                    cells.append(f"{cell:>{18 if f == 'sql' else 22}}")
+                    ratio = f"x{x:.2f}" if x == x else "-"
+                    cell = f"{a[f]:.{digits}f} -> {b[f]:.{digits}f} {ratio}{mark}"
+                    cells.append(f"{cell:>{20 if f == 'sql' else 25}}")
                 print(f"{kind:<16}" + "".join(cells))
             print("  (! over the target; look is the yardstick, not a target; p50 is the "
                   "round trip, for reference)")
+        if args.sql:
+            print()
+            live.show_sql(admin, ["+combat/act", "+combat/declare"])
         print()
-        print(live.COLUMNS.replace("  x look     the column's ratio to look's (cpu ms, sql, "
-                                   "p50)\n", "").rstrip())
+        print(live.COLUMNS)
         return 0
     finally:
         if server is not None:

@@ -4,20 +4,23 @@ Off unless the environment variable ``WOD_BENCH_PROBE`` is ``1`` when the server
 ``server/conf/inputfuncs.py`` then defines a ``text`` input function (the one Evennia calls
 for every line a client types) that runs Evennia's own ``text`` inside a Django
 ``connection.execute_wrapper`` and a ``time.thread_time`` pair, and adds the figures to a
-tally keyed by the command's first word (``+combat/act``, ``look``; digits become ``#`` so
-the benches' marker commands ``zzmk<n>`` share one key). With the variable unset the input
-function is not defined at all, so a normal server runs exactly Evennia's code.
+tally keyed by the command's first word (``+combat/act``, ``look``). With the variable unset
+the input function is not defined at all, so a normal server runs exactly Evennia's code.
 
 Commands run synchronously on the server's main thread (Evennia's ``cmdhandler`` only
 yields plain values for our commands), so every statement counted inside the wrapper is
 the command's own; other threads have their own connection and are not wrapped.
 
 The bench reads the tally by typing ``@benchprobe`` (a superuser's session only; JSON on one
-line) and clears it with ``@benchprobe/reset``. ``@benchmark <tag>`` (any session) answers
-``BENCHMARK <tag>`` at once: the benches send it after a command to know where its reply
-ends, at a fraction of the CPU of an unknown command (whose "not available" reply runs the
-command handler and its fuzzy suggestions). None of these lines reaches the command handler,
-so no command has to exist for them, and they are not counted.
+line) and clears it with ``@benchprobe/reset``; ``@benchprobe/sql`` gives the statements
+(their first 160 characters) of the last command of each key. ``@benchmark <tag>`` (any
+session) answers ``BENCHMARK <tag>`` at once: the benches send it after a command to know
+where its reply ends, at a fraction of the CPU of an unknown command (whose "not available"
+reply runs the command handler and its fuzzy suggestions). None of these lines reaches the
+command handler, so no command has to exist for them, and they are not counted.
+
+The benches' unknown-command markers of old (``zzmk<n>``) would be counted under one key:
+digits become ``#``.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ import time
 ENV = "WOD_BENCH_PROBE"
 DUMP = "@benchprobe"
 RESET = "@benchprobe/reset"
+SQL = "@benchprobe/sql"
+SQL_CHARS = 160  # of each statement kept for @benchprobe/sql
 MARK = "@benchmark "
 _DIGITS = re.compile(r"\d+")
 _WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
@@ -64,6 +69,7 @@ class Tally:
 
     def __init__(self):
         self.rows: dict[str, dict[str, float]] = {}
+        self.last_sql: dict[str, list[str]] = {}  # the last command's statements, per key
 
     def row(self, key: str) -> dict[str, float]:
         if key not in self.rows:
@@ -72,22 +78,29 @@ class Tally:
 
     def reset(self) -> None:
         self.rows.clear()
+        self.last_sql.clear()
 
     def as_json(self) -> str:
         return json.dumps(self.rows, sort_keys=True, separators=(",", ":"))
+
+    def sql_json(self) -> str:
+        return json.dumps(self.last_sql, sort_keys=True, separators=(",", ":"))
 
 
 TALLY = Tally()
 
 
 class Counter:
-    """A Django execute wrapper that counts statements by kind into ``counts``."""
+    """A Django execute wrapper that counts statements by kind into ``counts`` and keeps
+    the start of each in ``statements``."""
 
     def __init__(self, counts: dict[str, float]):
         self.counts = counts
+        self.statements: list[str] = []
 
     def __call__(self, execute, sql, params, many, context):
         self.counts[statement_kind(sql)] += 1
+        self.statements.append(" ".join(sql.split())[:SQL_CHARS])
         return execute(sql, params, many, context)
 
 
@@ -97,13 +110,16 @@ def measured(run, line: str, tally: Tally | None = None) -> None:
 
     tally = TALLY if tally is None else tally
     counts = dict.fromkeys(("selects", "writes", "transaction", "other"), 0)
+    counter = Counter(counts)
     t0 = time.thread_time()
     try:
-        with connection.execute_wrapper(Counter(counts)):
+        with connection.execute_wrapper(counter):
             run()
     finally:
         cpu = time.thread_time() - t0
-        row = tally.row(command_key(line))
+        key = command_key(line)
+        tally.last_sql[key] = counter.statements
+        row = tally.row(key)
         row["commands"] += 1
         row["cpu_s"] += cpu
         for kind, n in counts.items():
@@ -126,9 +142,11 @@ def text(session, *args, **kwargs):
     if stripped.startswith(MARK):
         session.msg(text="BENCHMARK " + stripped[len(MARK) :].strip())
         return
-    if stripped in (DUMP, RESET) and is_staff_session(session):
+    if stripped in (DUMP, RESET, SQL) and is_staff_session(session):
         if stripped == DUMP:
             session.msg(text="BENCHPROBE " + TALLY.as_json())
+        elif stripped == SQL:
+            session.msg(text="BENCHPROBE " + TALLY.sql_json())
         else:
             TALLY.reset()
             session.msg(text="BENCHPROBE reset")

@@ -72,6 +72,7 @@ def test_measured_counts_each_statement_under_the_command_key():
     bench_probe.measured(run, "+combat/act Goon2", tally)
     row = tally.rows["+combat/act"]
     assert (row["commands"], row["selects"], row["writes"], row["transaction"]) == (2, 4, 0, 0)
+    assert tally.last_sql["+combat/act"] == ["SELECT 1", "SELECT 2"]
     # Outside ``measured`` nothing is counted.
     run()
     assert tally.rows["+combat/act"]["selects"] == 4
