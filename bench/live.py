@@ -219,7 +219,7 @@ columns:
   handler ms the server's main-thread CPU inside Evennia's text input function for the
              command alone (probe: time.thread_time), per command; median of batches
   sql        SQL statements per command (probe: Django execute_wrapper), mean; of them
-  sel / wr   SELECTs / writes (INSERT, UPDATE, DELETE); the rest are SAVEPOINT/RELEASE
+  sel / wr   SELECTs / writes (INSERT, UPDATE, DELETE); the rest: BEGIN, SAVEPOINT, RELEASE
   p50..p99   round trip, client side: line sent until its reply's end was read (the
              answer to the "@benchmark <n>" line sent right after it), ms
   x look     the column's ratio to look's (cpu ms, sql, p50)"""
