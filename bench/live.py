@@ -225,6 +225,23 @@ columns:
   x look     the column's ratio to look's (cpu ms, sql, p50)"""
 
 
+def start_profile(admin: Client, key: str) -> None:
+    admin.tc._buffer = ""
+    admin.tc.send(f"@benchprobe/profile {key}")
+    admin.tc.read_until(f"BENCHPROBE profiling {key}", REPLY_TIMEOUT)
+
+
+def show_profile(admin: Client, key: str) -> None:
+    """Print the server's cProfile of the commands of ``key`` (see ``start_profile``)."""
+    admin.tc._buffer = ""
+    admin.tc.send("@benchprobe/profile")
+    out = admin.tc.read_until("BENCHPROBE end", REPLY_TIMEOUT)
+    print(f"server-side cProfile of every {key} since setup (its figures above are inflated "
+          "by the profiler):")
+    for line in out.replace("BENCHPROBE end", "").strip("\n").splitlines():
+        print("  " + line)
+
+
 def show_sql(admin: Client, keys: list[str]) -> None:
     """Print the SQL statements of the last command of each key (the probe keeps them)."""
     last = admin.probe(sql=True)

@@ -177,6 +177,8 @@ def main(argv=None) -> int:
     ap.add_argument("--ports", default="4500-4549", help="range the server may listen on")
     ap.add_argument("--seed", type=int, default=None, help="account names only")
     ap.add_argument("--keep", action="store_true", help="keep the server's game dir")
+    ap.add_argument("--profile", metavar="COMMAND", default=None,
+                    help="cProfile this command word in the server, e.g. +combat/act")
     ap.add_argument("--sql", action="store_true",
                     help="print the SQL statements of the last act and declare")
     args = ap.parse_args(argv)
@@ -220,6 +222,8 @@ def main(argv=None) -> int:
             if step == "setup":
                 print(f"setup done in {time.monotonic() - t_start:.0f} s", flush=True)
                 t_play = time.monotonic()
+                if args.profile:
+                    live.start_profile(admin, args.profile.lower())
                 before = admin.probe()
             elif step == "heal":
                 before = admin.probe()
@@ -248,6 +252,9 @@ def main(argv=None) -> int:
         if args.sql:
             print()
             live.show_sql(admin, ["+combat/act", "+combat/declare", "look", "+combat"])
+        if args.profile:
+            print()
+            live.show_profile(admin, args.profile.lower())
         print()
         print(live.COLUMNS)
         errors = [e for p in players + [admin] for e in p.errors]

@@ -119,6 +119,9 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="sizes 10 and 100, 2 turns")
     ap.add_argument("--ports", default="4500-4549", help="range the server may listen on")
     ap.add_argument("--keep", action="store_true", help="keep the server's game dir")
+    ap.add_argument("--profile", metavar="COMMAND", default=None,
+                    help="cProfile this command word in the server (at the last size), "
+                    "e.g. +combat/act")
     ap.add_argument("--sql", action="store_true",
                     help="print the SQL of the last act and declare (of the last size)")
     args = ap.parse_args(argv)
@@ -138,6 +141,8 @@ def main(argv=None) -> int:
         results = {}
         for i, n in enumerate(args.sizes):
             t0 = time.monotonic()
+            if args.profile and i == len(args.sizes) - 1:
+                live.start_profile(admin, args.profile.lower())  # the last size only
             results[n] = one_size(admin, pid, n, "N" + "abcdefghjk"[i % 10] + "x", args.turns)
             print(f"({time.monotonic() - t0:.0f} s)", flush=True)
         lo_n, hi_n = min(results), max(results)
@@ -161,6 +166,9 @@ def main(argv=None) -> int:
         if args.sql:
             print()
             live.show_sql(admin, ["+combat/act", "+combat/declare"])
+        if args.profile:
+            print()
+            live.show_profile(admin, args.profile.lower())
         print()
         print(live.COLUMNS)
         return 0

@@ -13,11 +13,13 @@ the command's own; other threads have their own connection and are not wrapped.
 
 The bench reads the tally by typing ``@benchprobe`` (a superuser's session only; JSON on one
 line) and clears it with ``@benchprobe/reset``; ``@benchprobe/sql`` gives the statements
-(their first 160 characters) of the last command of each key. ``@benchmark <tag>`` (any
-session) answers ``BENCHMARK <tag>`` at once: the benches send it after a command to know
-where its reply ends, at a fraction of the CPU of an unknown command (whose "not available"
-reply runs the command handler and its fuzzy suggestions). None of these lines reaches the
-command handler, so no command has to exist for them, and they are not counted.
+(their first 160 characters) of the last command of each key; ``@benchprobe/profile <key>``
+runs the commands of that key under cProfile until ``@benchprobe/profile`` prints the
+profile. ``@benchmark <tag>`` (any session) answers ``BENCHMARK <tag>`` at once: the benches
+send it after a command to know where its reply ends, at a fraction of the CPU of an unknown
+command (whose "not available" reply runs the command handler and its fuzzy suggestions).
+None of these lines reaches the command handler, so no command has to exist for them, and
+they are not counted.
 
 The benches' unknown-command markers of old (``zzmk<n>``) would be counted under one key:
 digits become ``#``.
@@ -35,6 +37,8 @@ DUMP = "@benchprobe"
 RESET = "@benchprobe/reset"
 SQL = "@benchprobe/sql"
 SQL_CHARS = 160  # of each statement kept for @benchprobe/sql
+PROFILE = "@benchprobe/profile"
+PROFILE_LINES = 30
 MARK = "@benchmark "
 _DIGITS = re.compile(r"\d+")
 _WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
@@ -70,6 +74,8 @@ class Tally:
     def __init__(self):
         self.rows: dict[str, dict[str, float]] = {}
         self.last_sql: dict[str, list[str]] = {}  # the last command's statements, per key
+        self.profile_key: str | None = None  # commands of this key run under cProfile
+        self.profile = None
 
     def row(self, key: str) -> dict[str, float]:
         if key not in self.rows:
@@ -109,21 +115,46 @@ def measured(run, line: str, tally: Tally | None = None) -> None:
     from django.db import connection
 
     tally = TALLY if tally is None else tally
+    key = command_key(line)
     counts = dict.fromkeys(("selects", "writes", "transaction", "other"), 0)
     counter = Counter(counts)
+    prof = tally.profile if key == tally.profile_key else None
     t0 = time.thread_time()
     try:
         with connection.execute_wrapper(counter):
-            run()
+            if prof is None:
+                run()
+            else:
+                prof.runcall(run)
     finally:
         cpu = time.thread_time() - t0
-        key = command_key(line)
         tally.last_sql[key] = counter.statements
         row = tally.row(key)
         row["commands"] += 1
         row["cpu_s"] += cpu
         for kind, n in counts.items():
             row[kind] += n
+
+
+def profile_command(arg: str, tally: Tally) -> str:
+    """``@benchprobe/profile <key>``: profile the commands of that key from now on;
+    ``@benchprobe/profile``: the profile so far (top functions by cumulative time), and stop."""
+    import cProfile
+    import io
+    import pstats
+
+    if arg:
+        tally.profile_key, tally.profile = arg, cProfile.Profile()
+        return f"BENCHPROBE profiling {arg}"
+    if tally.profile is None:
+        return "BENCHPROBE no profile\nBENCHPROBE end"
+    out = io.StringIO()
+    stats = pstats.Stats(tally.profile, stream=out)
+    stats.strip_dirs().sort_stats("cumulative").print_stats(PROFILE_LINES)
+    stats.sort_stats("tottime").print_stats(PROFILE_LINES)
+    tally.profile_key = tally.profile = None
+    # Evennia reads | as a colour code in text it sends
+    return out.getvalue().replace("|", "!") + "\nBENCHPROBE end"
 
 
 def is_staff_session(session) -> bool:
@@ -141,6 +172,9 @@ def text(session, *args, **kwargs):
     stripped = line.strip().lower()
     if stripped.startswith(MARK):
         session.msg(text="BENCHMARK " + stripped[len(MARK) :].strip())
+        return
+    if stripped.startswith(PROFILE) and is_staff_session(session):
+        session.msg(text=profile_command(stripped[len(PROFILE) :].strip(), TALLY))
         return
     if stripped in (DUMP, RESET, SQL) and is_staff_session(session):
         if stripped == DUMP:

@@ -104,3 +104,15 @@ def test_dump_is_for_superusers_only(monkeypatch):
     bench_probe.text(session, "@benchprobe")  # no account: an ordinary line, counted
     assert session.sent == [] and calls == [("@benchprobe",)]
     assert bench_probe.TALLY.rows["@benchprobe"]["commands"] == 1
+
+
+def test_profile_runs_only_the_named_key_under_the_profiler():
+    tally = bench_probe.Tally()
+    assert bench_probe.profile_command("+combat/act", tally) == "BENCHPROBE profiling +combat/act"
+    seen = []
+    bench_probe.measured(lambda: seen.append("look"), "look", tally)
+    bench_probe.measured(lambda: seen.append("act"), "+combat/act Bob", tally)
+    assert seen == ["look", "act"]
+    out = bench_probe.profile_command("", tally)
+    assert "<lambda>" in out and out.endswith("BENCHPROBE end")
+    assert tally.profile is None and tally.profile_key is None
