@@ -3,6 +3,7 @@
 Counts only, never times (the benches print times)."""
 
 import importlib
+import os
 
 import pytest
 from django.db import connection
@@ -17,13 +18,27 @@ def reloaded_inputfuncs(monkeypatch, value):
         monkeypatch.delenv(bench_probe.ENV, raising=False)
     else:
         monkeypatch.setenv(bench_probe.ENV, value)
-    return callables_from_module(importlib.reload(game_inputfuncs))
+    return callables_from_module(reload_inputfuncs())
+
+
+def reload_inputfuncs():
+    # reload() runs the module again in the same namespace: a ``text`` defined before stays
+    # unless removed first.
+    vars(game_inputfuncs).pop("text", None)
+    return importlib.reload(game_inputfuncs)
 
 
 @pytest.fixture
 def restore_inputfuncs():
+    saved = os.environ.get(bench_probe.ENV)
     yield
-    importlib.reload(game_inputfuncs)  # back to what the environment says
+    # Back to what the environment said before the test (monkeypatch may undo its change
+    # only after this fixture ends).
+    if saved is None:
+        os.environ.pop(bench_probe.ENV, None)
+    else:
+        os.environ[bench_probe.ENV] = saved
+    reload_inputfuncs()
 
 
 @pytest.mark.parametrize("value", [None, "", "0", "yes"])
@@ -116,3 +131,7 @@ def test_profile_runs_only_the_named_key_under_the_profiler():
     out = bench_probe.profile_command("", tally)
     assert "<lambda>" in out and out.endswith("BENCHPROBE end")
     assert tally.profile is None and tally.profile_key is None
+
+
+def test_the_module_is_back_to_normal_after_those_tests():
+    assert "text" not in callables_from_module(game_inputfuncs)
