@@ -18,7 +18,7 @@ thread per fight, its players one after the other):
   kinds carry and have taken off.
 
 The order of the kinds rotates from turn to turn (the declare batch always before the act
-batch), so load and drift hit every kind alike. Between batches, unmeasured, the organizers
+batch), so load and drift hit every kind alike. Between turns, unmeasured, the organizers
 heal the bruises so nobody falls. The server process's CPU is read before and after each
 batch (``/proc``); the probe counts each command's SQL statements and its CPU inside the
 server. Medians over the batches, percentiles over every command.
