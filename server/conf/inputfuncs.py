@@ -50,3 +50,15 @@ as argument.
 #
 #     """
 #     pass
+
+import os as _os
+
+# Issue 13's bench probe (server/bench_probe.py): only with WOD_BENCH_PROBE=1 does this module
+# define ``text`` (and so replace Evennia's for typed lines); unset, nothing is defined here.
+if _os.environ.get("WOD_BENCH_PROBE", "").strip() == "1":
+
+    def text(session, *args, **kwargs):
+        """Evennia's ``text`` input function, counted by the bench probe."""
+        from server.bench_probe import text as probe_text
+
+        probe_text(session, *args, **kwargs)

@@ -1,0 +1,185 @@
+"""Scale bench (issue 13): does a fight command cost the same at 10 and at 100 combatants?
+
+Not a test: it prints figures and never asserts. It starts a throw-away server with the e2e
+harness and the bench probe on (as ``bench/load.py`` does; ports in 4500-4549 unless
+``--ports`` says otherwise). For each size in ``--sizes`` the admin (staff) starts a fight in
+a room of its own, adds that many NPCs with ``+combat/npc <n> <prefix>=<traits>`` (20 at a
+time, the command's limit; ``bench/combat_commands.py`` does the same in-process), leaves
+the fight, sets every NPC's initiative and plays ``--turns`` turns for them from one telnet
+client. Every turn is cut into batches,
+one command kind a batch, each of them one command per combatant:
+
+* ``look``            the admin looks at the room (the NPCs stand in it);
+* ``+combat``         the fight's status (it lists every combatant: it grows with them);
+* ``+combat/declare`` ``<npc>=attack <the next npc>``, lowest initiative first;
+* ``+combat/act``     ``<npc>``, highest initiative first: attack, damage and soak rolls;
+* ``marker``          only the end-of-reply marker, whose CPU the other kinds have taken off.
+
+The order of the kinds rotates from turn to turn (declare before act). The server process's
+CPU is read before and after each batch; the probe counts SQL statements and the handler's
+CPU per command. Printed: a table per size and the ratio of the largest size to the smallest
+(target: at most 1.2x for act, declare and status).
+
+    .venv/bin/python bench/scale.py                    # 10, 50 and 100 combatants, 4 turns
+    .venv/bin/python bench/scale.py --quick            # 10 and 100, 2 turns
+    .venv/bin/python bench/scale.py --sizes 10 200 --turns 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+
+import live  # bench/live.py (this script's folder is on sys.path when run)
+from load import ORDERS, status_rows
+
+KINDS = [
+    ("look", "look"),
+    ("+combat", "+combat"),
+    ("+combat/declare", "+combat/declare"),
+    ("+combat/act", "+combat/act"),
+]
+KEYS = dict(KINDS)
+TRAITS = "str=2,dex=3,brawl=2,sta=5,wits=2"  # most attacks hit; few daze (see load.py)
+LIMIT = 1.2
+NPC_CHUNK = 20
+
+
+def one_size(admin: live.Client, pid: int, n: int, prefix: str, turns: int) -> dict:
+    room = live.dig_room(admin, f"ScaleRoom{n}{prefix}")
+    admin.do(f"@tel/quiet #{room}")
+    out = admin.do("+combat/start")
+    if "starts a fight" not in out:
+        raise RuntimeError(f"+combat/start:\n{out}")
+    admin.do("+combat/timeout 0")
+    names = []
+    for c in range(0, n, NPC_CHUNK):  # the command makes at most 20 at once
+        chunk = f"{prefix}{chr(ord('a') + c // NPC_CHUNK)}"
+        count = min(NPC_CHUNK, n - c)
+        out = admin.do(f"+combat/npc {count} {chunk}={TRAITS}")
+        names += [f"{chunk}{i}" for i in range(1, count + 1)]
+    admin.do("+combat/leave")
+    for name in names:
+        admin.do(f"+combat/init {name}=4")
+    admin.do("+combat/next")
+    status = admin.do("+combat")
+    order = [name for name, _ in status_rows(status)]
+    if len(order) != n:
+        raise RuntimeError(f"{len(order)} combatants, not {n}:\n{out[-600:]}\n{status}")
+    samples = live.Samples()
+    refused: list[str] = []
+    for t in range(turns):
+        for kind in ORDERS[t % len(ORDERS)]:
+            lines, expect = [], []
+            if kind == "+combat/declare":
+                for name in reversed(order):
+                    target = order[(order.index(name) + 1) % len(order)]
+                    lines.append(f"+combat/declare {name}=attack {target}")
+                    expect.append(f"{name} declares")
+            elif kind == "+combat/act":
+                lines = [f"+combat/act {name}" for name in order]
+                expect = [f"{name} attacks" for name in order]
+            elif kind != "marker":
+                lines, expect = [kind] * n, [""] * n
+            before = admin.probe()
+            c0 = live.cpu_seconds(pid)
+            if kind == "marker":
+                for _ in range(n):
+                    admin.marker_only()
+                    samples.rtt(kind, admin.last_rtt)
+            else:
+                for line, want in zip(lines, expect):
+                    reply = admin.do(line)
+                    samples.rtt(kind, admin.last_rtt)
+                    if want not in reply:
+                        refused.append(f"{line}\n{reply[-400:]}")
+            samples.batch(kind, live.cpu_seconds(pid) - c0, n)
+            samples.add_probe(kind, KEYS.get(kind, kind), before, admin.probe())
+        for name, health in status_rows(admin.do("+combat")):  # unmeasured
+            if health != "Healthy":
+                admin.do(f"+combat/heal {name}=7 bashing")
+    admin.do("+combat/end")
+    marker = samples.batch_cpu.get("marker", [])
+    marker_cpu = statistics.median(marker) if marker else 0.0
+    print(f"\n--- {n} combatants: {turns} turns, {len(refused)} commands refused; marker "
+          f"{marker_cpu * 1000:.2f} ms CPU each", flush=True)
+    rows = live.table(samples, KINDS, marker_cpu)
+    for text in refused[:3]:
+        print("  refused: " + text.replace("\n", "\n    "))
+    return {row["kind"]: row for row in rows}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[10, 50, 100])
+    ap.add_argument("--turns", type=int, default=4)
+    ap.add_argument("--quick", action="store_true", help="sizes 10 and 100, 2 turns")
+    ap.add_argument("--ports", default="4500-4549", help="range the server may listen on")
+    ap.add_argument("--keep", action="store_true", help="keep the server's game dir")
+    ap.add_argument("--profile", metavar="COMMAND", default=None,
+                    help="cProfile this command word in the server (at the last size), "
+                    "e.g. +combat/act")
+    ap.add_argument("--sql", action="store_true",
+                    help="print the SQL of the last act and declare (of the last size)")
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.sizes, args.turns = [10, 100], 2
+    lo, hi = (int(x) for x in args.ports.split("-"))
+    print(f"scale: sizes {args.sizes}, {args.turns} turns each; ports {lo}-{hi}", flush=True)
+    print(live.machine(), flush=True)
+    workdir = tempfile.mkdtemp(prefix="wod-scale-")
+    server = None
+    try:
+        server = live.start_server(workdir, (lo, hi + 1))
+        pid = live.server_pid(server)
+        print(f"server up in {server.start_seconds:.1f} s (pid {pid}); CPU from "
+              f"{live.cpu_source(pid)}", flush=True)
+        admin = live.Client(server, server.admin_user, server.admin_password).open(False)
+        results = {}
+        for i, n in enumerate(args.sizes):
+            t0 = time.monotonic()
+            if args.profile and i == len(args.sizes) - 1:
+                live.start_profile(admin, args.profile.lower())  # the last size only
+            results[n] = one_size(admin, pid, n, "N" + "abcdefghjk"[i % 10] + "x", args.turns)
+            print(f"({time.monotonic() - t0:.0f} s)", flush=True)
+        lo_n, hi_n = min(results), max(results)
+        if lo_n != hi_n:
+            print(f"\n{hi_n} vs {lo_n} combatants, per command (target <= {LIMIT}x):")
+            print(f"{'kind':<16}{'cpu ms':>25}{'handler ms':>25}{'sql':>20}{'p50 ms':>25}")
+            for kind, _ in KINDS:
+                a, b = results[lo_n][kind], results[hi_n][kind]
+                cells = []
+                for f in ("cpu", "handler", "sql", "p50"):
+                    digits = 1 if f == "sql" else 2
+                    x = b[f] / a[f] if a[f] else float("nan")
+                    mark = "" if kind == "look" or f == "p50" or x != x else \
+                        (" ok" if x <= LIMIT else " !")
+                    ratio = f"x{x:.2f}" if x == x else "-"
+                    cell = f"{a[f]:.{digits}f} -> {b[f]:.{digits}f} {ratio}{mark}"
+                    cells.append(f"{cell:>{20 if f == 'sql' else 25}}")
+                print(f"{kind:<16}" + "".join(cells))
+            print("  (! over the target; look is the yardstick, not a target; p50 is the "
+                  "round trip, for reference)")
+        if args.sql:
+            print()
+            live.show_sql(admin, ["+combat/act", "+combat/declare"])
+        if args.profile:
+            print()
+            live.show_profile(admin, args.profile.lower())
+        print()
+        print(live.COLUMNS)
+        return 0
+    finally:
+        if server is not None:
+            server.stop()
+            if args.keep:
+                print(f"kept game dir: {server.gamedir}")
+            else:
+                server.cleanup()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
