@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
 from .damage import wound_modifier
@@ -41,6 +41,7 @@ from .maneuvers import (
 )
 from .pools import Modifier, PoolSpec
 from .sheet import Sheet
+from .values import replace
 
 # Conditions the combat may report on a side; a closed set so a typo is caught.
 CONDITIONS = frozenset({

@@ -65,7 +65,7 @@ dying, dead. rage_active / reverted / dying die on any further damage (HLT-04); 
 from __future__ import annotations
 
 import random
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
@@ -75,6 +75,7 @@ from .health import DAMAGE_TYPES, HealthTrack, damage_type as parse_damage_type
 from .pools import Modifier, PoolSpec
 from .schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
 from .sheet import Pool, Sheet
+from .values import replace
 
 # ---------------------------------------------------------------- conditions
 

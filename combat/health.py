@@ -7,10 +7,11 @@ only reports the overflow and the engine decides (HLT-04, HLT-05).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .errors import InputError
 from .schema import Bool, Int, ListOf, Optional, Str, Struct
+from .values import replace
 
 DAMAGE_TYPES = ("bashing", "lethal", "aggravated")  # DMG-18
 SYMBOL = {"bashing": "/", "lethal": "X", "aggravated": "*"}

@@ -34,7 +34,7 @@ combatant); sorting happens once per phase.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from . import dice
@@ -42,6 +42,7 @@ from .errors import IllegalAction, InputError, RuleIssue, RulesError
 from .pools import Modifier
 from .schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
 from .state import MODES, Combatant, CombatState, Condition, Options, Slot, plain
+from .values import replace
 
 # ---------------------------------------------------------------- the YAML this module reads
 

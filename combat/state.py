@@ -13,12 +13,13 @@ Declared actions are plain dicts the attack layer defines (``{"kind": "punch", "
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from .d10.gear import EMPTY as EMPTY_GEAR
 from .d10.gear import Gear, Spending
 from .errors import InputError
+from .values import replace
 
 VERSION = 1
 MODES = ("classic", "simple")  # TURN-01/TURN-03 vs TURN-05

@@ -14,7 +14,6 @@ allowed, what a grapple forbids, a parry with nothing to parry with, a staked va
 
 from __future__ import annotations
 
-from dataclasses import replace
 from types import MappingProxyType
 
 from .. import scheduler as sch
@@ -23,6 +22,7 @@ from ..errors import IllegalAction, InputError
 from ..maneuvers import PACES, form_allowed, movement_yards, tables
 from ..pools import Modifier, PoolSpec
 from ..sheet import Pool
+from ..values import replace
 from .fight import OUT_OF_ACTION, Fight, roll_event
 from .gear import Close
 
