@@ -27,9 +27,10 @@ class Event:
 
     @classmethod
     def from_dict(cls, d: Mapping) -> "Event":
-        return cls(str(d.get("event", "note")), {k: v for k, v in d.items() if k != "event"})
+        fields = dict(d)  # a copy in C, then the kind taken out: ~12 events per command
+        return cls(str(fields.pop("event", "note")), fields)
 
 
 def events_of(dicts) -> tuple[Event, ...]:
     """The engines' internal steps speak plain dicts; the interface speaks ``Event``."""
-    return tuple(d if isinstance(d, Event) else Event.from_dict(d) for d in dicts)
+    return tuple([d if type(d) is Event else Event.from_dict(d) for d in dicts])
