@@ -7,8 +7,8 @@ each class gets, once, a generated function with one keyword parameter per field
 the copy directly: about a quarter of the time, same value.
 
 Same meaning as ``dataclasses.replace``: the fields not named are shared with the old value,
-an unknown name is a TypeError. A class with ``__post_init__`` or a field left out of
-``__init__`` (which ``replace`` treats specially) keeps ``dataclasses.replace``.
+an unknown name is a TypeError, a field left out of ``__init__`` gets its default again. A
+class with ``__post_init__`` keeps ``dataclasses.replace``.
 """
 
 from __future__ import annotations
@@ -32,10 +32,12 @@ def replace(obj: T, /, **changes: Any) -> T:
 
 def _make_copier(cls: type) -> Callable[..., Any]:
     fields = dataclasses.fields(cls)  # raises TypeError for a non-dataclass, as replace does
-    if hasattr(cls, "__post_init__") or any(not f.init for f in fields):
-        return dataclasses.replace
-    names = [f.name for f in fields]
-    if {"old", "new", "KEEP", "NEW", "SET", "CLS"} & set(names):  # the generated code's names
+    names = [f.name for f in fields if f.init]
+    # A field left out of __init__ is not copied by ``replace`` but set to its default again
+    # (the state's caches, combat/state.py); one with a factory keeps dataclasses.replace.
+    fresh = {f.name: f.default for f in fields if not f.init}
+    if (hasattr(cls, "__post_init__") or dataclasses.MISSING in fresh.values()
+            or {"old", "new", "KEEP", "NEW", "SET", "CLS"} & {f.name for f in fields}):
         return dataclasses.replace
     # def copy(old, /, *, a=KEEP, b=KEEP):
     #     new = NEW(CLS)
@@ -43,8 +45,10 @@ def _make_copier(cls: type) -> Callable[..., Any]:
     # object.__setattr__ is how the generated __init__ of a frozen dataclass sets its fields.
     params = ", ".join(f"{n}=KEEP" for n in names)
     body = "".join(f"    SET(new, {n!r}, old.{n} if {n} is KEEP else {n})\n" for n in names)
+    body += "".join(f"    SET(new, {n!r}, FRESH[{n!r}])\n" for n in fresh)
     src = f"def copy(old, /, *, {params}):\n    new = NEW(CLS)\n{body}    return new\n"
-    scope = {"KEEP": _KEEP, "NEW": object.__new__, "SET": object.__setattr__, "CLS": cls}
+    scope = {"KEEP": _KEEP, "NEW": object.__new__, "SET": object.__setattr__, "CLS": cls,
+             "FRESH": fresh}
     exec(src, scope)  # noqa: S102 - source built above from the class's own field names
     copier = scope["copy"]
     copier.__qualname__ = f"replace[{cls.__qualname__}]"

@@ -69,13 +69,16 @@ def is_close(f: Fight, who: str, action: dict) -> bool:
 
 def opponents(f: Fight, key: str) -> int:
     """CLOSE-08: how many others declared a close attack on ``key`` this turn (at least 1)."""
+    # Every combatant's declarations are looked at (twice per attack): plain loops and the
+    # cheap test first keep that a few microseconds in a crowd of 100.
     n = 0
     for c in f.state.combatants:
-        if c.key == key or c.outcome in OUT_OF_ACTION or not c.declared:
+        if not c.declared or c.key == key or c.outcome in OUT_OF_ACTION:
             continue
-        if any(a.get("kind") == "attack" and a.get("target") == key and is_close(f, c.key, a)
-               for a in c.actions):
-            n += 1
+        for a in c.actions:
+            if a.get("target") == key and a.get("kind") == "attack" and is_close(f, c.key, a):
+                n += 1
+                break
     return max(1, n)
 
 
