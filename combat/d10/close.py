@@ -27,13 +27,14 @@ from .fight import OUT_OF_ACTION, Fight, roll_event
 from .gear import Close
 
 GRAPPLERS = ("clinch", "hold")
+NO_CLOSE = Close()  # a frozen value: one shared empty one instead of a new one per question
 
 
 # ---------------------------------------------------------------- facts of the fight
 
 
 def close_of(f: Fight, key: str) -> Close:
-    return f.gear(key).close or Close()
+    return f.gear(key).close or NO_CLOSE
 
 
 def set_close(f: Fight, key: str, **changes) -> None:
