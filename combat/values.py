@@ -8,7 +8,7 @@ the copy directly: about a quarter of the time, same value.
 
 Same meaning as ``dataclasses.replace``: the fields not named are shared with the old value,
 an unknown name is a TypeError, a field left out of ``__init__`` gets its default again. A
-class with ``__post_init__`` keeps ``dataclasses.replace``.
+class with ``__post_init__`` or an ``__init__`` of its own keeps ``dataclasses.replace``.
 """
 
 from __future__ import annotations
@@ -36,7 +36,9 @@ def _make_copier(cls: type) -> Callable[..., Any]:
     # A field left out of __init__ is not copied by ``replace`` but set to its default again
     # (the state's caches, combat/state.py); one with a factory keeps dataclasses.replace.
     fresh = {f.name: f.default for f in fields if not f.init}
-    if (hasattr(cls, "__post_init__") or dataclasses.MISSING in fresh.values()
+    # Only where ``replace`` would run the generated __init__ (not one written by hand).
+    generated = cls.__dataclass_params__.init and cls.__init__.__code__.co_filename == "<string>"
+    if (not generated or hasattr(cls, "__post_init__") or dataclasses.MISSING in fresh.values()
             or {"old", "new", "KEEP", "NEW", "SET", "CLS"} & {f.name for f in fields}):
         return dataclasses.replace
     # def copy(old, /, *, a=KEEP, b=KEEP):
