@@ -75,7 +75,7 @@ from .health import DAMAGE_TYPES, HealthTrack, damage_type as parse_damage_type
 from .pools import Modifier, PoolSpec
 from .schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
 from .sheet import Pool, Sheet
-from .values import replace
+from .values import fast_init, replace
 
 # ---------------------------------------------------------------- conditions
 
@@ -262,6 +262,7 @@ def net_attack_successes(attack: int, defense: int) -> int:
 # ---------------------------------------------------------------- values
 
 
+@fast_init  # built many times per command: combat/values.py
 @dataclass(frozen=True, slots=True)
 class HealthState:
     """The track as the log shows it: level name, penalty, marks and the boxes."""
@@ -334,6 +335,7 @@ class ShifterSoak:
     notes: tuple[str, ...] = ()
 
 
+@fast_init  # built many times per command: combat/values.py
 @dataclass(frozen=True, slots=True)
 class DamageRequest:
     """Every input of one hit, as given (the log keeps it for recomputation)."""
@@ -360,6 +362,7 @@ class DamageRequest:
 _REQUEST_FIELDS = tuple(f.name for f in fields(DamageRequest))
 
 
+@fast_init  # built many times per command: combat/values.py
 @dataclass(frozen=True, slots=True)
 class DamageResult:
     ruleset: str

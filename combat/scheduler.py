@@ -42,7 +42,7 @@ from .errors import IllegalAction, InputError, RuleIssue, RulesError
 from .pools import Modifier
 from .schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
 from .state import MODES, Combatant, CombatState, Condition, Options, Slot, plain
-from .values import replace
+from .values import fast_init, replace
 
 # ---------------------------------------------------------------- the YAML this module reads
 
@@ -214,6 +214,7 @@ def turn_rules(ruleset) -> TurnRules:
 # ---------------------------------------------------------------- results
 
 
+@fast_init  # built many times per command: combat/values.py
 @dataclass(frozen=True, slots=True)
 class Step:
     """The new state and what happened, in order."""

@@ -19,7 +19,7 @@ from typing import Any, Iterable, Mapping
 from .d10.gear import EMPTY as EMPTY_GEAR
 from .d10.gear import Gear, Spending
 from .errors import InputError
-from .values import replace
+from .values import fast_init, replace
 
 VERSION = 1
 MODES = ("classic", "simple")  # TURN-01/TURN-03 vs TURN-05
@@ -255,6 +255,7 @@ class Combatant:
 _DEFAULTS = Combatant("", "")._full_dict()
 
 
+@fast_init  # built many times per command: combat/values.py
 @dataclass(frozen=True, slots=True)
 class Slot:
     """One place in the order: everyone in it shares initiative and rating and acts

@@ -66,3 +66,46 @@ def _make_copier(cls: type) -> Callable[..., Any]:
     copier = scope["copy"]
     copier.__qualname__ = f"replace[{cls.__qualname__}]"
     return copier
+
+
+def fast_init(cls: type[T]) -> type[T]:
+    """Class decorator (above ``@dataclass(frozen=True, slots=True)``): the same ``__init__``
+    (parameters, defaults, factories), setting the slots through their descriptors instead
+    of ``object.__setattr__`` by name, which is what a frozen dataclass's own does: half the
+    time. For the values an attack builds a few dozen of per command (bench/engine.py).
+    A class with ``__post_init__``, init-only variables or no slots is left as it is."""
+    fields = dataclasses.fields(cls)
+    pseudo = len(cls.__dataclass_fields__) != len(fields)  # InitVar / ClassVar entries
+    slots = [getattr(cls, f.name, None) for f in fields]
+    clash = {"self", "NO_ARG"} | {f"{w}_{i}" for w in ("SET", "DEFAULT", "FACTORY")
+                                     for i in range(len(fields))}
+    if (pseudo or hasattr(cls, "__post_init__") or clash & {f.name for f in fields}
+            or any(type(s).__name__ != "member_descriptor" for s in slots)):
+        return cls
+    scope: dict[str, Any] = {"NO_ARG": _KEEP}
+    positional, keyword, body = [], [], []
+    for i, (f, slot) in enumerate(zip(fields, slots)):
+        scope[f"SET_{i}"] = slot.__set__
+        if f.default is not dataclasses.MISSING:
+            scope[f"DEFAULT_{i}"] = f.default
+        if f.default_factory is not dataclasses.MISSING:
+            scope[f"FACTORY_{i}"] = f.default_factory
+        if not f.init:  # not a parameter: its default, or a new one from the factory
+            value = f"DEFAULT_{i}" if f"DEFAULT_{i}" in scope else f"FACTORY_{i}()"
+        elif f"FACTORY_{i}" in scope:  # the parameter's default is "make a new one"
+            value = f"FACTORY_{i}() if {f.name} is NO_ARG else {f.name}"
+        else:
+            value = f.name
+        if f.init:
+            default = ("=NO_ARG" if f"FACTORY_{i}" in scope
+                       else f"=DEFAULT_{i}" if f"DEFAULT_{i}" in scope else "")
+            (keyword if f.kw_only else positional).append(f"{f.name}{default}")
+        body.append(f"    SET_{i}(self, {value})\n")
+    params = ", ".join(["self"] + positional + (["*"] + keyword if keyword else []))
+    src = f"def __init__({params}):\n{''.join(body) or '    pass\n'}"
+    exec(src, scope)  # noqa: S102 - source built above from the class's own fields
+    init = scope["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__doc__ = cls.__init__.__doc__
+    cls.__init__ = init
+    return cls
