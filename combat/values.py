@@ -4,7 +4,7 @@ Why: every step of a fight copies values (a ``Combatant`` has 30 fields, the sta
 times per command. ``dataclasses.replace`` looks every field up by name in a loop, builds a
 keyword dict and runs ``__init__``; that was 40% of an ``apply`` (bench/engine.py). Here
 each class gets, once, a generated function with one keyword parameter per field that builds
-the copy directly: about a sixth of the time, same value.
+the copy directly: a quarter of the time or less, same value.
 
 Same meaning as ``dataclasses.replace``: the fields not named are shared with the old value,
 an unknown name is a TypeError, a field left out of ``__init__`` gets its default again. A
