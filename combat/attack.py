@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
 from .damage import wound_modifier
@@ -41,6 +41,7 @@ from .maneuvers import (
 )
 from .pools import Modifier, PoolSpec
 from .sheet import Sheet
+from .values import fast_init, replace
 
 # Conditions the combat may report on a side; a closed set so a typo is caught.
 CONDITIONS = frozenset({
@@ -73,6 +74,7 @@ class Magic:
     area: bool = False  # area of effect: escape the area instead of defending
 
 
+@fast_init  # built many times per command: combat/values.py
 @dataclass(frozen=True, slots=True)
 class Attack:
     """What the attacker declared."""
@@ -96,6 +98,7 @@ class Attack:
     extra: tuple[Modifier, ...] = ()  # declared situational modifiers, each with its reason
 
 
+@fast_init  # built many times per command: combat/values.py
 @dataclass(frozen=True, slots=True)
 class Side:
     """Plain facts the combat knows about one side of an attack."""
@@ -141,6 +144,7 @@ class WeaponState:
                 "load": self.load}
 
 
+@fast_init  # built many times per command: combat/values.py
 @dataclass(frozen=True, slots=True)
 class Context:
     """What the scheduler and the combat know about this attack (attacker's point of view)."""
@@ -160,6 +164,7 @@ class Context:
     extra: tuple[Modifier, ...] = ()  # from the scheduler: multiple actions (MAN-05..08) ...
 
 
+@fast_init  # built many times per command: combat/values.py
 @dataclass(frozen=True, slots=True)
 class Defense:
     """A declared defense against one attack (DEF-01..03)."""
@@ -198,6 +203,7 @@ class Effect:
     detail: str = ""
 
 
+@fast_init  # built many times per command: combat/values.py
 @dataclass(frozen=True, slots=True)
 class DefenseResult:
     defense: Defense
@@ -207,6 +213,7 @@ class DefenseResult:
     counter_type: str = ""
 
 
+@fast_init  # built many times per command: combat/values.py
 @dataclass(frozen=True, slots=True)
 class AttackResult:
     intent: Attack

@@ -65,7 +65,7 @@ dying, dead. rage_active / reverted / dying die on any further damage (HLT-04); 
 from __future__ import annotations
 
 import random
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
@@ -75,6 +75,7 @@ from .health import DAMAGE_TYPES, HealthTrack, damage_type as parse_damage_type
 from .pools import Modifier, PoolSpec
 from .schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
 from .sheet import Pool, Sheet
+from .values import fast_init, replace
 
 # ---------------------------------------------------------------- conditions
 
@@ -261,6 +262,7 @@ def net_attack_successes(attack: int, defense: int) -> int:
 # ---------------------------------------------------------------- values
 
 
+@fast_init  # built many times per command: combat/values.py
 @dataclass(frozen=True, slots=True)
 class HealthState:
     """The track as the log shows it: level name, penalty, marks and the boxes."""
@@ -283,6 +285,10 @@ class HealthState:
             track.aggravated,
             "".join(track.boxes()),
         )
+
+    def as_dict(self) -> dict:
+        return {"level": self.level, "penalty": self.penalty, "bashing": self.bashing,
+                "lethal": self.lethal, "aggravated": self.aggravated, "boxes": self.boxes}
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,6 +335,7 @@ class ShifterSoak:
     notes: tuple[str, ...] = ()
 
 
+@fast_init  # built many times per command: combat/values.py
 @dataclass(frozen=True, slots=True)
 class DamageRequest:
     """Every input of one hit, as given (the log keeps it for recomputation)."""
@@ -352,6 +359,10 @@ class DamageRequest:
     stay_active_with_rage: bool = False
 
 
+_REQUEST_FIELDS = tuple(f.name for f in fields(DamageRequest))
+
+
+@fast_init  # built many times per command: combat/values.py
 @dataclass(frozen=True, slots=True)
 class DamageResult:
     ruleset: str
@@ -391,11 +402,15 @@ class DamageResult:
         return HealthState.of(self.track_after)
 
     def as_dict(self) -> dict:
-        req = asdict(self.request)
-        req["soak_modifiers"] = [m.as_dict() for m in self.request.soak_modifiers]
-        for k, v in req.items():  # as JSON keeps them, so a logged event reads back equal
+        # Not ``dataclasses.asdict``: it deep-copies recursively and was a tenth of a hit's
+        # cost. The request's values are plain or tuples of plain values (the modifiers
+        # aside), kept as JSON keeps them (lists), so a logged event reads back equal.
+        r = self.request
+        req = {k: getattr(r, k) for k in _REQUEST_FIELDS}
+        for k, v in req.items():
             if isinstance(v, tuple):
                 req[k] = list(v)
+        req["soak_modifiers"] = [m.as_dict() for m in r.soak_modifiers]
         return {
             "ruleset": self.ruleset,
             "request": req,
@@ -412,8 +427,8 @@ class DamageResult:
             "halved": self.halved,
             "marked": self.marked,
             "overflow": self.overflow,
-            "health_before": asdict(self.health_before),
-            "health_after": asdict(self.health_after),
+            "health_before": self.health_before.as_dict(),
+            "health_after": self.health_after.as_dict(),
             "condition_before": self.condition_before,
             "condition": self.condition,
             "outcome": self.outcome,

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .errors import InputError
 from .schema import Bool, Int, Str, Struct
+from .values import fast_init
 
 
 SCHEMA = Struct(
@@ -50,6 +51,7 @@ class DiceRules:
         return max(self.min_difficulty, min(self.max_difficulty, difficulty))
 
 
+@fast_init  # built many times per command: combat/values.py
 @dataclass(frozen=True, slots=True)
 class Roll:
     """One counted roll with every input, so a staffer can recompute it by hand."""

@@ -7,10 +7,11 @@ only reports the overflow and the engine decides (HLT-04, HLT-05).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .errors import InputError
 from .schema import Bool, Int, ListOf, Optional, Str, Struct
+from .values import fast_init, replace
 
 DAMAGE_TYPES = ("bashing", "lethal", "aggravated")  # DMG-18
 SYMBOL = {"bashing": "/", "lethal": "X", "aggravated": "*"}
@@ -74,6 +75,7 @@ def _levels_of(section: dict) -> tuple[Level, ...]:
     return levels
 
 
+@fast_init  # built many times per command: combat/values.py
 @dataclass(frozen=True, slots=True)
 class Applied:
     """What one application of damage did: the new track and what went past Incapacitated."""
@@ -89,6 +91,7 @@ class Applied:
         return self.overflow_lethal + self.overflow_aggravated
 
 
+@fast_init  # built many times per command: combat/values.py
 @dataclass(frozen=True, slots=True)
 class HealthTrack:
     levels: tuple[Level, ...]

@@ -22,11 +22,12 @@ Pure: the clock is a number the caller passes in (tests inject it; the Script pa
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from . import scheduler as sch
 from .errors import WodError
 from .state import CombatState
+from .values import replace
 
 PASS, FULL_DEFENSE, DELAY, ROLLED = "pass", "full_defense", "delay", "rolled"
 

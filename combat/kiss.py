@@ -16,7 +16,7 @@ turn; IllegalAction when the victim may not even try (a mortal below Willpower 9
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from . import dice as dicemod
@@ -24,6 +24,7 @@ from .damage import faces_for, family_of
 from .errors import IllegalAction, InputError
 from .schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
 from .sheet import Pool, Sheet
+from .values import replace
 
 _RESIST = Struct(
     required={"trait": Str(), "difficulty": Int(1, 10)},

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from .errors import IllegalAction, InputError
 from .health import DAMAGE_TYPES
 from .schema import Bool, Int, ListOf, MapOf, Optional, Spec, Str, Struct
+from .values import replace
 
 ATTACK_KINDS = ("brawl", "melee", "thrown", "firearm", "bow", "crossbow")
 RANGED_KINDS = ("thrown", "firearm", "bow", "crossbow")

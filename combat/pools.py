@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .values import fast_init
 
+
+@fast_init  # built many times per command: combat/values.py
 @dataclass(frozen=True, slots=True)
 class Modifier:
     reason: str
@@ -29,6 +32,7 @@ class Modifier:
         return f"{self.reason} {' '.join(parts)}".strip()
 
 
+@fast_init  # built many times per command: combat/values.py
 @dataclass(frozen=True, slots=True)
 class PoolSpec:
     """Traits and numbers that make a pool, the modifiers on it, and the difficulty asked."""

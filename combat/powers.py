@@ -24,7 +24,7 @@ turn)``; ``active(effects, turn)``; ``expire(effects, turn)``; ``count_active``:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
@@ -34,6 +34,7 @@ from .healing import blood_per_turn
 from .maneuvers import movement_yards, tables
 from .schema import Bool, Int, ListOf, MapOf, Str, Struct
 from .sheet import Sheet
+from .values import replace
 
 # ---------------------------------------------------------------- schemas
 

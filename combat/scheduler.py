@@ -34,7 +34,7 @@ combatant); sorting happens once per phase.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from . import dice
@@ -42,6 +42,7 @@ from .errors import IllegalAction, InputError, RuleIssue, RulesError
 from .pools import Modifier
 from .schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
 from .state import MODES, Combatant, CombatState, Condition, Options, Slot, plain
+from .values import fast_init, replace
 
 # ---------------------------------------------------------------- the YAML this module reads
 
@@ -213,6 +214,7 @@ def turn_rules(ruleset) -> TurnRules:
 # ---------------------------------------------------------------- results
 
 
+@fast_init  # built many times per command: combat/values.py
 @dataclass(frozen=True, slots=True)
 class Step:
     """The new state and what happened, in order."""
@@ -330,11 +332,27 @@ def _scan(st: CombatState, idx: dict[str, int]) -> tuple[int, list[tuple[str, st
 
 def prompts(state: CombatState) -> list[tuple[str, str]]:
     """(key, what) for everyone the turn waits for now; what is initiative/declare/act."""
+    # A command asks this of the same state several times (the checks, ``_finish``
+    # comparing before and after); a state is frozen, so the answer is kept on it.
+    waiting = state._waiting
+    if waiting is None:
+        waiting = _remember(state, _prompts(state))
+    return list(waiting)
+
+
+def _prompts(state: CombatState) -> list[tuple[str, str]]:
     if state.phase == "ended":
         return []
     if state.phase == "initiative":
         return [(c.key, "initiative") for c in state.combatants if _wants(state, c)]
     return _scan(state, state.index())[1]
+
+
+def _remember(state: CombatState, waiting: Iterable[tuple[str, str]]) -> tuple:
+    """Keep ``prompts(state)`` on the state (its ``_waiting`` cache, combat/state.py)."""
+    waiting = tuple(waiting)
+    object.__setattr__(state, "_waiting", waiting)
+    return waiting
 
 
 def pending(state: CombatState) -> list[str]:
@@ -556,6 +574,7 @@ def _settle(
         if cur != st.cursor:
             st = replace(st, cursor=cur)
         if found:
+            _remember(st, found)  # what ``prompts`` would scan again, from the same cursor
             break
         if st.phase == "declare":
             st = _begin(st, rules, "act", events)
@@ -597,8 +616,12 @@ def _finish(
     now = _where(st)
     if now != _where(before):
         events.extend(prompt_events(st))
-        st = replace(st, deadline=None)  # a new prompt gets a new deadline from the caller
-    return Step(replace(st, seq=st.seq + 1), tuple(events))
+        # a new prompt gets a new deadline from the caller
+        st = replace(st, deadline=None, seq=st.seq + 1)
+    else:
+        st = replace(st, seq=st.seq + 1)
+    _remember(st, now[3])  # the copy waits for the same (seq and deadline do not count)
+    return Step(st, tuple(events))
 
 
 def _put(st: CombatState, c: Combatant) -> CombatState:

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
 
 from .errors import InputError
 from .health import DAMAGE_TYPES, HealthTrack
 from .traits import TraitCatalog
+from .values import replace
 
 VERSION = 1
 IDENTITY = ("splat", "race", "breed", "form", "generation")

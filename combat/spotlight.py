@@ -49,7 +49,7 @@ Readings where the seed is silent (listed for the closing note):
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Iterable, Mapping
 
 from . import dice
@@ -57,6 +57,7 @@ from .errors import IllegalAction, InputError, RuleIssue, RulesError
 from .schema import Bool, Int, ListOf, MapOf, Str, Struct
 from .spotlight_state import AMBUSH, ENGINE, Fighter, SpotlightState, pair
 from .state import plain
+from .values import replace
 
 # ---------------------------------------------------------------- the YAML this module reads
 

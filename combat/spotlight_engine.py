@@ -30,7 +30,6 @@ Pure: no Evennia, Django or Twisted import; dice come from the injected ``random
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any, Callable, Mapping
 
 from . import spotlight as sp
@@ -42,6 +41,7 @@ from .core.outcome import Outcome
 from .errors import IllegalAction, InputError
 from .spotlight_state import ENGINE as NAME
 from .spotlight_state import SpotlightState
+from .values import replace
 
 PASS, REMOVED = "pass", "removed"  # the idle defaults, as combat/idle.py names them
 ATTACKS = ("attack", "bite")  # the acts that roll (spotlight_attack) and mark Harm

@@ -10,10 +10,11 @@ The operations live in ``combat/spotlight.py``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Mapping
 
 from .errors import InputError
+from .values import replace
 
 VERSION = 1
 ENGINE = "spotlight"

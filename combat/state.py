@@ -13,12 +13,13 @@ Declared actions are plain dicts the attack layer defines (``{"kind": "punch", "
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from .d10.gear import EMPTY as EMPTY_GEAR
 from .d10.gear import Gear, Spending
 from .errors import InputError
+from .values import fast_init, replace
 
 VERSION = 1
 MODES = ("classic", "simple")  # TURN-01/TURN-03 vs TURN-05
@@ -254,6 +255,7 @@ class Combatant:
 _DEFAULTS = Combatant("", "")._full_dict()
 
 
+@fast_init  # built many times per command: combat/values.py
 @dataclass(frozen=True, slots=True)
 class Slot:
     """One place in the order: everyone in it shares initiative and rating and acts
@@ -286,18 +288,33 @@ class CombatState:
     # RNG-05: yards between two combatants, set by staff and by moving; (a, b, yards) with
     # a < b. A pair not listed stands at the ruleset's starting range.
     ranges: tuple[tuple[str, str, int], ...] = ()
+    # Two caches, not part of the value (left out of equality, repr and to_dict); a command
+    # looks combatants up and asks who the turn waits for dozens of times (bench/engine.py).
+    # ``_index``: (the combatants tuple, key -> position in it), checked by identity, so a
+    # copy with the same combatants (a new cursor, phase, seq) keeps it, and
+    # ``with_combatants`` hands it on (the positions do not change).
+    _index: tuple | None = field(default=None, repr=False, compare=False)
+    # ``_waiting``: the scheduler's ``prompts`` of this very value (combat/scheduler.py);
+    # not an __init__ field, so every copy starts without it.
+    _waiting: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     # ------------------------------------------------------------ lookups
 
     def index(self) -> dict[str, int]:
-        """key -> position; built once per operation so lookups stay O(1)."""
-        return {c.key: i for i, c in enumerate(self.combatants)}
+        """key -> position (the first, should a stored state hold a key twice); built once
+        per combatants tuple, so lookups stay O(1). Shared: do not change it."""
+        cached = self._index
+        if cached is not None and cached[0] is self.combatants:
+            return cached[1]
+        idx: dict[str, int] = {}
+        for i, c in enumerate(self.combatants):
+            idx.setdefault(c.key, i)
+        object.__setattr__(self, "_index", (self.combatants, idx))  # a cache: see above
+        return idx
 
     def get(self, key: str) -> Combatant | None:
-        for c in self.combatants:
-            if c.key == key:
-                return c
-        return None
+        i = self.index().get(key)
+        return None if i is None else self.combatants[i]
 
     def find(self, key: str) -> Combatant:
         c = self.get(key)
@@ -317,10 +334,23 @@ class CombatState:
         return replace(self, ranges=tuple(sorted(rest + ((lo, hi, int(yards)),))))
 
     def with_combatants(self, changed: Mapping[str, Combatant]) -> "CombatState":
-        """Replace the combatants named in ``changed`` in one pass (O(n), not O(n) each)."""
+        """Replace the combatants named in ``changed`` (keys not in the fight are ignored):
+        a copy of the tuple and one store per change, so the cost hardly grows with n."""
         if not changed:
             return self
-        return replace(self, combatants=tuple(changed.get(c.key, c) for c in self.combatants))
+        idx = self.index()
+        if len(idx) != len(self.combatants):  # a stored state with a key twice: all of them
+            return replace(self, combatants=tuple(changed.get(c.key, c)
+                                                  for c in self.combatants), _index=None)
+        out = list(self.combatants)
+        same_keys = True
+        for key, c in changed.items():
+            i = idx.get(key)
+            if i is not None:
+                out[i] = c
+                same_keys = same_keys and c.key == key
+        new = tuple(out)
+        return replace(self, combatants=new, _index=(new, idx) if same_keys else None)
 
     # ------------------------------------------------------------ storage
 

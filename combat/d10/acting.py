@@ -3,10 +3,9 @@ actions that are not attacks (aim, reload, move, rise, escape, ready)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .. import scheduler as sch
 from ..attack import ready_weapon, resolve_escape
+from ..values import replace
 from . import change, close, kiss, mending, ranged
 from .fight import OUT_OF_ACTION, Fight, roll_event
 from .gear import Aim

@@ -14,7 +14,6 @@ allowed, what a grapple forbids, a parry with nothing to parry with, a staked va
 
 from __future__ import annotations
 
-from dataclasses import replace
 from types import MappingProxyType
 
 from .. import scheduler as sch
@@ -23,17 +22,19 @@ from ..errors import IllegalAction, InputError
 from ..maneuvers import PACES, form_allowed, movement_yards, tables
 from ..pools import Modifier, PoolSpec
 from ..sheet import Pool
+from ..values import replace
 from .fight import OUT_OF_ACTION, Fight, roll_event
 from .gear import Close
 
 GRAPPLERS = ("clinch", "hold")
+NO_CLOSE = Close()  # a frozen value: one shared empty one instead of a new one per question
 
 
 # ---------------------------------------------------------------- facts of the fight
 
 
 def close_of(f: Fight, key: str) -> Close:
-    return f.gear(key).close or Close()
+    return f.gear(key).close or NO_CLOSE
 
 
 def set_close(f: Fight, key: str, **changes) -> None:
@@ -69,14 +70,25 @@ def is_close(f: Fight, who: str, action: dict) -> bool:
 
 def opponents(f: Fight, key: str) -> int:
     """CLOSE-08: how many others declared a close attack on ``key`` this turn (at least 1)."""
-    n = 0
+    return engaged(f, (key,))[key]
+
+
+def engaged(f: Fight, keys: tuple[str, ...]) -> dict[str, int]:
+    """``opponents`` of each of ``keys`` (an attacker and a target), in one pass over the
+    declarations: it looks at every combatant, so one pass, plain loops and the cheap tests
+    first keep it a few microseconds in a crowd of 100."""
+    counts = dict.fromkeys(keys, 0)
     for c in f.state.combatants:
-        if c.key == key or c.outcome in OUT_OF_ACTION or not c.declared:
+        if not c.declared or c.outcome in OUT_OF_ACTION:
             continue
-        if any(a.get("kind") == "attack" and a.get("target") == key and is_close(f, c.key, a)
-               for a in c.actions):
-            n += 1
-    return max(1, n)
+        seen = ()
+        for a in c.actions:
+            t = a.get("target")
+            if (t in counts and t != c.key and t not in seen and a.get("kind") == "attack"
+                    and is_close(f, c.key, a)):
+                counts[t] += 1
+                seen += (t,)  # one foe counts once, however many attacks they declared
+    return {k: max(1, n) for k, n in counts.items()}
 
 
 def speed(f: Fight, key: str) -> str:
@@ -111,15 +123,17 @@ def _sees_behind(f: Fight, key: str) -> bool:
     return bool(c) and "sees behind" in sch.active_conditions(c, f.state.turn)
 
 
-def side(f: Fight, key: str, base):
-    """The attack layer's ``Side`` for ``key`` with what the fight knows."""
+def side(f: Fight, key: str, base, foes: int | None = None):
+    """The attack layer's ``Side`` for ``key`` with what the fight knows (``foes``: its
+    ``opponents`` when already counted)."""
     conds = set(base.conditions)
     grip = f.gear(key).grapple
     if grip and grip.held:  # COMP-03: held in a hold = partly immobilized
         conds.add("immobilized")
     bf = close_of(f, key).blind_fight
     pen, bonus = (bf[1], bf[2]) if bf and bf[0] == f.state.turn else (0, 0)
-    return replace(base, conditions=frozenset(conds), opponents=opponents(f, key),
+    foes = opponents(f, key) if foes is None else foes
+    return replace(base, conditions=frozenset(conds), opponents=foes,
                    speed=speed(f, key), active_powers=_powers(f, key),
                    blind_fight_penalty=pen, blind_fight_bonus=bonus,
                    sees_behind=_sees_behind(f, key))
@@ -147,7 +161,8 @@ def off_balance(f: Fight, key: str) -> Modifier | None:
 def context(f: Fight, key: str, tkey: str, weapon: str | None, ctx: Context) -> Context:
     """Fill the ``Context`` fields only the fight knows."""
     extra = list(ctx.extra)
-    tside = side(f, tkey, ctx.target)
+    foes = engaged(f, (tkey, key))
+    tside = side(f, tkey, ctx.target, foes[tkey])
     if "dazed" in tside.conditions:  # COMP-02: attacking a dazed target
         diff = (f.rules.section("damage").get("dazed") or {}).get("attack_difficulty")
         if diff:
@@ -160,8 +175,9 @@ def context(f: Fight, key: str, tkey: str, weapon: str | None, ctx: Context) -> 
                    and me.tackled[1] == f.state.turn - 1)
     amb = me.ambush
     bonus = amb[2] if amb and amb[0] == tkey and amb[1] == "free_attack" else 0
-    return replace(ctx, attacker=side(f, key, ctx.attacker), target=tside, riposte=riposte,
-                   tackled_last_turn=tackled, ambush_bonus=bonus, extra=tuple(extra))
+    return replace(ctx, attacker=side(f, key, ctx.attacker, foes[key]), target=tside,
+                   riposte=riposte, tackled_last_turn=tackled, ambush_bonus=bonus,
+                   extra=tuple(extra))
 
 
 def defense_extra(f: Fight, key: str) -> tuple[Modifier, ...]:

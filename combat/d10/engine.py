@@ -8,7 +8,6 @@ caller keeps anything, so it changes nothing.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any, Callable, Mapping
 
 from .. import idle
@@ -18,6 +17,7 @@ from ..core.events import events_of
 from ..core.outcome import Outcome
 from ..errors import IllegalAction, InputError
 from ..state import CombatState
+from ..values import replace
 from . import acting, change, declare, flags, mending, pacing, staff
 from .declare import set_cover
 from .fight import Fight

@@ -9,7 +9,6 @@ for the length of one call and is thrown away after it.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Mapping
 
 from .. import damage as dmg
@@ -20,6 +19,7 @@ from ..maneuvers import tables
 from ..pools import PoolSpec
 from ..sheet import Sheet
 from ..state import CombatState
+from ..values import replace
 from .gear import Gear, Grip
 
 # HLT-02..05 outcomes that take a combatant out of the turn (they keep their place in the

@@ -9,11 +9,12 @@ states stored, which had that shape too).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Mapping
 
 from ..attack import WeaponState
 from ..powers import TurnSpending
+from ..values import replace
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,10 +20,10 @@ whatever the turn has reached, and stops at the first slot that needs someone.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 from .. import scheduler as sch
 from ..errors import IllegalAction, WodError
+from ..values import replace
 from . import acting, declare
 from .fight import Fight
 

@@ -18,8 +18,6 @@ changes later (a range, a weapon knocked away) loses the action when acted, neve
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .. import damage as dmg
 from ..attack import (
     Attack,
@@ -34,6 +32,7 @@ from ..attack import (
 from ..errors import IllegalAction, InputError
 from ..maneuvers import Weapon, tables
 from ..pools import Modifier
+from ..values import replace
 from .fight import Fight, roll_event
 
 SHOOTING = ("firearm", "bow", "crossbow")

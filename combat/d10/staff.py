@@ -3,14 +3,13 @@ set or lifted, cover placed."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .. import damage as dmg
 from .. import scheduler as sch
 from ..attack import CONDITIONS
 from ..errors import IllegalAction, InputError
 from ..health import DAMAGE_TYPES
 from ..maneuvers import tables
+from ..values import replace
 from . import harm, mending
 from .fight import Fight
 

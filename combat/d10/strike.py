@@ -14,8 +14,6 @@ goes on. It never stops the attacker.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .. import damage as dmg
 from .. import dice
 from .. import scheduler as sch
@@ -32,6 +30,7 @@ from ..attack import (
 )
 from ..errors import IllegalAction
 from ..pools import Modifier
+from ..values import replace
 from . import close, harm, mending, ranged, rolls
 from .fight import OUT_OF_ACTION, Fight, roll_event
 from .gear import Penalty
