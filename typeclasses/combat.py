@@ -18,7 +18,7 @@ from django.db import transaction
 from evennia.scripts.scripts import DefaultScript
 
 from combat.core.engine import engine_of_state
-from world import combatlog, rulebook
+from world import combatlog, plain_writes, rulebook
 from world.combat_service import COMBAT_KEY
 from world.state_text import StateText
 
@@ -114,7 +114,7 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
                 if attr is None:
                     self.attributes.add("state", text)
                 else:
-                    attr.value = text  # one UPDATE (AttributeHandler.add writes twice)
+                    plain_writes.update_text(attr, text)  # one UPDATE, no save machinery
                 for char, sheet in sheets:
                     char.sheet.save(sheet)
                 records = combatlog.write(state.id, self.ruleset_name,

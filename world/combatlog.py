@@ -102,7 +102,7 @@ def write(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable[
     """Append ``events`` as one row (call it inside the transaction that saves the state);
     the JSONL export follows the commit. ``undo``: what restoring the fight to before this
     command needs (or its JSON already). Returns the records (with their seq)."""
-    from .models import CombatRecord
+    from . import plain_writes
 
     events = list(events)
     if not events:
@@ -111,9 +111,8 @@ def write(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable[
                     now=time.time())
     if undo and not isinstance(undo, str):
         undo = json.dumps(undo)
-    CombatRecord.objects.create(
-        combat=combat_id, first_seq=records[0]["seq"], last_seq=records[-1]["seq"],
-        turn=turn, records=json.dumps(records), undo=undo or "")
+    plain_writes.insert_record(combat_id, records[0]["seq"], records[-1]["seq"], turn,
+                               json.dumps(records), undo or "")
     _last_seq[combat_id] = records[-1]["seq"]
     transaction.on_commit(lambda: export(combat_id, records))
     return records

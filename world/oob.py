@@ -57,6 +57,8 @@ def combat_state(engine, state, key: str) -> dict:
 
 def _send(obj, name: str, payload: dict) -> None:
     for session in obj.sessions.all():
+        if not session.protocol_flags.get("OOB"):
+            continue  # a plain telnet client asked for no GMCP: nothing to encode and send
         sent = session.ndb.wod_oob
         if sent is None:
             sent = session.ndb.wod_oob = {}

@@ -504,13 +504,13 @@ class TestLogRows(CombatTest):
             self.assertEqual([json.loads(line) for line in fh], combatlog.read(script.combat_id))
 
     def test_a_log_row_that_cannot_be_written_keeps_nothing(self):
-        from world.models import CombatRecord
+        from world import plain_writes
 
         self.setup_fight()
         script = combat_in(self.room1)
         before = script.get_state().to_dict()
         rows = combatlog.rows(script.combat_id).count()
-        with mock.patch.object(CombatRecord.objects, "create", side_effect=RuntimeError):
+        with mock.patch.object(plain_writes, "insert_record", side_effect=RuntimeError):
             out = self.cmd("+combat/declare Thug=dodge").text
         self.assertIn("nothing was changed", out)
         self.assertEqual(combat_in(self.room1).get_state().to_dict(), before)
