@@ -21,7 +21,7 @@ from evennia.typeclasses.attributes import Attribute
 from evennia.utils.utils import lazy_property
 
 from combat.sheet import Sheet
-from world import oob, rulebook
+from world import oob, plain_writes, rulebook
 
 from .objects import ObjectParent
 
@@ -86,8 +86,10 @@ class SheetHandler:
         if attr is None:
             self.obj.attributes.add(key, text, category=category)
         else:
-            # One UPDATE: AttributeHandler.add() saves the row twice (value, then strvalue).
-            attr.value = text
+            # One UPDATE (AttributeHandler.add() saves the row twice, value then strvalue),
+            # as a plain statement: world/plain_writes.py says why.
+            plain_writes.update_text(attr, text)
+            sheets_changed()
         # The next get() parses the stored text: a sheet reads back as from_dict made it.
         # Issue 12: the owner's client hears the new vitals once the change is committed (a
         # fight's sheets are saved inside its transaction; a rollback sends nothing).

@@ -23,6 +23,7 @@ from django.db import transaction
 
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]")
 _last_seq: dict[str, int] = {}  # combat id -> last seq written (the rows are the truth)
+_exported: dict[str, tuple[int, int]] = {}  # combat id -> (last seq, size) of its export
 
 #: records ``+combat/log`` leaves out: bookkeeping, not something that happened
 QUIET = frozenset({"intent", "prompt", "defend", "extra_actions"})
@@ -122,12 +123,22 @@ def export(combat_id: str, records: list[dict]) -> None:
     """Append committed ``records`` to the JSONL file; a file that is missing (or behind)
     is rebuilt from the rows first."""
     path = path_for(combat_id)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    if _file_last_seq(path) != records[0]["seq"] - 1:
-        rebuild(combat_id)
-        return
+    try:
+        size = os.path.getsize(path)
+    except FileNotFoundError:
+        size = None
+    # The file as this process left it (same size, ending at the seq before these) needs no
+    # reading; otherwise its tail says where it ends.
+    if _exported.get(combat_id) != (records[0]["seq"] - 1, size):
+        if size is None:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+        if _file_last_seq(path) != records[0]["seq"] - 1:
+            rebuild(combat_id)
+            _exported[combat_id] = (records[-1]["seq"], os.path.getsize(path))
+            return
     with open(path, "a", encoding="utf-8") as fh:
         fh.write("".join(json.dumps(r) + "\n" for r in records))
+        _exported[combat_id] = (records[-1]["seq"], fh.tell())
 
 
 def rebuild(combat_id: str) -> str:

@@ -1,17 +1,19 @@
-"""The two writes every combat command makes, as one plain SQL statement each (issue 13).
+"""The writes every combat command makes, as one plain SQL statement each (issue 13).
 
-A command commits the fight's state (an Attribute of its Script holding JSON text) and the
-log's row (``world.models.CombatRecord``). Through the ORM each costs a savepoint, Django's
-save machinery and Evennia's post-save hooks: about 0.25 ms apiece, a sixth of what a whole
-``look`` costs the server. Nothing watches these two values (no OOB monitor, no field hook),
-so they are written as plain parameterised statements inside the command's transaction,
-which works the same on SQLite and PostgreSQL. Sheets keep Evennia's save: clients may
-monitor them, and the sheet cache listens for it.
+A command commits the fight's state (an Attribute of its Script holding JSON text), the
+sheets it changed (Attributes holding JSON text) and the log's row
+(``world.models.CombatRecord``). Through the ORM each costs a savepoint, Django's save
+machinery and the idmapper's post-save hooks: about 0.25 ms apiece, a sixth of what a whole
+``look`` costs the server. They are written as plain parameterised statements inside the
+command's transaction (the same SQL on SQLite and PostgreSQL); what Evennia's save would
+tell others is told here: the monitor handler (a client watching an Attribute). The sheet
+cache's own bookkeeping is ``SheetHandler.save``'s.
 """
 
 from __future__ import annotations
 
 from django.db import connection
+from evennia.scripts.monitorhandler import MONITOR_HANDLER
 from evennia.typeclasses.attributes import Attribute
 
 from .models import CombatRecord
@@ -28,6 +30,7 @@ def update_text(attr: Attribute, text: str) -> None:
     with connection.cursor() as cur:
         cur.execute(f"UPDATE {_ATTR_TABLE} SET db_value = %s WHERE id = %s",
                     [_VALUE.get_db_prep_value(text, connection), attr.id])
+    MONITOR_HANDLER.at_update(attr, "db_value")
 
 
 def insert_record(combat: str, first_seq: int, last_seq: int, turn: int, records: str,
