@@ -182,7 +182,8 @@ def main(argv=None) -> None:
         import pstats
 
         only = os.environ.get("WOD_BENCH_PROFILE_FILTER", "")  # a regex of file paths
-        pstats.Stats(profiler).sort_stats("cumulative").print_stats(only, 30)
+        st = pstats.Stats(profiler).sort_stats("cumulative")
+        st.print_stats(os.environ.get("WOD_PROFILE_FILTER") or only, int(os.environ.get("WOD_PROFILE_LINES") or 30))
 
 
 if __name__ == "__main__":

@@ -988,7 +988,7 @@ def _magic_plan(ruleset, intent: Attack, ctx: Context, costs) -> _Plan:
 # ================================================================ plan cache
 
 _PLANS: dict = {}
-_PLAN_CACHE_SIZE = 4096  # bounded: steady memory in a long-running game (bench/soak.py)
+_PLAN_CACHE_SIZE = 1024  # bounded: steady memory in a long-running game (bench/soak.py)
 
 
 def _ident(x):

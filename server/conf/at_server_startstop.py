@@ -35,6 +35,9 @@ def at_server_start():
     from world import rulebook
 
     rulebook.log_startup()
+    from server import memory_trim
+
+    memory_trim.start()
 
 
 def at_server_stop():
