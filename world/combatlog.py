@@ -54,6 +54,11 @@ def clock(state) -> tuple[int, str]:
 
 def build(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable[Mapping],
           *, seq: int = 0, now: float = 0.0) -> list[dict]:
+    return _build(combat_id, ruleset, turn, phase, events, seq=seq, now=now)[0]
+
+
+def _build(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable[Mapping],
+           *, seq: int = 0, now: float = 0.0) -> tuple[list[dict], list[str]]:
     """The log records of ``events``, numbered from ``seq`` + 1 (pure; ``bin/replay``
     rebuilds a command's records this way to compare them with the logged ones).
 
@@ -63,7 +68,7 @@ def build(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable[
     kept as ``event_turn``/``event_phase``. Values are as JSON keeps them (lists, not
     tuples).
     """
-    records = []
+    records, texts = [], []
     for ev in events:
         kind = ev.get("event", "note")
         if kind == "turn":
@@ -84,8 +89,11 @@ def build(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable[
                 rec["event_" + k] = v
             elif k not in ("event", "seq", "ts", "combat", "ruleset", "turn", "phase"):
                 rec[k] = v
-        records.append(json.loads(json.dumps(rec, default=str)))
-    return records
+        # Encoded once: the row and the export are these texts (dumping the decoded record
+        # again gives the same text), the record is what JSON keeps.
+        texts.append(json.dumps(rec, default=str))
+        records.append(json.loads(texts[-1]))
+    return records, texts
 
 
 def _last(combat_id: str) -> int:
@@ -108,20 +116,20 @@ def write(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable[
     events = list(events)
     if not events:
         return []
-    records = build(combat_id, ruleset, turn, phase, events, seq=_last(combat_id),
-                    now=time.time())
+    records, texts = _build(combat_id, ruleset, turn, phase, events, seq=_last(combat_id),
+                            now=time.time())
     if undo and not isinstance(undo, str):
         undo = json.dumps(undo)
     plain_writes.insert_record(combat_id, records[0]["seq"], records[-1]["seq"], turn,
-                               json.dumps(records), undo or "")
+                               "[" + ", ".join(texts) + "]", undo or "")
     _last_seq[combat_id] = records[-1]["seq"]
-    transaction.on_commit(lambda: export(combat_id, records))
+    transaction.on_commit(lambda: export(combat_id, records, texts))
     return records
 
 
-def export(combat_id: str, records: list[dict]) -> None:
-    """Append committed ``records`` to the JSONL file; a file that is missing (or behind)
-    is rebuilt from the rows first."""
+def export(combat_id: str, records: list[dict], texts: list[str] | None = None) -> None:
+    """Append committed ``records`` (``texts``: their JSON if known) to the JSONL file; a
+    file that is missing (or behind) is rebuilt from the rows first."""
     path = path_for(combat_id)
     try:
         size = os.path.getsize(path)
@@ -137,7 +145,7 @@ def export(combat_id: str, records: list[dict]) -> None:
             _exported[combat_id] = (records[-1]["seq"], os.path.getsize(path))
             return
     with open(path, "a", encoding="utf-8") as fh:
-        fh.write("".join(json.dumps(r) + "\n" for r in records))
+        fh.write("".join(t + "\n" for t in (texts or map(json.dumps, records))))
         _exported[combat_id] = (records[-1]["seq"], fh.tell())
 
 

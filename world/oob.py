@@ -70,15 +70,20 @@ def _send(obj, name: str, payload: dict) -> None:
 
 def send_vitals(obj, sheet=None) -> None:
     """Tell ``obj``'s sessions its vitals if they changed (``sheet``: the one just saved)."""
-    if obj is None or not obj.sessions.count():
+    if not _listens(obj):
         return
     if sheet is None:
         sheet = obj.sheet.get()
     _send(obj, VITALS, vitals(sheet, rulebook.get()))
 
 
+def _listens(obj) -> bool:
+    """Whether any of ``obj``'s sessions negotiated out-of-band data (GMCP, MSDP, web)."""
+    return obj is not None and any(s.protocol_flags.get("OOB") for s in obj.sessions.all())
+
+
 def send_combat(obj, engine, state) -> None:
-    if obj is not None and obj.sessions.count():
+    if _listens(obj):
         _send(obj, COMBAT, combat_state(engine, state, f"#{obj.id}"))
 
 
