@@ -144,8 +144,7 @@ class _Fight:
             marked = int(e.get("marked") or 0) + int(e.get("upgraded") or 0)
             if who in self.current and self.current[who] is not None:
                 self.current[who] += marked
-                if marked:
-                    self.tally.hits[who] += 1
+                self.tally.hits[who] += 1  # through the defense, as d10's "hit" (SPOT-11)
             if e.get("outcome") in FALLEN:
                 self.fallen.add(e.get("target"))
         if kind == "outcome" and e.get("outcome") in FALLEN:
@@ -214,17 +213,19 @@ class _Fight:
             self.apply(it.Advance(by=ORGANIZER, actor=key))
 
     def run(self, turn_cap: int) -> str:
-        """"a", "b" or "draw"."""
+        """The winner: "a", "b", or "draw" (the cap reached, or both fell at once)."""
         steps = 0
         limit = MAX_STEPS_PER_TURN * (turn_cap + 1)
         while not self.fallen and self.clock <= turn_cap:
             self.step()
             steps += 1
-            if steps > limit:
-                raise RuntimeError(f"the fight does not move on: {self.engine.prompts(self.state)}")
+            if steps > limit:  # shown with the refusals, counted as a draw
+                self.tally.refused[(ORGANIZER, "the fight stopped moving on, waiting for "
+                                    f"{self.engine.prompts(self.state)}")] += 1
+                break
         for k in (A, B):
             self.close(k)
-        if self.fallen >= {A, B} or not self.fallen:
+        if self.fallen >= {A, B} or not self.fallen or steps > limit:
             return "draw"
         return "b" if A in self.fallen else "a"
 
@@ -392,7 +393,7 @@ class Summary:
 
 def summarize(m: Matchup, t: Tally) -> Summary:
     n = t.fights
-    names = {A: m.a.name, B: m.b.name}
+    names = {A: m.a.name, B: m.b.name, ORGANIZER: "the simulator"}
 
     def side(key: str, label: str, s: Side) -> SideStats:
         attacks = t.attacks(key)

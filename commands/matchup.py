@@ -81,7 +81,7 @@ def acted(text: str, other: str, other_name: str) -> dict | None:
         words = part.split()
         if not words or words[0].lower() not in ATTACK_VERBS:
             continue
-        words = [w for w in words[1:]]
+        words = words[1:]
         cut = next((i for i, w in enumerate(words) if w.lower() in D10_ONLY_WORDS), len(words))
         target, weapon = split_words(" ".join(words[:cut]), "with")
         if target.strip().lower() not in (other, other_name.lower()):
