@@ -145,7 +145,9 @@ def bar_chart(cv: Canvas, box: tuple[int, int, int, int], title: str,
             row[-1] = sum(v for k, v in hist.items() if k >= keys[-1]) / n
         shares.append(row)
     peak = max((s for row in shares for s in row), default=0) or 1.0
-    peak = min(1.0, (int(peak * 10) + 1) / 10)  # the axis: the next 10%
+    # the axis: four grid steps of a round share (1, 2, 5, 10, 20 or 25%) above the peak
+    step = next(st for st in (1, 2, 5, 10, 20, 25) if 4 * st >= 100 * peak - 1e-9)
+    peak = 4 * step / 100
     left, bottom, top_y = x0 + 56, y1 - 30, y0 + 50
     height = bottom - top_y
     for i in range(5):  # grid lines and their shares
@@ -174,11 +176,10 @@ def bar_chart(cv: Canvas, box: tuple[int, int, int, int], title: str,
 def write_summary(path: str, m, s) -> None:
     """Turns until a side falls, and damage per attack of each side, as one PNG."""
     cv = Canvas(1000, 760)
-    head = (f"{m.a.name} vs {m.b.name} - {s.fights} fights, {m.ruleset}: "
-            f"{m.a.name} {100 * s.a.share:.1f}%, {m.b.name} {100 * s.b.share:.1f}%, "
-            f"draw {100 * s.draw_share:.1f}%")
-    scale = 2 if text_width(head, 2) <= 960 else 1
-    cv.text(20, 16, head, BLACK, scale)
+    head = (f"{m.a.name[:16]} {100 * s.a.share:.1f}%, {m.b.name[:16]} "
+            f"{100 * s.b.share:.1f}%, draw {100 * s.draw_share:.1f}% ({s.fights} fights, "
+            f"{m.ruleset})")
+    cv.text(20, 16, head, BLACK, 2 if text_width(head, 2) <= 960 else 1)
     bar_chart(cv, (20, 50, 980, 380),
               f"Turns until one side falls (mean {s.turns_mean:.2f}, median "
               f"{s.turns_median:g})", [("fights", s.turns, GREEN)])

@@ -57,7 +57,7 @@ class OddsSwitches:
         lines = [header("Odds (simulated)")]
         lines += matchup.summary_lines(m, sim.summarize(m, tally), seconds=secs, width=40,
                                        compact=True)
-        lines.append(f"A joins as a player, B as an NPC; {m.turn_cap}+ turns is a draw. "
+        lines.append(f"A joins as a player, B as an NPC; past {m.turn_cap} turns: a draw. "
                      f"Seed {seed}.")
         self.msg("\n".join(lines))
 

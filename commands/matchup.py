@@ -194,16 +194,13 @@ def summary_lines(m: sim.Matchup, s: sim.Summary, *, seconds: float | None = Non
     ``compact``: the turns as bars, each side's damage per attack on one line."""
     lines = [f"{m.a.name} vs {m.b.name}: {s.fights:,} fights, ruleset {m.ruleset}"
              + (f", {seconds:.1f}s" if seconds is not None else "")]
-    name_w = max(len(m.a.name), len(m.b.name), len("draw"), 4)
-    name_w = min(name_w, 20)
+    rows = ((m.a.name, s.a.share, s.a.ci), (m.b.name, s.b.share, s.b.ci),
+            (f"draw (past {m.turn_cap} turns)", s.draw_share, s.draw_ci))
+    label_w = min(28, max(len(r[0]) for r in rows))
     lines.append("Outcome (95% interval):")
-    for label, wins, share, ci in ((s.a.name, s.a.wins, s.a.share, s.a.ci),
-                                   (s.b.name, s.b.wins, s.b.share, s.b.ci),
-                                   (f"draw ({m.turn_cap}+ turns)", s.draws, s.draw_share,
-                                    s.draw_ci)):
-        lines.append(f"  {label[:name_w + 12]:<{name_w + 12}} {pct(share)}  "
-                     f"[{pct(ci[0]).strip()}-{pct(ci[1]).strip()}] "
-                     f"{bar(share, 20)}")
+    for label, share, ci in rows:
+        lines.append(f"  {label[:label_w]:<{label_w}} {pct(share)}  "
+                     f"[{pct(ci[0]).strip()}-{pct(ci[1]).strip()}] {bar(share, 20)}".rstrip())
     decided = sum(s.turns.values())
     lines.append(f"Turns until one side falls ({decided:,} fights): mean {s.turns_mean:.2f}, "
                  f"median {s.turns_median:g}")
