@@ -62,6 +62,18 @@ def parse_side(rules, text: str, key: str, does: str | None) -> sim.Side:
     return matchup.parse_side(rules, text, key, does)
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished workers: a rate per CPU-second is
+    steadier than wall time on a machine shared with other work."""
+    try:
+        import resource
+    except ImportError:  # not Unix
+        return time.process_time()
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 class Progress:
     """A bar on stderr, redrawn at most ten times a second (and at the end)."""
 
@@ -127,19 +139,22 @@ def main(argv=None) -> int:
     m = matchup.matchup(rules, args.rules, a, b, args.turns)
     progress = Progress(not args.quiet and sys.stderr.isatty() or os.environ.get(
         "WOD_PROGRESS") == "1")
-    start = time.perf_counter()
+    start, cpu0 = time.perf_counter(), cpu_seconds()
     tally = sim.simulate(m, args.trials, args.seed, workers=args.workers, rules=rules,
                          progress=progress)
     secs = time.perf_counter() - start
+    cpu = cpu_seconds() - cpu0
     summary = sim.summarize(m, tally)
     if args.json:
         from dataclasses import asdict
 
         print(json.dumps({"ruleset": m.ruleset, "seed": args.seed, "seconds": secs,
+                          "cpu_seconds": cpu,
                           **asdict(summary)}, indent=1))
     else:
         print("\n".join(matchup.summary_lines(m, summary, seconds=secs)))
-        print(f"{tally.fights / secs:,.0f} fights/s on {args.workers} worker(s), "
+        per_cpu = f", {tally.fights / cpu:,.0f} per CPU-second" if cpu > 0 else ""
+        print(f"{tally.fights / secs:,.0f} fights/s on {args.workers} worker(s){per_cpu}, "
               f"seed {args.seed}")
     if args.png:
         import plot_png

@@ -320,12 +320,21 @@ def simulate(m: Matchup, trials: int, seed: int, *, workers: int = 1, rules=None
         return total
     import multiprocessing
 
-    with multiprocessing.get_context().Pool(workers, _init_worker, (m,)) as pool:
-        for tally in pool.imap_unordered(_work, jobs):
-            total.merge(tally)
-            done += tally.fights
-            if progress:
-                progress(done, trials)
+    global _WORKER
+    ctx = multiprocessing.get_context()
+    if ctx.get_start_method() == "fork":  # the workers inherit the prepared matchup
+        _WORKER, init, initargs = Prepared(m, rules), None, ()
+    else:  # each worker reads the rules folder itself
+        init, initargs = _init_worker, (m,)
+    try:
+        with ctx.Pool(workers, init, initargs) as pool:
+            for tally in pool.imap_unordered(_work, jobs):
+                total.merge(tally)
+                done += tally.fights
+                if progress:
+                    progress(done, trials)
+    finally:
+        _WORKER = None
     return total
 
 
