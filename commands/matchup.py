@@ -109,8 +109,10 @@ def side(rules, name: str, sheet: Sheet, does: str | None, key: str) -> sim.Side
     reload = declared(rules, "reload", other, "")
     if reload is not None:  # a gun run dry: reloaded as a staffer would (RNG-06)
         fallback.append(reload[0])
+    if act is None:  # not an attack: done in words where the engine asks no declaration
+        act = {"kind": "other", "text": does[:200]} if does else dict(plain[0])
     return sim.Side(name, sheet.to_dict(), declare=actions, activations=activations,
-                    act=act or dict(plain[0]), fallback=tuple(fallback))
+                    act=act, fallback=tuple(fallback))
 
 
 def template_side(rules, text: str, key: str, does: str | None = None) -> sim.Side | None:
