@@ -1,4 +1,5 @@
-"""The cost of one ``+combat/act`` (an attack resolved end to end) at 10 and 100 combatants.
+"""The cost of one ``+combat/act`` (an attack resolved end to end) at 10 and 100 combatants,
+and of ``+combat`` (status), ``+combat/declare`` and ``look`` in the same room.
 
 Design card target: the cost per combatant stays flat from 10 to 100 combatants in one
 combat. Each run builds one fight in a throw-away SQLite test database (like the test suite:
@@ -12,8 +13,12 @@ Run from the repository root with the project's interpreter::
     python bench/combat_commands.py --sizes 10 50 100 --turns 2
 
 Columns: combatants, acts timed, median and mean wall milliseconds per act, p90, SQL
-queries per act (median), the state Attribute's size. Wall time on a loaded machine varies;
-compare the rows with each other, not with another day's run.
+queries per act (median), the state Attribute's size; then the median milliseconds and
+queries of a ``+combat`` status, a ``+combat/declare`` and a ``look`` typed in the room
+(the NPCs stand in it), and the median CPU milliseconds of an act (process time: less
+skewed by other load than wall time). ``--profile act`` (or status, declare, look) prints
+a cProfile of those commands at the largest size (top 30 by cumulative time). Wall time on
+a loaded machine varies; compare the rows with each other, not with another day's run.
 """
 
 from __future__ import annotations
@@ -56,9 +61,27 @@ def setup_django():
     connection.creation.create_test_db(verbosity=0, autoclobber=True)
 
 
-def one_size(n: int, turns: int, seed: int) -> dict:
+def timed(boss, text, times, queries, profiler=None, cpu=None):
+    """Run ``text`` as ``boss``; its wall time and SQL statements (SAVEPOINT/RELEASE are
+    transaction bookkeeping, not reads or writes) go on the lists."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as ctx:
+        if profiler is not None:
+            profiler.enable()
+        t0, c0 = time.perf_counter(), time.process_time()
+        boss.execute_cmd(text)
+        times.append(time.perf_counter() - t0)
+        if cpu is not None:
+            cpu.append(time.process_time() - c0)
+        if profiler is not None:
+            profiler.disable()
+    queries.append(sum(1 for q in ctx.captured_queries if "SAVEPOINT" not in q["sql"].upper()))
+    return ctx
+
+
+def one_size(n: int, turns: int, seed: int, profiler=None, only: str = "") -> dict:
     from evennia import create_object
     from unittest import mock
 
@@ -80,7 +103,8 @@ def one_size(n: int, turns: int, seed: int) -> dict:
         script = combat_in(room)
         names = {c.key: c.name for c in script.get_state().combatants}
         assert len(names) == n, len(names)
-        times, queries = [], []
+        times, queries, cpu = [], [], []
+        other = {k: ([], []) for k in ("status", "declare", "look")}
         safety = 0
         while script.get_state().turn <= turns:
             safety += 1
@@ -98,15 +122,15 @@ def one_size(n: int, turns: int, seed: int) -> dict:
                 alive = [c.name for c in st.combatants
                          if c.key != key and c.outcome in ("", "ok", "none")]
                 target = alive[(list(names).index(key) + 1) % len(alive)]
-                boss.execute_cmd(f"+combat/declare {name}=attack {target}")
+                timed(boss, f"+combat/declare {name}=attack {target}", *other["declare"],
+                      profiler if only == "declare" else None)
+                if len(other["status"][0]) < 20:
+                    timed(boss, "+combat", *other["status"],
+                          profiler if only == "status" else None)
+                    timed(boss, "look", *other["look"], profiler if only == "look" else None)
             else:
-                with CaptureQueriesContext(connection) as ctx:
-                    t0 = time.perf_counter()
-                    boss.execute_cmd(f"+combat/act {name}")
-                    times.append(time.perf_counter() - t0)
-                # SAVEPOINT/RELEASE are transaction bookkeeping, not reads or writes.
-                queries.append(sum(1 for q in ctx.captured_queries
-                                   if "SAVEPOINT" not in q["sql"].upper()))
+                ctx = timed(boss, f"+combat/act {name}", times, queries,
+                            profiler if only == "act" else None, cpu)
                 if os.environ.get("WOD_BENCH_SQL") and len(queries) == 3:
                     print("\n".join(q["sql"][:120] for q in ctx.captured_queries))
         size = len(script.attributes.get("state"))
@@ -114,9 +138,13 @@ def one_size(n: int, turns: int, seed: int) -> dict:
     finally:
         patch.stop()
     ms = sorted(t * 1000 for t in times)
-    return {"n": n, "acts": len(ms), "median": statistics.median(ms),
-            "mean": statistics.fmean(ms), "p90": ms[int(len(ms) * 0.9) - 1],
-            "queries": statistics.median(queries), "state_kb": size / 1024}
+    out = {"n": n, "acts": len(ms), "median": statistics.median(ms),
+           "mean": statistics.fmean(ms), "p90": ms[int(len(ms) * 0.9) - 1],
+           "queries": statistics.median(queries), "state_kb": size / 1024,
+           "cpu": statistics.median(cpu) * 1000}
+    for k, (t, q) in other.items():
+        out[k] = (statistics.median(t) * 1000, statistics.median(q))
+    return out
 
 
 def main(argv=None) -> None:
@@ -124,22 +152,37 @@ def main(argv=None) -> None:
     ap.add_argument("--sizes", type=int, nargs="+", default=[10, 100])
     ap.add_argument("--turns", type=int, default=1)
     ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--profile", choices=("act", "status", "declare", "look"),
+                    help="cProfile these commands at the largest size")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     setup_django()
     print(f"test database ready in {time.perf_counter() - t0:.1f} s")
     print(f"{'combatants':>10} {'acts':>5} {'median ms':>10} {'mean ms':>8} {'p90 ms':>7} "
-          f"{'queries':>8} {'state KB':>9}")
+          f"{'queries':>8} {'state KB':>9}   status ms/q  declare ms/q  look ms/q  act CPU ms")
     rows = []
+    profiler = None
     for n in args.sizes:
-        r = one_size(n, args.turns, args.seed)
+        if args.profile and n == max(args.sizes):
+            import cProfile
+
+            profiler = cProfile.Profile()
+        r = one_size(n, args.turns, args.seed, profiler, args.profile or "")
         rows.append(r)
+        extra = "".join(f"{r[k][0]:>9.2f}/{r[k][1]:<3.0f}" for k in ("status", "declare",
+                                                                      "look"))
         print(f"{r['n']:>10} {r['acts']:>5} {r['median']:>10.2f} {r['mean']:>8.2f} "
-              f"{r['p90']:>7.2f} {r['queries']:>8.0f} {r['state_kb']:>9.1f}")
+              f"{r['p90']:>7.2f} {r['queries']:>8.0f} {r['state_kb']:>9.1f}  {extra} "
+              f"{r['cpu']:>10.2f}")
     if len(rows) > 1:
         lo, hi = rows[0], rows[-1]
         print(f"median per act at {hi['n']} vs {lo['n']} combatants: "
               f"x{hi['median'] / lo['median']:.2f} (flat = about x1)")
+    if profiler is not None:
+        import pstats
+
+        only = os.environ.get("WOD_BENCH_PROFILE_FILTER", "")  # a regex of file paths
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(only, 30)
 
 
 if __name__ == "__main__":

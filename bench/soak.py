@@ -256,10 +256,21 @@ class Fight(threading.Thread):
                 p.do(f"+sheet/set {trait}={self.rng.randint(1, 4)}")
         self.drain_all()
 
+    def revived(self, p: Player, out: str) -> bool:
+        """A character the last fight killed (or put in torpor) is refused a new one; staff
+        undo that first, as a game's staff would (``+sheet/revive``)."""
+        if "+sheet/revive" not in out:
+            return False
+        self.admin.run(self.room, [f"+sheet/revive {p.name}"])
+        STATS.add(staff_commands=1)
+        return True
+
     def start_fight(self) -> bool:
         out = self.org.do("+combat/start")
         if "already running" in out:
             self.admin.run(self.room, ["+combat/end"])
+            out = self.org.do("+combat/start")
+        if self.revived(self.org, out):
             out = self.org.do("+combat/start")
         if "starts a fight" not in out:
             STATS.problem("start", f"{self.org.name}> +combat/start\n{out}", errors=1)
@@ -268,7 +279,8 @@ class Fight(threading.Thread):
         self.timeout = self.rng.choice((10, 15, 20))
         self.org.do(f"+combat/timeout {self.timeout}")
         for p in self.players[1:]:
-            p.do("+combat/join")
+            if self.revived(p, p.do("+combat/join")):
+                p.do("+combat/join")
         for p in self.players:  # wounds stay on the sheets from the last fight
             for kind in ("aggravated", "lethal", "bashing"):
                 self.org.do(f"+combat/heal {p.name}=7 {kind}")
@@ -499,6 +511,18 @@ def log_tracebacks(server: GameServer) -> tuple[int, str]:
     return count, last
 
 
+def snapshot(admin: Admin, where: str | None, name: str) -> None:
+    """A tracemalloc snapshot of the server, dumped by the admin's ``py`` (``--snapshots``);
+    compare two with ``tracemalloc.Snapshot.load(b).compare_to(load(a), "lineno")``."""
+    if not where:
+        return
+    path = os.path.join(os.path.abspath(where), f"{name}.snap")
+    with admin.lock:
+        admin.p.do(f"py import gc, tracemalloc; gc.collect(); "
+                   f"tracemalloc.take_snapshot().dump({path!r})", timeout=120)
+        admin.p.drain()
+
+
 def mb(kb: int | None) -> str:
     return "?" if kb is None else f"{kb / 1024:.1f} MB"
 
@@ -519,6 +543,9 @@ def main(argv=None) -> int:
     ap.add_argument("--fights", type=int, default=20)
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--keep", action="store_true", help="keep the server's game dir (logs)")
+    ap.add_argument("--snapshots", metavar="DIR", default=None,
+                    help="run the server under tracemalloc and dump a snapshot to DIR after "
+                         "the first minute and at the end (slow: for finding growth)")
     args = ap.parse_args(argv)
     if args.fights < 1 or args.clients < 2 * args.fights:
         ap.error("need at least 2 clients per fight")
@@ -527,6 +554,9 @@ def main(argv=None) -> int:
     print(f"soak: {args.minutes} min, {args.clients} clients in {args.fights} fights, "
           f"seed {seed}", flush=True)
 
+    if args.snapshots:
+        os.makedirs(args.snapshots, exist_ok=True)
+        os.environ["PYTHONTRACEMALLOC"] = "5"  # the server inherits it (harness env)
     workdir = tempfile.mkdtemp(prefix="wod-soak-")
     server = None
     stop = threading.Event()
@@ -578,6 +608,7 @@ def main(argv=None) -> int:
                 rss = rss_kb(server)
                 if rss_first is None:
                     rss_first = rss
+                    snapshot(shared, args.snapshots, "first")
                 print(progress(t0, rss), flush=True)
                 next_report += 60
             if not any(f.is_alive() for f in fights):
@@ -589,6 +620,7 @@ def main(argv=None) -> int:
             f.join(timeout=max(1.0, t0 + played + 120 - time.monotonic()))
         still = [f.name for f in fights if f.is_alive()]
         rss_end = rss_kb(server)
+        snapshot(shared, args.snapshots, "end")
         if rss_first is None:
             rss_first = rss_start
         tb_count, tb_last = log_tracebacks(server)

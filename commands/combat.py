@@ -32,7 +32,7 @@ from .combat_d10 import D10Switches
 from .combat_idle import IdleSwitches
 from .combat_odds import OddsSwitches
 from .combat_spotlight import SpotlightSwitches
-from .combat_status import status_lines
+from .combat_status import status_text
 from .render import header
 
 
@@ -419,8 +419,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodC
         self.load()
         org = self.objects(self.script.organizer)
         sheets = combat_service.Sheets(self.objects)
-        self.msg("\n".join(status_lines(self.engine, self.state, self.rs, sheets,
-                                        org.key if org else "-")))
+        self.msg(status_text(self.script, self.engine, self.state, self.rs, sheets,
+                             org.key if org else "-"))
 
     # ================================================================ setting up
 

@@ -8,6 +8,21 @@ from world.text_width import wrap
 from .render import header
 
 
+def status_text(script, engine, state, rules, sheets, organizer: str) -> str:
+    """The table, drawn once per state (issue 13: a ``+combat`` with nothing new costs no
+    more in a fight of 100 than of 10): kept on the script until the state, a sheet
+    anywhere (``sheets_epoch``), the organizer or the rules change."""
+    from typeclasses.characters import sheets_epoch
+
+    key = (sheets_epoch(), organizer, rules)
+    kept = script.ndb.status_text
+    if kept is not None and kept[0] is state and kept[1] == key:
+        return kept[2]
+    text = "\n".join(status_lines(engine, state, rules, sheets, organizer))
+    script.ndb.status_text = (state, key, text)
+    return text
+
+
 def status_lines(engine, state, rules, sheets, organizer: str) -> list[str]:
     view = engine.view(state, sheets, rules)
     names = Names(state)

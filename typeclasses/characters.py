@@ -2,10 +2,22 @@
 
 The whole sheet is one Attribute (category ``wod``), read once and written once per change,
 so a command that changes a sheet costs one UPDATE, never one per trait (design card).
+
+Issue 13: the Attribute holds the sheet's JSON as a string, which Evennia stores without
+turning it into its pickled containers (a dict value is rebuilt as a ``_SaverDict`` tree on
+every read). Each object keeps its parsed ``Sheet`` keyed on the stored value itself: any
+write (``save`` here, staff ``set``, ``attributes.add``, a rollback putting the row back)
+gives the Attribute a new value object, so a changed sheet is never served from the cache.
+A sheet stored as a dict (before issue 13) still loads and becomes a string on its next save.
 """
 
+import itertools
+import json
+
 from django.db import transaction
+from django.db.models.signals import post_delete, post_save
 from evennia.objects.objects import DefaultCharacter
+from evennia.typeclasses.attributes import Attribute
 from evennia.utils.utils import lazy_property
 
 from combat.sheet import Sheet
@@ -15,27 +27,68 @@ from .objects import ObjectParent
 
 SHEET_ATTR = ("sheet", "wod")
 
+#: bumped whenever any sheet Attribute is written or deleted (the Attribute's own save and
+#: delete signals, and ``combat_guard.restore_after_rollback``): what is drawn from many
+#: sheets at once (the ``+combat`` table) is cached under it.
+_epoch = itertools.count(1)
+_current = next(_epoch)
+
+
+def sheets_epoch() -> int:
+    return _current
+
+
+def sheets_changed() -> None:
+    global _current
+    _current = next(_epoch)
+
+
+def _on_attribute_write(sender, instance, **kwargs):
+    if instance.db_key == SHEET_ATTR[0] and instance.db_category == SHEET_ATTR[1]:
+        sheets_changed()
+
+
+post_save.connect(_on_attribute_write, sender=Attribute, dispatch_uid="wod_sheet_saved")
+post_delete.connect(_on_attribute_write, sender=Attribute, dispatch_uid="wod_sheet_deleted")
+
+
+def _parse(attr) -> Sheet:
+    raw = attr.db_value
+    if isinstance(raw, str):
+        return Sheet.from_dict(json.loads(raw))
+    return Sheet.from_dict(attr.value)  # stored as a dict before issue 13
+
 
 class SheetHandler:
     """``char.sheet.get()`` returns the frozen Sheet; ``char.sheet.save(new)`` stores it."""
 
     def __init__(self, obj):
         self.obj = obj
+        self._raw = None  # the stored value the cached sheet was parsed from
+        self._sheet: Sheet | None = None
+
+    def _attr(self):
+        return self.obj.attributes.get(SHEET_ATTR[0], category=SHEET_ATTR[1], return_obj=True)
 
     def get(self) -> Sheet:
-        data = self.obj.attributes.get(SHEET_ATTR[0], category=SHEET_ATTR[1])
-        if data is None:
+        attr = self._attr()
+        if attr is None:
             return Sheet().with_pools_for(rulebook.get().traits)
-        return Sheet.from_dict(data)
+        raw = attr.db_value
+        if raw is not self._raw or self._sheet is None:
+            self._sheet, self._raw = _parse(attr), raw
+        return self._sheet
 
     def save(self, sheet: Sheet) -> None:
         key, category = SHEET_ATTR
-        attr = self.obj.attributes.get(key, category=category, return_obj=True)
+        text = json.dumps(sheet.to_dict())
+        attr = self._attr()
         if attr is None:
-            self.obj.attributes.add(key, sheet.to_dict(), category=category)
+            self.obj.attributes.add(key, text, category=category)
         else:
             # One UPDATE: AttributeHandler.add() saves the row twice (value, then strvalue).
-            attr.value = sheet.to_dict()
+            attr.value = text
+        # The next get() parses the stored text: a sheet reads back as from_dict made it.
         # Issue 12: the owner's client hears the new vitals once the change is committed (a
         # fight's sheets are saved inside its transaction; a rollback sends nothing).
         if self.obj.sessions.count():
@@ -78,3 +131,17 @@ class NPC(Character):
     """A staff-run character: same sheet, no account; staff may edit and roll for it."""
 
     is_npc = True
+
+    def access(self, accessing_obj, access_type="read", default=False,
+               no_superuser_bypass=False, **kwargs):
+        """Issue 13: every command typed in a room asks each object there for its ``call``
+        lock (evennia/commands/cmdhandler.py, ``_get_local_obj_cmdsets``): may its commands
+        join the typist's? A character's is ``call:false()`` (DefaultCharacter), so the
+        answer for an NPC is no without evaluating it, and a room of 100 NPCs costs nothing
+        per command. A call lock staff changed is evaluated as usual."""
+        if (access_type == "call" and no_superuser_bypass
+                and self.locks.get("call") == "call:false()"):
+            return False  # what evaluating it gives (no one bypasses it)
+        return super().access(accessing_obj, access_type=access_type, default=default,
+                              no_superuser_bypass=no_superuser_bypass, **kwargs)
+

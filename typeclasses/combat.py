@@ -20,6 +20,7 @@ from evennia.scripts.scripts import DefaultScript
 from combat.core.engine import engine_of_state
 from world import combatlog, rulebook
 from world.combat_service import COMBAT_KEY
+from world.state_text import StateText
 
 from . import combat_guard, combat_timers
 
@@ -72,6 +73,18 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
         state = self.ndb.state = engine_of_state(data).load(data)
         return state
 
+    def stored_text(self) -> str:
+        """The stored state's JSON: the text of ``get_state()`` (both change together)."""
+        return self.attributes.get("state")
+
+    def dump(self, state) -> str:
+        """``json.dumps(state.to_dict())``, re-encoding only the combatants that changed
+        since the last call (issue 13: a commit costs the same in a fight of 10 or 100)."""
+        writer = self.ndb.state_text
+        if writer is None:
+            writer = self.ndb.state_text = StateText()
+        return writer.text(state)
+
     # ------------------------------------------------------------ writing
 
     def setup(self, state, ruleset_name: str, organizer: str) -> None:
@@ -80,7 +93,7 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
         self.attributes.add("rules_digest", digest)
         self.attributes.add("rules_snapshot", text)
         self.attributes.add("organizer", organizer)
-        self.attributes.add("state", json.dumps(state.to_dict()))
+        self.attributes.add("state", self.dump(state))
         self.ndb.state = state
 
     def set_organizer(self, key: str) -> None:
@@ -93,7 +106,7 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
         from (the log's turn and phase); ``stored``: the state's JSON if the caller has it
         already; ``undo``: what restoring the fight to before needs. Returns the records."""
         before = before or state
-        text = stored if stored is not None else json.dumps(state.to_dict())
+        text = stored if stored is not None else self.dump(state)
         sheets = list(sheets)
         try:
             with transaction.atomic():

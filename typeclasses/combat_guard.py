@@ -23,6 +23,9 @@ def restore_after_rollback(objs) -> None:
     """Put every cached Attribute of ``objs`` back to what the database holds."""
     from evennia.typeclasses.attributes import Attribute
 
+    from .characters import sheets_changed
+
+    sheets_changed()  # a value put back here is no save: what was drawn from sheets is old
     for obj in objs:
         if obj is None:
             continue

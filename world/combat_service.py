@@ -30,7 +30,7 @@ from combat.core.engine import engine_for
 from combat.core.events import Event
 from combat.errors import IllegalAction
 
-from . import combat_text, combatlog, oob
+from . import combat_text, combatlog, oob, state_text
 from .dice_source import GAME_DICE
 from .combat_text import Names
 
@@ -147,16 +147,17 @@ def run(script, intent: it.Intent, rng: random.Random, *, objects: Objects | Non
     prelude = tuple({**e, "prelude": True} for e in prelude)  # told before the intent
     events = (*(Event.from_dict(e) for e in prelude), *out.events)
     text = combat_text.room_text(engine.name, events, state, Names(state, events))
-    stored = json.dumps(state.to_dict())
+    stored = script.dump(state)
     asked = {"event": "intent", "intent": intent.to_dict(), "dice": list(dice.faces),
              "sheets": {k: s.to_dict() for k, s in sheets.read.items()}, "now": now,
              "timeout": timeout, "digest": digest(stored), "text": text}
-    undo = {"state": before.to_dict(),
-            "sheets": {k: (sheets.read[k] if k in sheets.read else o.sheet.get()).to_dict()
-                       for (o, _), k in zip(changed, out.sheet_changes)}}
+    undo_sheets = {k: (sheets.read[k] if k in sheets.read else o.sheet.get()).to_dict()
+                   for (o, _), k in zip(changed, out.sheet_changes)}
+    # The state it started from, as stored: {"state": before.to_dict(), "sheets": ...}
+    undo = state_text.undo_text(script.stored_text(), undo_sheets)
     if is_mock(script):  # a rehearsal: each sheet as it was before the fight first changed it
         kept = dict(script.attributes.get("mock_sheets") or {})
-        fresh = {k: undo["sheets"][k] for k in out.sheet_changes if k not in kept}
+        fresh = {k: undo_sheets[k] for k in out.sheet_changes if k not in kept}
         if fresh:
             script.attributes.add("mock_sheets", {**kept, **fresh})
     records = script.commit(state, changed, [*prelude, asked, *(e.to_dict() for e in
@@ -177,6 +178,8 @@ def announce(done: Applied, objects: Objects) -> None:
     room = script.obj
     if done.text and room is not None:
         for obj in room.contents:  # not msg_contents: it would $funcparse players' words
+            if getattr(obj, "is_npc", False) and not obj.sessions.count():
+                continue  # issue 13: nobody reads it there (staff puppeting one do)
             obj.msg(done.text)
     already = set(engine.prompts(done.before))
     organizer = script.organizer
@@ -415,7 +418,7 @@ def undo(script, by: str, rng: random.Random) -> Applied:
     what = (asked.get("text") or "").replace(combat_text.PREFIX, "").split("\n")[0]
     ev = {"event": "undo", "undone": asked["seq"], "intent": asked["intent"]["intent"],
           "by": by, "what": what, "now": now, "timeout": timeout}
-    stored = json.dumps(state.to_dict())
+    stored = script.dump(state)
     ev["digest"] = digest(stored)
     events = (Event.from_dict(ev),)
     text = combat_text.room_text(engine.name, events, state, Names(state, events))

@@ -98,10 +98,10 @@ def _last(combat_id: str) -> int:
 
 
 def write(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable[Mapping],
-          *, undo: Mapping | None = None) -> list[dict]:
+          *, undo: Mapping | str | None = None) -> list[dict]:
     """Append ``events`` as one row (call it inside the transaction that saves the state);
     the JSONL export follows the commit. ``undo``: what restoring the fight to before this
-    command needs. Returns the records (with their seq)."""
+    command needs (or its JSON already). Returns the records (with their seq)."""
     from .models import CombatRecord
 
     events = list(events)
@@ -109,9 +109,11 @@ def write(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable[
         return []
     records = build(combat_id, ruleset, turn, phase, events, seq=_last(combat_id),
                     now=time.time())
+    if undo and not isinstance(undo, str):
+        undo = json.dumps(undo)
     CombatRecord.objects.create(
         combat=combat_id, first_seq=records[0]["seq"], last_seq=records[-1]["seq"],
-        turn=turn, records=json.dumps(records), undo=json.dumps(undo) if undo else "")
+        turn=turn, records=json.dumps(records), undo=undo or "")
     _last_seq[combat_id] = records[-1]["seq"]
     transaction.on_commit(lambda: export(combat_id, records))
     return records

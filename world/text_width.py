@@ -96,10 +96,16 @@ def fit(text: str, width: int = WIDTH) -> str:
 VERBATIM = frozenset({"py", "py_input", "py_output"})
 
 
+_last_fit: tuple = ("", "")  # (text, fitted): a room's text is fitted once, not per reader
+
+
 def fit_message(text):
     """``fit`` for what ``msg`` takes: a string, or ``(string, {options})``."""
+    global _last_fit
     if isinstance(text, str):
-        return fit(text)
+        if text is not _last_fit[0]:
+            _last_fit = (text, fit(text))
+        return _last_fit[1]
     if isinstance(text, tuple) and text and isinstance(text[0], str):
         opts = text[1] if len(text) > 1 and isinstance(text[1], dict) else {}
         if opts.get("type") in VERBATIM:

@@ -54,7 +54,10 @@ def snapshot(script, *chars):
         return Attribute.objects.filter(pk=attr.pk).values_list("db_value", flat=True)[0]
 
     state = row(script.attributes.get("state", return_obj=True))
-    sheets = {c.key: dict(row(c.attributes.get("sheet", category="wod", return_obj=True)))
+    def sheet(value):  # issue 13: stored as JSON text (a dict before)
+        return json.loads(value) if isinstance(value, str) else dict(value)
+
+    sheets = {c.key: sheet(row(c.attributes.get("sheet", category="wod", return_obj=True)))
               for c in chars}
     return json.loads(state), sheets
 

@@ -206,7 +206,10 @@ class Db:
             "WHERE oa.objectdb_id = ? AND a.db_key = 'sheet' AND a.db_category = 'wod'",
             (obj_id,)).fetchall()
         assert len(rows) <= 1, rows
-        return _plain(_unpickle(rows[0][0])) if rows else None
+        if not rows:
+            return None
+        value = _unpickle(rows[0][0])  # issue 13: the sheet's JSON text (a dict before)
+        return json.loads(value) if isinstance(value, str) else _plain(value)
 
 
 def export_records(server, combat_id: str) -> tuple[list[dict], str]:

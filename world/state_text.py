@@ -1,0 +1,51 @@
+"""A fight's stored text, written at a cost that does not grow with the fight (issue 13).
+
+The stored state is ``json.dumps(state.to_dict())``, byte for byte (``bin/replay`` compares
+digests of it). A command changes a few combatants; the engine's states are frozen and keep
+every combatant it did not touch as the very same object, so each combatant's JSON is kept
+per object and only the changed ones are encoded again. The rest of the state (turn, order,
+options ...) is small and encoded as usual.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+#: ``json.dumps`` defaults: "{" key ": " value (", " key ": " value)* "}"
+_dumps = json.dumps
+
+
+class StateText:
+    """One fight's encoder: ``text(state)`` == ``json.dumps(state.to_dict())``."""
+
+    def __init__(self):
+        # id(combatant) -> (combatant, its JSON); the object is kept so the id stays its own
+        self._parts: dict[int, tuple[object, str]] = {}
+        self.encoded = 0  # combatants encoded by the last call (tests count them)
+
+    def text(self, state) -> str:
+        parts, kept, encoded = self._parts, {}, 0
+        combatants = []
+        for c in state.combatants:
+            hit = parts.get(id(c))
+            if hit is None or hit[0] is not c:
+                hit = (c, _dumps(c.to_dict()))
+                encoded += 1
+            kept[id(c)] = hit
+            combatants.append(hit[1])
+        self._parts, self.encoded = kept, encoded  # only the current fight's are kept
+        head = dataclasses.replace(state, combatants=()).to_dict()
+        if head.get("combatants") != []:  # not the shape this was written for: encode it all
+            return _dumps(state.to_dict())
+        items = []
+        for key, value in head.items():
+            value = "[" + ", ".join(combatants) + "]" if key == "combatants" else _dumps(value)
+            items.append(_dumps(key) + ": " + value)
+        return "{" + ", ".join(items) + "}"
+
+
+def undo_text(before_text: str, sheets: dict) -> str:
+    """``json.dumps({"state": before, "sheets": sheets})`` with the state's stored text as it
+    is (the command's starting state was stored exactly so)."""
+    return '{"state": ' + before_text + ', "sheets": ' + _dumps(sheets) + "}"
