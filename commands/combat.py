@@ -30,12 +30,13 @@ from world.text_width import wrap
 from .base import WodCommand
 from .combat_d10 import D10Switches
 from .combat_idle import IdleSwitches
+from .combat_odds import OddsSwitches
 from .combat_spotlight import SpotlightSwitches
 from .combat_status import status_text
 from .render import header
 
 
-class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
+class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodCommand):
     """
     Run a fight: initiative, declaring, acting, damage.
 
@@ -47,6 +48,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       +combat/declare [<npc>=]<action>[; <action>...]
       +combat/act [<npc>]
       +combat/next [<name>]
+      +combat/odds <template||character>=<template||character>[/<fights>]
 
     Switches:
       start     - start a fight here; you organize it (and join it; under
@@ -117,6 +119,12 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                   it leaves the room too; <name>=keep keeps it)
       organizer - organizer/staff: <name> organizes the fight from now on
       fights    - staff: every fight running in the game
+      odds      - staff: simulate <a>=<b> on the rules loaded here (or
+                  /<ruleset>): who wins how often, how many turns, damage per
+                  attack. 1,000 fights (/<fights>, at most 2,000; the server
+                  waits while they run); each side does its template's default,
+                  else attacks. A character fights as hurt as they are now.
+                  bin/simulate runs more from the rules files
       end       - organizer/staff: end the fight; the room hears who was hurt and
                   who fell; NPCs made for it go too (end keep keeps them)
       public    - organizer/staff: on||off: anyone may watch the fight on the
@@ -268,6 +276,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
       +combat/declare attack Thug with knife spec wp
       +combat/declare/wp dodge
       +combat/mod Thug=cover superior
+      +combat/odds thug=gunman
+      +combat/odds Bob=garou/2000/revised
 
     Under the spotlight ruleset (+combat/start spotlight), a fight runs
     differently: PCs act in initiative order, the organizer gives opponents the
@@ -308,7 +318,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, WodCommand):
                     "heal", "kick", "timeout", "slackers", "move", "free", "done", "swap",
                     "ambush", "event", "range", "stake", "unstake", "feed", "undo",
                     "organizer", "fights", "recover", "flag", "change", "pace",
-                    "public")
+                    "public", "odds")
     # DICE-03/04, TURN-02: +combat/declare/wp attack Bob, +combat/act/wp, +combat/abort/wp;
     # +combat/start/mock: a rehearsal whose sheets are put back when it ends;
     # +combat/declare/auto: every NPC not yet declared takes its template's default

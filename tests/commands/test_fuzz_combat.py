@@ -46,6 +46,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from combat.sheet import Sheet
+from commands import combat_odds
 from commands.base import WodCommand
 from commands.combat import CmdCombat
 from tests.commands.test_fuzz_input import (
@@ -198,6 +199,11 @@ class CombatFuzzCase(EvenniaCommandTest):
         patcher = mock.patch.object(WodCommand, "rng", random.Random(5))
         patcher.start()
         self.addCleanup(patcher.stop)
+        # +combat/odds simulates whole fights: a few per input keep the fuzzing quick
+        for name, value in (("DEFAULT_TRIALS", 2), ("MAX_TRIALS", 4)):
+            trials = mock.patch.object(combat_odds, name, value)
+            trials.start()
+            self.addCleanup(trials.stop)
         self.inputs: Counter = Counter()
         self.errors: Counter = Counter()
         self.setup_fight()

@@ -1,0 +1,79 @@
+"""+combat/odds: staff preview the odds of a matchup on the rules the server runs (issue 13).
+
+The fights are the simulator's (``combat/simulate.py``): the game's engine path, in this
+process, on the loaded rules (those of the fight here, else the server's default, or a named
+ruleset), so an admin sees what the running rules do before and after ``+rules/reload``.
+Nothing is written: no fight, no sheet, no log. It runs in the server's process, so the count
+is capped (``MAX_TRIALS``); ``bin/simulate`` runs big counts from the files on disk.
+"""
+
+from __future__ import annotations
+
+import time
+
+from combat import simulate as sim
+from combat.errors import IllegalAction, InputError
+
+from . import matchup
+from .render import header
+
+DEFAULT_TRIALS = 1000
+MAX_TRIALS = 2000  # ~10 ms a fight today: the server waits ~20 s at most
+SEED_OF_THE_DAY = None  # each preview rolls fresh dice (a seed: repeatable, for tests)
+USAGE = ("+combat/odds <template or character>=<template or character>[/<fights>]"
+         "[/<ruleset>], e.g. +combat/odds thug=gunman/2000")
+
+
+class OddsSwitches:
+    """Mixed into ``CmdCombat`` (its ``is_staff``, ``ruleset_here``, ``find_character``)."""
+
+    odds_seed: int | None = SEED_OF_THE_DAY
+
+    def do_odds(self):
+        if not self.is_staff():
+            raise IllegalAction("Only staff preview the odds of a fight.")
+        if self.rhs is None or not self.lhs.strip() or not self.rhs.strip():
+            raise InputError(f"Usage: {USAGE}")
+        right, *extra = [p.strip() for p in self.rhs.split("/")]
+        trials, ruleset = DEFAULT_TRIALS, None
+        for part in extra:
+            if part.isdecimal():
+                trials = int(part)
+            elif part:
+                ruleset = part
+        if not 1 <= trials <= MAX_TRIALS:
+            raise InputError(f"From 1 to {MAX_TRIALS:,} fights here (bin/simulate runs more "
+                             f"from the rules files): {USAGE}")
+        from world import rulebook
+
+        rules = rulebook.get(ruleset) if ruleset else self.ruleset_here()
+        a = self.odds_side(rules, self.lhs, sim.A)
+        b = self.odds_side(rules, right, sim.B)
+        m = matchup.matchup(rules, rulebook.rules_dir(), a, b, turn_cap=20)
+        seed = self.odds_seed if self.odds_seed is not None else int(time.time() * 1000)
+        start = time.perf_counter()
+        tally = sim.simulate(m, trials, seed, rules=rules)
+        secs = time.perf_counter() - start
+        lines = [header("Odds (simulated)")]
+        lines += matchup.summary_lines(m, sim.summarize(m, tally), seconds=secs, width=40,
+                                       compact=True)
+        lines.append(f"A joins as a player, B as an NPC; past {m.turn_cap} turns: a draw. "
+                     f"Seed {seed}.")
+        self.msg("\n".join(lines))
+
+    def odds_side(self, rules, text: str, key: str) -> sim.Side:
+        """A template (+combat/templates), else a character by name (its sheet; an NPC made
+        from a template keeps that template's default)."""
+        text = text.strip()
+        found = matchup.template_side(rules, text, key)
+        if found is not None:
+            return found
+        try:
+            obj = self.find_character(text)
+        except InputError:
+            raise matchup.unknown_side(text, " or a character", traits=False) from None
+        from world.npc_defaults import template_default
+
+        sheet = obj.sheet.get().with_pools_for(rules.traits)
+        does = template_default(obj.attributes.get("npc_template"))
+        return matchup.side(rules, obj.key, sheet, does, key)
