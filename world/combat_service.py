@@ -176,22 +176,26 @@ def announce(done: Applied, objects: Objects) -> None:
     script, engine = done.script, done.script.engine()
     names = Names(done.state, done.events)
     room = script.obj
+    already = set(engine.prompts(done.before))
+    organizer = script.organizer
+    personal: dict[str, list[str]] = {}  # key -> what they alone are told, in order
+    for key, msg in (*combat_text.prompt_messages(engine.name, done.events, done.state, names,
+                                                  already, organizer),
+                     *combat_text.ahead_messages(done.events, done.state, names, organizer)):
+        personal.setdefault(key, []).append(msg)
+    # Issue 13: one message per reader: the room's text with their own prompt after it (each
+    # message is a trip to the portal, the biggest cost of a command after the database).
     if done.text and room is not None:
         for obj in room.contents:  # not msg_contents: it would $funcparse players' words
             if getattr(obj, "is_npc", False) and not obj.sessions.count():
-                continue  # issue 13: nobody reads it there (staff puppeting one do)
-            obj.msg(done.text)
-    already = set(engine.prompts(done.before))
-    organizer = script.organizer
-    for key, msg in combat_text.prompt_messages(engine.name, done.events, done.state, names,
-                                                already, organizer):
+                continue  # nobody reads it there (staff puppeting one do)
+            own = personal.pop(f"#{obj.id}", None)
+            obj.msg("\n".join((done.text, *own)) if own else done.text)
+    for key, msgs in personal.items():  # told though not in the room (or nothing to read)
         obj = objects(key)
         if obj is not None:
-            obj.msg(msg)
-    for key, msg in combat_text.ahead_messages(done.events, done.state, names, organizer):
-        obj = objects(key)
-        if obj is not None:
-            obj.msg(msg)
+            for msg in msgs:
+                obj.msg(msg)
     oob.combat_changed(engine, done.before, done.state, objects)  # GMCP Char.Combat
 
 
