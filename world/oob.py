@@ -79,7 +79,9 @@ def send_vitals(obj, sheet=None) -> None:
 
 def _listens(obj) -> bool:
     """Whether any of ``obj``'s sessions negotiated out-of-band data (GMCP, MSDP, web)."""
-    return obj is not None and any(s.protocol_flags.get("OOB") for s in obj.sessions.all())
+    if obj is None or getattr(obj, "db_account_id", None) is None:
+        return False  # nobody puppets it (an NPC of a crowd): no session to ask
+    return any(s.protocol_flags.get("OOB") for s in obj.sessions.all())
 
 
 def send_combat(obj, engine, state) -> None:
