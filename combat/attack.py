@@ -1237,10 +1237,7 @@ def _defense_plan(ruleset, defender, attacker, defense: Defense, plan: _Plan, ct
 def _parry_item(ruleset, defender, item: str):
     t = tables(ruleset)
     d = t.defenses
-    try:
-        w = t.weapon(item)
-    except InputError:
-        w = None
+    w = t.known_weapon(item)
     if w is not None:
         if w.kind not in d.get("parry_weapon_kinds", ("melee",)):
             raise IllegalAction(f"You cannot parry with a {w.name}; use a melee weapon or a "

@@ -529,17 +529,25 @@ def _norm(text: str) -> str:
     return " ".join(str(text).lower().replace("_", " ").split())
 
 
+def _known(table: dict, name: str, index: dict):
+    """The entry ``name`` names, case and spacing aside, or None: for a caller asking
+    whether a name is in a table (a parry item may be a weapon or a shield), where a miss is
+    an answer, not a typo to suggest a fix for (the suggestion costs a fuzzy match)."""
+    hit = table.get(name)
+    if hit is None:
+        hit = index.get(_norm(name))
+    return hit
+
+
 def _find(table: dict, name: str, what: str, hint: str, index: dict | None = None):
     """Case-insensitive lookup with a suggestion: a player typed this name. ``index`` maps
     normalised names to values (built once per table, so the usual lookup is one dict hit)."""
-    hit = table.get(name)
+    if index is None:
+        index = {_norm(k): v for k, v in table.items()}
+    hit = _known(table, name, index)
     if hit is not None:
         return hit
     key = _norm(name)
-    if index is None:
-        index = {_norm(k): v for k, v in table.items()}
-    if key in index:
-        return index[key]
     starts = [k for k in table if _norm(k).startswith(key)] if key else []
     if len(starts) == 1:
         return table[starts[0]]
@@ -597,6 +605,10 @@ class Tables:
     def weapon(self, name: str) -> Weapon:
         return _find(self.weapons, name, "weapon", "See the weapons table: +rules/weapons",
                      self._index[id(self.weapons)])
+
+    def known_weapon(self, name: str | None) -> Weapon | None:
+        """The weapon ``name`` names, or None when it is no weapon (armor, a typo ...)."""
+        return _known(self.weapons, name, self._index[id(self.weapons)]) if name else None
 
     def armor(self, name: str) -> Armor:
         return _find(self.armors, name, "kind of armor", "See the armor table: +rules/armor",

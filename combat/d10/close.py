@@ -204,10 +204,7 @@ def after_attack(f: Fight, key: str, tkey: str, action: dict, res) -> None:
     d = res.defense
     if d is not None and d.defense.kind == "parry" and d.roll.successes > 0 and not res.hit:
         item = d.defense.weapon
-        try:
-            w = tables(f.rules).weapon(item) if item else None
-        except InputError:
-            w = None
+        w = tables(f.rules).known_weapon(item)
         if w is not None and w.kind in ("melee", "thrown"):
             set_close(f, tkey, riposte=(key, w.name, f.state.turn))
             f.emit("riposte_ready", actor=tkey, target=key, weapon=w.name,

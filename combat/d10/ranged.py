@@ -49,11 +49,8 @@ def shot_weapon(f: Fight, key: str, a: dict) -> Weapon | None:
     name = a.get("weapon") or (None if a.get("maneuver") else f.in_hand(key))
     if not name:
         return None
-    try:
-        w = t.weapon(name)
-    except InputError:
-        return None
-    if w.kind not in SHOOTING:
+    w = t.known_weapon(name)
+    if w is None or w.kind not in SHOOTING:
         return None
     if a.get("maneuver") and t.maneuver(a["maneuver"]).kind != "weapon":
         return None  # CLOSE-06 jab: the gun as a club

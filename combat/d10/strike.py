@@ -149,8 +149,6 @@ def _defense(f: Fight, key: str, tkey: str, intent: Attack, ctx: Context, can_so
     declared one cannot work or None); spends it (DEF-01..04, TURN-09 anticipated first,
     TURN-08 an abort to a defense)."""
     t = f.state.get(tkey)
-    # DEF-03: a parry uses the weapon or shield that can parry, not just the first carried.
-    parry_with = close.parry_item(f, tkey) or f.in_hand(tkey)
     defense = None
     try:
         kind = t.actions[0]["kind"] if t.desperate and t.actions else None
@@ -158,7 +156,7 @@ def _defense(f: Fight, key: str, tkey: str, intent: Attack, ctx: Context, can_so
         f.run(step)
         dev = next(e for e in step.events if e.get("event") == "defend")
         a = dev["action"]
-        defense = Defense(tkey, a["kind"], weapon=parry_with,
+        defense = Defense(tkey, a["kind"], weapon=_defended_with(f, tkey, a["kind"]),
                           prone=a.get("how") == "prone", to_cover=a.get("how") == "cover",
                           countermagic=close.countermagic(f, tkey),
                           specialty=bool(a.get("specialty")),  # DICE-03/04
@@ -168,12 +166,21 @@ def _defense(f: Fight, key: str, tkey: str, intent: Attack, ctx: Context, can_so
     except IllegalAction:
         to = t.aborted_to
         if to and to.get("kind") in DEFENSES and not to.get("resolved"):  # TURN-08
-            defense = Defense(tkey, to["kind"], weapon=parry_with,
+            defense = Defense(tkey, to["kind"], weapon=_defended_with(f, tkey, to["kind"]),
                               extra=close.defense_extra(f, tkey))
             f.put(tkey, aborted_to={**to, "resolved": True})
     if defense is None:
         return None, None
     return _usable(f, key, tkey, defense, intent, ctx, can_soak)
+
+
+def _defended_with(f: Fight, tkey: str, kind: str) -> str | None:
+    """DEF-03: a parry uses the weapon or shield that can parry, not just the first carried;
+    a block counts either as "a weapon" (everyman #13). A dodge uses neither, so nothing is
+    looked for (the commonest defense; the search tries every item carried)."""
+    if kind == "dodge":
+        return None
+    return close.parry_item(f, tkey) or f.in_hand(tkey)
 
 
 def _usable(f: Fight, key: str, tkey: str, defense: Defense, intent: Attack, ctx: Context,
