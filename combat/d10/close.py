@@ -94,7 +94,10 @@ def engaged(f: Fight, keys: tuple[str, ...]) -> dict[str, int]:
 def speed(f: Fight, key: str) -> str:
     """COMP-05: the pace of the yards ``key`` declared to move this turn (a move, or moving
     while attacking): faster than a walk makes attacks to and from them harder."""
-    c = f.state.get(key)
+    return _speed(f, key, f.state.get(key))
+
+
+def _speed(f: Fight, key: str, c) -> str:
     if c is None or not c.declared:
         return "still"
     yards = sum(int(a.get("yards") or 0) if a.get("kind") == "move" else int(a.get("moving") or 0)
@@ -109,34 +112,33 @@ def speed(f: Fight, key: str) -> str:
     return pace
 
 
-def _powers(f: Fight, key: str) -> frozenset[str]:
+def _powers(f: Fight, have: tuple[str, ...]) -> frozenset[str]:
     """COMP-01: blindness mitigations (Heightened Senses, Eyes of the Beast) are set on a
-    combatant like conditions (+combat/mod Bob=heightened senses)."""
+    combatant like conditions (+combat/mod Bob=heightened senses); ``have``: its active
+    conditions."""
+    if not have:
+        return frozenset()
     mit = (tables(f.rules).comp.get("blinded") or {}).get("mitigations") or {}
-    c = f.state.get(key)
-    have = set(sch.active_conditions(c, f.state.turn)) if c else set()
     return frozenset(p for p in mit if p.lower() in have)
-
-
-def _sees_behind(f: Fight, key: str) -> bool:
-    c = f.state.get(key)
-    return bool(c) and "sees behind" in sch.active_conditions(c, f.state.turn)
 
 
 def side(f: Fight, key: str, base, foes: int | None = None):
     """The attack layer's ``Side`` for ``key`` with what the fight knows (``foes``: its
     ``opponents`` when already counted)."""
-    conds = set(base.conditions)
-    grip = f.gear(key).grapple
+    c = f.state.get(key)
+    have = sch.active_conditions(c, f.state.turn) if c is not None else ()
+    gear = c.gear if c is not None else None
+    conds = base.conditions
+    grip = gear.grapple if gear is not None else None
     if grip and grip.held:  # COMP-03: held in a hold = partly immobilized
-        conds.add("immobilized")
-    bf = close_of(f, key).blind_fight
+        conds = conds | {"immobilized"}
+    bf = gear.close.blind_fight if gear is not None and gear.close is not None else None
     pen, bonus = (bf[1], bf[2]) if bf and bf[0] == f.state.turn else (0, 0)
     foes = opponents(f, key) if foes is None else foes
     return replace(base, conditions=frozenset(conds), opponents=foes,
-                   speed=speed(f, key), active_powers=_powers(f, key),
+                   speed=_speed(f, key, c), active_powers=_powers(f, have),
                    blind_fight_penalty=pen, blind_fight_bonus=bonus,
-                   sees_behind=_sees_behind(f, key))
+                   sees_behind="sees behind" in have)
 
 
 def attack_fields(action: dict) -> dict:
