@@ -39,6 +39,7 @@ SQL = "@benchprobe/sql"
 SQL_CHARS = 160  # of each statement kept for @benchprobe/sql
 PROFILE = "@benchprobe/profile"
 PROFILE_LINES = 30
+PROFILE_OUT = "WOD_BENCH_PROFILE_OUT"  # if set: the raw profile is also dumped to this path
 MARK = "@benchmark "
 _DIGITS = re.compile(r"\d+")
 _WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
@@ -150,6 +151,9 @@ def profile_command(arg: str, tally: Tally) -> str:
         return "BENCHPROBE no profile\nBENCHPROBE end"
     out = io.StringIO()
     stats = pstats.Stats(tally.profile, stream=out)
+    if os.environ.get(PROFILE_OUT):
+        # the printed top 30 hides who calls what; the dump can be read with pstats later
+        stats.dump_stats(os.environ[PROFILE_OUT])
     stats.strip_dirs().sort_stats("cumulative").print_stats(PROFILE_LINES)
     stats.sort_stats("tottime").print_stats(PROFILE_LINES)
     tally.profile_key = tally.profile = None

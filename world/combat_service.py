@@ -187,8 +187,11 @@ def announce(done: Applied, objects: Objects) -> None:
     # message is a trip to the portal, the biggest cost of a command after the database).
     if done.text and room is not None:
         for obj in room.contents:  # not msg_contents: it would $funcparse players' words
-            if getattr(obj, "is_npc", False) and not obj.sessions.count():
-                continue  # nobody reads it there (staff puppeting one do)
+            # Nobody reads it there (staff puppeting one do). An NPC nobody puppets has no
+            # account: that answers without asking its sessions (100 NPCs in a crowd).
+            if getattr(obj, "is_npc", False) and (getattr(obj, "db_account_id", None) is None
+                                                  or not obj.sessions.count()):
+                continue
             own = personal.pop(f"#{obj.id}", None)
             obj.msg("\n".join((done.text, *own)) if own else done.text)
     for key, msgs in personal.items():  # told though not in the room (or nothing to read)

@@ -93,6 +93,7 @@ def combat_changed(engine, before, state, objects) -> None:
     """After a fight's commit: each combatant (and anyone who just left it) with a session
     hears where the fight stands now."""
     keys = [c.key for c in state.combatants]
-    keys += [c.key for c in before.combatants if state.get(c.key) is None]
+    staying = set(keys)  # not state.get per key: a lookup each, 100 of them in a crowd
+    keys += [c.key for c in before.combatants if c.key not in staying]
     for key in keys:
         send_combat(objects(key), engine, state)

@@ -89,7 +89,14 @@ def fit(text: str, width: int = WIDTH) -> str:
     lines = text.split("\n")
     if all(len(line) <= width for line in lines):
         return text
-    return "\n".join(part for line in lines for part in wrap(line, width))
+    return "\n".join(line if len(line) <= width else _wrapped(line, width) for line in lines)
+
+
+@lru_cache(maxsize=1024)
+def _wrapped(line: str, width: int) -> str:
+    # A fight's readers each get the room's text with their own prompt after it: different
+    # texts, the same long lines (coloured rolls); each such line is wrapped once.
+    return "\n".join(wrap(line, width))
 
 
 #: Output that keeps its own lines: staff's Python console (printed JSON, tracebacks).

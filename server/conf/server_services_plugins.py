@@ -21,12 +21,13 @@ def start_plugin_services(server):
 
     server - a reference to the main server application.
     """
-    # Issue 13: the Server's end of the portal link sends without delay too. Evennia 6.1's
+    # Issue 13: the Server's end of the portal link sends without delay too, and batches
+    # its messages (server/conf/amp_batch.py). Evennia 6.1's
     # AMPClientFactory.buildProtocol builds the class named AMPServerClientProtocol in its
     # module, not the AMP_CLIENT_PROTOCOL_CLASS setting; point that name at our class.
     # Plugins start before the link is made, so the first connection gets it as well.
     from evennia.server import amp_client
 
-    from server.conf.nodelay import NoDelayAMPClient
+    from server.conf.amp_batch import BatchingAMPClient
 
-    amp_client.AMPServerClientProtocol = NoDelayAMPClient
+    amp_client.AMPServerClientProtocol = BatchingAMPClient

@@ -75,8 +75,10 @@ if _DB_URL:
 # server's end of AMP (server/conf/nodelay.py says why).
 TELNET_PROTOCOL_CLASS = "server.conf.nodelay.NoDelayTelnet"
 WEBSOCKET_PROTOCOL_CLASS = "server.conf.nodelay.NoDelayWebSocket"
-AMP_SERVER_PROTOCOL_CLASS = "server.conf.nodelay.NoDelayAMPServer"
-AMP_CLIENT_PROTOCOL_CLASS = "server.conf.nodelay.NoDelayAMPClient"
+# The AMP ends (subclasses of those) also carry a reactor pass's messages to the portal as
+# one command (server/conf/amp_batch.py says why).
+AMP_SERVER_PROTOCOL_CLASS = "server.conf.amp_batch.BatchingAMPServer"
+AMP_CLIENT_PROTOCOL_CLASS = "server.conf.amp_batch.BatchingAMPClient"
 
 # Issue 13: every SQLite connection in WAL mode with synchronous=NORMAL. A commit then
 # appends to the write-ahead log instead of syncing a rollback journal: 0.04 ms instead of

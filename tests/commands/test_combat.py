@@ -400,6 +400,31 @@ class TestQueryCount(CombatTest):
         self.assertEqual([k for k in told if k.startswith("Extra")], [])
 
 
+    def test_an_npc_staff_puppet_reads_the_room_and_one_nobody_puppets_does_not(self):
+        """The room's text goes to an NPC only when someone reads it: staff puppeting it
+        (an account and a session); an account with no session left reads nothing."""
+        from typeclasses.objects import ObjectParent
+
+        self.setup_fight()
+        thug = next(o for o in self.room1.contents if o.key == "Thug")
+        told, real_msg = [], ObjectParent.msg
+
+        def spy(obj, *args, **kwargs):
+            told.append(obj.key)
+            return real_msg(obj, *args, **kwargs)
+
+        with mock.patch.object(ObjectParent, "msg", spy):
+            self.cmd("+combat/declare Thug=attack Char2")
+            self.assertNotIn("Thug", told)  # nobody puppets it
+            thug.db_account = self.account2  # puppeted (Evennia sets the account) ...
+            with mock.patch.object(thug.sessions, "count", return_value=0):
+                self.player("+combat/dodge")
+            self.assertNotIn("Thug", told)  # ... but its session is gone
+            with mock.patch.object(thug.sessions, "count", return_value=1):
+                self.cmd("+combat/declare attack Thug")
+            self.assertIn("Thug", told)  # staff at the keyboard read it
+
+
 class TestAbortAndDelay(CombatTest):
     @pytest.mark.rule("TURN-08", "DEF-02", "DMG-03")
     def test_abort_to_dodge_answers_the_next_attack(self):

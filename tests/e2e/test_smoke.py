@@ -65,4 +65,18 @@ def test_the_server_end_of_the_portal_link_sends_without_delay(game_server):
             "print('NODELAY %s %s E%s' % (type(p).__name__, p.transport.getHandle()"
             ".getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY), 'ND'))",
             until=" END", timeout=15)
-        assert "NODELAY NoDelayAMPClient 1 END" in out, out
+        # BatchingAMPClient: a NoDelayAMPClient that also batches (server/conf/amp_batch.py)
+        assert "NODELAY BatchingAMPClient 1 END" in out, out
+
+
+def test_the_portal_takes_the_servers_message_batches(game_server):
+    """Issue 13: the Portal answered the Server's hello, so messages go in batches
+    (server/conf/amp_batch.py); this very reply came through one."""
+    with game_server.connect() as client:
+        client.read_until("connect", timeout=15)
+        client.login(game_server.admin_user, game_server.admin_password, timeout=15)
+        out = client.command(
+            "py import evennia; print('BATCHING %s E%s' % ("
+            "evennia.EVENNIA_SERVER_SERVICE.amp_protocol.batching, 'ND'))",
+            until=" END", timeout=15)
+        assert "BATCHING True END" in out, out
