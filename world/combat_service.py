@@ -221,13 +221,22 @@ def start(room, rules, options: Mapping, organizer, rng: random.Random,
     first.update(organizer=key, ruleset=rules.name, state=out.state.to_dict())
     if mock:
         first["mock"] = True
-    with transaction.atomic():
-        script = create_script(SCRIPT_TYPECLASS, key=COMBAT_KEY, obj=room, persistent=True)
-        script.setup(out.state, rules.name, key)
-        if mock:
-            script.attributes.add("mock", True)
-        return run(script, it.Join(by=key, actor=key, name=organizer.key, opening=True), rng,
-                   prelude=(first,))
+    script = None
+    try:
+        with transaction.atomic():
+            script = create_script(SCRIPT_TYPECLASS, key=COMBAT_KEY, obj=room, persistent=True)
+            script.setup(out.state, rules.name, key)
+            if mock:
+                script.attributes.add("mock", True)
+            return run(script, it.Join(by=key, actor=key, name=organizer.key, opening=True),
+                       rng, prelude=(first,))
+    except BaseException:
+        # Refused (or failed): the row is gone, the object and its timer are not.
+        if script is not None:
+            from typeclasses.combat_guard import discard_unborn
+
+            discard_unborn(script)
+        raise
 
 
 def add_npc(script, name: str, sheet, by: str, rng: random.Random,
