@@ -341,7 +341,10 @@ def end(script, by: str, rng: random.Random, keep_npcs: bool = False) -> Applied
     npcs = list(script.attributes.get("npcs") or [])
     if is_mock(script):
         put_back(script, objects)
+    combat_id = script.combat_id
     script.delete()
+    # after the export of the end's records (an on_commit callback registered before)
+    transaction.on_commit(lambda: combatlog.forget(combat_id))
     if not keep_npcs:
         for key in npcs:
             obj = objects(key)

@@ -530,6 +530,22 @@ class TestLogRows(CombatTest):
         with open(path) as fh:
             self.assertEqual([json.loads(line) for line in fh], combatlog.read(script.combat_id))
 
+    def test_an_ended_fight_leaves_nothing_of_its_log_in_memory(self):
+        """Issue 14: the seq and export bookkeeping of a fight goes when it ends, after the
+        end's records are exported (a long game would keep both for every fight)."""
+        with self.captureOnCommitCallbacks(execute=True):
+            self.setup_fight()
+        cid = combat_in(self.room1).combat_id
+        self.assertIn(cid, combatlog._exported)
+        with self.captureOnCommitCallbacks(execute=True):
+            self.cmd("+combat/end")
+        self.assertNotIn(cid, combatlog._last_seq)
+        self.assertNotIn(cid, combatlog._exported)
+        records = combatlog.read(cid)
+        self.assertEqual(records[-1]["event"], "end")
+        with open(combatlog.path_for(cid)) as fh:  # the end's records were exported first
+            self.assertEqual([json.loads(line) for line in fh], records)
+
     def test_a_log_row_that_cannot_be_written_keeps_nothing(self):
         from world import plain_writes
 
