@@ -44,6 +44,7 @@ import traceback
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO_ROOT)
 
+from tests.e2e import harness  # noqa: E402
 from tests.e2e.harness import GameServer, TelnetClient  # noqa: E402
 
 REPLY_TIMEOUT = 30.0  # seconds to wait for one command's reply before counting an error
@@ -523,6 +524,19 @@ def snapshot(admin: Admin, where: str | None, name: str) -> None:
         admin.p.drain()
 
 
+def census(admin: Admin, where: str | None, name: str, cost: bool = False) -> None:
+    """What is alive in the server (``bench/census.py``), dumped by the admin's ``py``
+    (``--census``): run there through ``runpy``, so a normal server imports nothing of it."""
+    if not where:
+        return
+    path = os.path.join(os.path.abspath(where), f"{name}.json")
+    script = os.path.join(REPO_ROOT, "bench", "census.py")
+    with admin.lock:
+        admin.p.do(f"py import runpy; runpy.run_path({script!r})['dump']({path!r}, {cost})",
+                   timeout=120)
+        admin.p.drain()
+
+
 def mb(kb: int | None) -> str:
     return "?" if kb is None else f"{kb / 1024:.1f} MB"
 
@@ -546,6 +560,11 @@ def main(argv=None) -> int:
     ap.add_argument("--snapshots", metavar="DIR", default=None,
                     help="run the server under tracemalloc and dump a snapshot to DIR after "
                          "the first minute and at the end (slow: for finding growth)")
+    ap.add_argument("--census", metavar="DIR", default=None,
+                    help="once a minute, write what is alive in the server (objects by type, "
+                         "caches, allocator) to DIR/minNN.json (bench/census.py compares two)")
+    ap.add_argument("--ports", default=None, metavar="LO-HI",
+                    help="the range the server may listen on (default: any free port)")
     args = ap.parse_args(argv)
     if args.fights < 1 or args.clients < 2 * args.fights:
         ap.error("need at least 2 clients per fight")
@@ -554,6 +573,13 @@ def main(argv=None) -> int:
     print(f"soak: {args.minutes} min, {args.clients} clients in {args.fights} fights, "
           f"seed {seed}", flush=True)
 
+    if args.ports:
+        import live  # bench/live.py (this script's folder is on sys.path when run)
+
+        lo, hi = (int(x) for x in args.ports.split("-"))
+        harness.free_ports = live.ports_in(lo, hi + 1)
+    if args.census:
+        os.makedirs(args.census, exist_ok=True)
     if args.snapshots:
         os.makedirs(args.snapshots, exist_ok=True)
         os.environ["PYTHONTRACEMALLOC"] = "5"  # the server inherits it (harness env)
@@ -601,6 +627,7 @@ def main(argv=None) -> int:
         deadline_box[0] = t0 + args.minutes * 60
         rss_start = rss_kb(server)
         print(f"RSS at start of play: {mb(rss_start)}", flush=True)
+        census(shared, args.census, "min00")
         next_report = t0 + 60
         while time.monotonic() < deadline_box[0]:
             time.sleep(max(0.0, min(1.0, deadline_box[0] - time.monotonic())))
@@ -609,6 +636,7 @@ def main(argv=None) -> int:
                 if rss_first is None:
                     rss_first = rss
                     snapshot(shared, args.snapshots, "first")
+                census(shared, args.census, f"min{round((time.monotonic() - t0) / 60):02d}")
                 print(progress(t0, rss), flush=True)
                 next_report += 60
             if not any(f.is_alive() for f in fights):
@@ -621,6 +649,7 @@ def main(argv=None) -> int:
         still = [f.name for f in fights if f.is_alive()]
         rss_end = rss_kb(server)
         snapshot(shared, args.snapshots, "end")
+        census(shared, args.census, "end", cost=True)
         if rss_first is None:
             rss_first = rss_start
         tb_count, tb_last = log_tracebacks(server)

@@ -988,7 +988,10 @@ def _magic_plan(ruleset, intent: Attack, ctx: Context, costs) -> _Plan:
 # ================================================================ plan cache
 
 _PLANS: dict = {}
-_PLAN_CACHE_SIZE = 1024  # bounded: steady memory in a long-running game (bench/soak.py)
+# Bounded: steady memory in a long-running game (bench/soak.py). The value table of tokens
+# below is emptied with it and never holds more (1.7 KB an entry, its Context and intent:
+# at 4,096 it was the largest cache of a long game, bench/soak.py --census).
+_PLAN_CACHE_SIZE = 1024
 
 
 def _ident(x):
@@ -998,7 +1001,7 @@ def _ident(x):
     return x.value_key() if type(x) is Sheet else id(x)
 
 
-# Plans are pure functions of frozen inputs, so the last few thousand are kept: neither a
+# Plans are pure functions of frozen inputs, so the last thousand or so are kept: neither a
 # simulation of one matchup (bench/engine.py) nor a command reading its sheets anew rebuilds
 # them on every attack. The ruleset is matched by identity (its mappings are not hashable);
 # each entry holds it (and any input keyed by id), so an id cannot be reused while the entry
@@ -1008,6 +1011,13 @@ def _ident(x):
 _TOKENS: dict = {}  # (id(intent), id(ctx)) -> (intent, ctx, token)
 _TOKEN_OF: dict = {}  # (intent, ctx) -> token
 _NEXT_TOKEN = itertools.count(1)
+# The identity entries serve the lookups of the attack being resolved: each attack builds its
+# Context anew (combat/d10/strike.py, ranged.py), so an entry is found again only by the
+# next lookup of the same attack (measured over bench/engine.py: every one of 190,000 hits
+# was of the entry made last). A handful covers a few attacks interleaved; the 4,096 kept
+# before held that many dead Contexts (two Sides and their frozensets each), 0.7 KB an entry
+# beyond what the value table shares (bench/soak.py --census).
+_IDENTITY_SIZE = 16
 
 
 def _token(intent: Attack, ctx: Context) -> int:
@@ -1023,13 +1033,24 @@ def _token(intent: Attack, ctx: Context) -> int:
     value = (intent, ctx)
     tok = _TOKEN_OF.get(value)
     if tok is None:
-        if len(_TOKEN_OF) >= 4096:
-            _TOKEN_OF.clear()
+        if len(_TOKEN_OF) >= _PLAN_CACHE_SIZE:
+            _forget_plans()
         tok = _TOKEN_OF[value] = next(_NEXT_TOKEN)
-    if len(_TOKENS) >= 4096:
+    if len(_TOKENS) >= _IDENTITY_SIZE:
         _TOKENS.clear()
     _TOKENS[ids] = (intent, ctx, tok)  # holds both, so neither id is reused meanwhile
     return tok
+
+
+def _forget_plans() -> None:
+    """Empty the plans and the names of their inputs together. A token only names plan
+    keys: kept after its plans are gone it serves nothing (its value comes back with a new
+    token as fast), and plans kept after their tokens are gone can never be found again.
+    Each new token is followed by a stored plan (or a refusal), so neither table outgrows
+    the other. Numbers already handed out stay valid (a number is never reused), so the
+    identity entries of the attack being resolved are kept: its next lookup finds its token."""
+    _PLANS.clear()
+    _TOKEN_OF.clear()
 
 
 class _TargetFacts:
@@ -1134,7 +1155,7 @@ def _defense(ruleset, defender, attacker, defense: Defense, plan: _Plan, ctx: Co
 
 def _store(key, entry) -> None:
     if len(_PLANS) >= _PLAN_CACHE_SIZE:
-        _PLANS.clear()
+        _forget_plans()
     _PLANS[key] = entry
 
 

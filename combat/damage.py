@@ -457,11 +457,15 @@ def _soak_family(ruleset, family: str) -> str:
 # sheet's splat/race/breed/form), kept per ruleset: every hit asked them again (bench/engine.py).
 # Keyed by the ruleset's id; the entry holds the ruleset so the id cannot be reused.
 _MEMO: dict[int, tuple[object, dict]] = {}
+# Answers kept per ruleset before its memo starts again. The rule-table answers are a few
+# dozen; the rest are soak pools, keyed by a sheet's value number (combat/sheet.py), which
+# are found again only while that number is in its table: as many as it keeps.
+_MEMO_SIZE = 1024
 
 
 def _memo(ruleset) -> dict:
     hit = _MEMO.get(id(ruleset))
-    if hit is None or hit[0] is not ruleset or len(hit[1]) > 4096:
+    if hit is None or hit[0] is not ruleset or len(hit[1]) > _MEMO_SIZE:
         if len(_MEMO) > 64:
             _MEMO.clear()
         hit = _MEMO[id(ruleset)] = (ruleset, {})

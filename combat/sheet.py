@@ -45,8 +45,13 @@ def _int(text: str, what: str) -> int:
 # Sheet.value_key's interning table: a sheet's fields -> its number (see there).
 _VALUE_KEYS: dict = {}
 # Bounded so a long-running game keeps a steady size: a live fight has a few hundred sheet
-# values at most; the table is emptied when full (keys already handed out stay valid).
-_VALUE_KEYS_MAX = 8192
+# values at most; the table is emptied when full (keys already handed out stay valid). A
+# number is worth keeping only while a plan (combat/attack.py, 1,024 at most) or a soak
+# pool (combat/damage.py, as many) is stored under it, so the table holds no more than
+# those can use: each entry keeps a copy of every field (about 1.6 KB, bench/soak.py
+# --census); at 8,192 the soak's table grew by about 100 values (160 KB) a minute, for
+# more than an hour before it would have been emptied.
+_VALUE_KEYS_MAX = 1024
 _NEXT_KEY = itertools.count(1)
 
 

@@ -6,6 +6,9 @@ characters deleted in the middle of a fight.
   attribute cache), and ``attr.value = x`` has already put the new value on the cached
   object. Without this, the next read would see the half-written command as if it had been
   kept until the next reload.
+* ``discard_unborn``: a fight whose start failed (the organizer may not fight, say) has had
+  its Script row rolled back, but not the Python object ``create_script`` made: its timer
+  ticks and the idmapper holds it, for the life of the server (issue 14).
 * ``combat_of``: the combat a character takes part in, anywhere in the game (a character is
   in at most one combat).
 * ``remove_deleted``: ``Character.at_object_delete`` takes the character out of its combat
@@ -49,6 +52,29 @@ def restore_after_rollback(objs) -> None:
             handler.reset_cache()
         except Exception:  # never hide the original error behind a cleanup error
             logger.log_trace(f"combat: could not reset the attribute cache of {obj!r}")
+
+
+def discard_unborn(script) -> None:
+    """Forget ``script``, created inside a transaction that was then rolled back.
+
+    ``create_script`` starts the Script's timer and the idmapper caches the instance before
+    the row is committed; the rollback takes the row away and leaves both. Left alone, the
+    reactor's LoopingCall keeps the instance (and its fight state) alive and calls its
+    ``at_repeat`` every ``TICK`` seconds forever: bench/soak.py found 21 of them after 10
+    minutes, one per refused ``+combat/start``. Not ``script.stop()``: that saves the row
+    and writes Attributes, which would bring a row back for a fight that never began."""
+    try:
+        task = script.ndb._task
+        if task is not None and task.running:
+            task.stop()
+        script.ndb._task = None
+        room = script.obj
+        if room is not None and room.ndb.wod_combat is script:
+            room.ndb.wod_combat = None
+        if type(script).get_cached_instance(script.pk) is script:
+            script.flush_from_cache(force=True)
+    except Exception:  # never hide the original error behind a cleanup error
+        logger.log_trace(f"combat: could not discard the unstarted {script!r}")
 
 
 def combat_scripts():

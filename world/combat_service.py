@@ -224,13 +224,22 @@ def start(room, rules, options: Mapping, organizer, rng: random.Random,
     first.update(organizer=key, ruleset=rules.name, state=out.state.to_dict())
     if mock:
         first["mock"] = True
-    with transaction.atomic():
-        script = create_script(SCRIPT_TYPECLASS, key=COMBAT_KEY, obj=room, persistent=True)
-        script.setup(out.state, rules.name, key)
-        if mock:
-            script.attributes.add("mock", True)
-        return run(script, it.Join(by=key, actor=key, name=organizer.key, opening=True), rng,
-                   prelude=(first,))
+    script = None
+    try:
+        with transaction.atomic():
+            script = create_script(SCRIPT_TYPECLASS, key=COMBAT_KEY, obj=room, persistent=True)
+            script.setup(out.state, rules.name, key)
+            if mock:
+                script.attributes.add("mock", True)
+            return run(script, it.Join(by=key, actor=key, name=organizer.key, opening=True),
+                       rng, prelude=(first,))
+    except BaseException:
+        # Refused (or failed): the row is gone, the object and its timer are not.
+        if script is not None:
+            from typeclasses.combat_guard import discard_unborn
+
+            discard_unborn(script)
+        raise
 
 
 def add_npc(script, name: str, sheet, by: str, rng: random.Random,
@@ -335,7 +344,10 @@ def end(script, by: str, rng: random.Random, keep_npcs: bool = False) -> Applied
     npcs = list(script.attributes.get("npcs") or [])
     if is_mock(script):
         put_back(script, objects)
+    combat_id = script.combat_id
     script.delete()
+    # after the export of the end's records (an on_commit callback registered before)
+    transaction.on_commit(lambda: combatlog.forget(combat_id))
     if not keep_npcs:
         for key in npcs:
             obj = objects(key)

@@ -206,5 +206,8 @@ def undone(records: list[dict]) -> set[int]:
 
 
 def forget(combat_id: str) -> None:
-    """Drop the in-memory seq (a reload, or a transaction rolled back)."""
+    """Drop what memory keeps of a fight's log: its last seq (a reload, a transaction rolled
+    back) and where its export ends (a fight that ended: nothing is written to it again,
+    and a long-running game would keep both for every fight it ever had)."""
     _last_seq.pop(combat_id, None)
+    _exported.pop(combat_id, None)

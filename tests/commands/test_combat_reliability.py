@@ -249,6 +249,33 @@ class TestOneCombat(CombatTest):
         self.char2.move_to(self.room2, quiet=True)
         self.assertIn("Char2 joins", self.player("+combat/join").text)
 
+    @pytest.mark.rule("HLT-05")
+    def test_refused_start_leaves_no_script_behind(self):
+        """Issue 14: a dead organizer's +combat/start is refused inside the transaction that
+        made the fight's Script (HLT-05: the dead cannot join); the Script goes with its
+        row: no timer of it ticks, the idmapper does not keep it (the soak found one per
+        refusal, ticking for the life of the server)."""
+        import gc
+
+        from typeclasses.combat import CombatScript
+
+        def ticking():
+            return [o for o in gc.get_objects() if isinstance(o, CombatScript)
+                    and o.ndb._task is not None and o.ndb._task.running]
+
+        self.cmd("+combat/start")
+        self.player("+combat/join")
+        self.cmd("+combat/damage Char2=10 lethal")
+        self.cmd("+combat/end")
+        self.char2.move_to(self.room2, quiet=True)
+        before = ticking()
+        out = self.player("+combat/start").text
+        self.assertIn("You are dead and cannot join a fight", out)
+        self.assertIsNone(combat_in(self.room2))
+        self.assertEqual(ticking(), before)
+        cached = CombatScript.get_all_cached_instances()
+        self.assertEqual([s.pk for s in cached if s.db_obj_id == self.room2.id], [])
+
     def test_second_combat_refused_under_spotlight_too(self):
         """The one-fight rule holds whichever engine either fight runs (issue 5)."""
         self.cmd("+combat/start")
@@ -502,6 +529,22 @@ class TestLogRows(CombatTest):
             self.cmd("+combat/declare Thug=dodge")
         with open(path) as fh:
             self.assertEqual([json.loads(line) for line in fh], combatlog.read(script.combat_id))
+
+    def test_an_ended_fight_leaves_nothing_of_its_log_in_memory(self):
+        """Issue 14: the seq and export bookkeeping of a fight goes when it ends, after the
+        end's records are exported (a long game would keep both for every fight)."""
+        with self.captureOnCommitCallbacks(execute=True):
+            self.setup_fight()
+        cid = combat_in(self.room1).combat_id
+        self.assertIn(cid, combatlog._exported)
+        with self.captureOnCommitCallbacks(execute=True):
+            self.cmd("+combat/end")
+        self.assertNotIn(cid, combatlog._last_seq)
+        self.assertNotIn(cid, combatlog._exported)
+        records = combatlog.read(cid)
+        self.assertEqual(records[-1]["event"], "end")
+        with open(combatlog.path_for(cid)) as fh:  # the end's records were exported first
+            self.assertEqual([json.loads(line) for line in fh], records)
 
     def test_a_log_row_that_cannot_be_written_keeps_nothing(self):
         from world import plain_writes
