@@ -25,7 +25,7 @@ _SAFE = re.compile(r"[^A-Za-z0-9_.-]")
 _last_seq: dict[str, int] = {}  # combat id -> last seq written (the rows are the truth)
 _exported: dict[str, tuple[int, int]] = {}  # combat id -> (last seq, size) of its export
 _open: dict[str, tuple] = {}  # export path -> (its file open for appending, its inode)
-_OPEN_MAX = 16
+_OPEN_MAX = 64  # more than a game's fights at once (load.py plays 20): each one a descriptor
 
 #: ``json.dumps(rec, default=str)`` with its encoder built once (dumps with an argument
 #: builds a new one per call: a fifth of encoding a command's records)
