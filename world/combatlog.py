@@ -24,6 +24,12 @@ from django.db import transaction
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]")
 _last_seq: dict[str, int] = {}  # combat id -> last seq written (the rows are the truth)
 _exported: dict[str, tuple[int, int]] = {}  # combat id -> (last seq, size) of its export
+_open: dict[str, tuple] = {}  # export path -> (its file open for appending, its inode)
+_OPEN_MAX = 64  # more than a game's fights at once (load.py plays 20): each one a descriptor
+
+#: ``json.dumps(rec, default=str)`` with its encoder built once (dumps with an argument
+#: builds a new one per call: a fifth of encoding a command's records)
+_encode = json.JSONEncoder(default=str).encode
 
 #: records ``+combat/log`` leaves out: bookkeeping, not something that happened
 QUIET = frozenset({"intent", "prompt", "defend", "extra_actions"})
@@ -94,7 +100,7 @@ def _build(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable
                 rec[k] = v
         # Encoded once: the row and the export are these texts (dumping the decoded record
         # again gives the same text), the record is what JSON keeps.
-        texts.append(json.dumps(rec, default=str))
+        texts.append(_encode(rec))
         records.append(json.loads(texts[-1]) if decoded else rec)
     return records, texts
 
@@ -136,9 +142,10 @@ def export(combat_id: str, records: list[dict], texts: list[str] | None = None) 
     file that is missing (or behind) is rebuilt from the rows first."""
     path = path_for(combat_id)
     try:
-        size = os.path.getsize(path)
+        st = os.stat(path)
+        size, inode = st.st_size, st.st_ino
     except FileNotFoundError:
-        size = None
+        size = inode = None
     # The file as this process left it (same size, ending at the seq before these) needs no
     # reading; otherwise its tail says where it ends.
     if _exported.get(combat_id) != (records[0]["seq"] - 1, size):
@@ -148,9 +155,27 @@ def export(combat_id: str, records: list[dict], texts: list[str] | None = None) 
             rebuild(combat_id)
             _exported[combat_id] = (records[-1]["seq"], os.path.getsize(path))
             return
-    with open(path, "a", encoding="utf-8") as fh:
-        fh.write("".join(t + "\n" for t in (texts or map(json.dumps, records))))
-        _exported[combat_id] = (records[-1]["seq"], fh.tell())
+    fh = _appender(path, inode)
+    fh.write("".join(t + "\n" for t in (texts or map(json.dumps, records))))
+    fh.flush()  # on disk before the next command reads its size (and for bin/replay)
+    _exported[combat_id] = (records[-1]["seq"], fh.tell())
+
+
+def _appender(path: str, inode: int | None):
+    """The export's file, open for appending: kept open between commands (opening and
+    closing it was half of an export's cost, issue 13), the ``_OPEN_MAX`` latest only. A
+    file replaced since (a rebuild, someone's hand) has another inode: opened anew."""
+    kept = _open.pop(path, None)
+    if kept is not None and (inode is None or kept[1] != inode):
+        kept[0].close()
+        kept = None
+    if kept is None:
+        fh = open(path, "a", encoding="utf-8")
+        kept = (fh, os.fstat(fh.fileno()).st_ino)
+    _open[path] = kept  # the latest last
+    while len(_open) > _OPEN_MAX:
+        _open.pop(next(iter(_open)))[0].close()
+    return kept[0]
 
 
 def rebuild(combat_id: str) -> str:
@@ -211,3 +236,6 @@ def forget(combat_id: str) -> None:
     and a long-running game would keep both for every fight it ever had)."""
     _last_seq.pop(combat_id, None)
     _exported.pop(combat_id, None)
+    kept = _open.pop(path_for(combat_id), None)  # nor an open file
+    if kept is not None:
+        kept[0].close()

@@ -541,10 +541,33 @@ class TestLogRows(CombatTest):
             self.cmd("+combat/end")
         self.assertNotIn(cid, combatlog._last_seq)
         self.assertNotIn(cid, combatlog._exported)
+        self.assertNotIn(combatlog.path_for(cid), combatlog._open)
         records = combatlog.read(cid)
         self.assertEqual(records[-1]["event"], "end")
         with open(combatlog.path_for(cid)) as fh:  # the end's records were exported first
             self.assertEqual([json.loads(line) for line in fh], records)
+
+    def test_an_export_replaced_by_hand_is_not_written_through_an_old_handle(self):
+        """Issue 13: the export stays open between commands; a file put in its place (same
+        name, same size: another inode) is appended to, and the kept files are bounded."""
+        import os
+        import shutil
+
+        with self.captureOnCommitCallbacks(execute=True):
+            self.setup_fight()
+        script = combat_in(self.room1)
+        path = combatlog.path_for(script.combat_id)
+        shutil.copy(path, path + ".copy")
+        os.replace(path + ".copy", path)
+        with self.captureOnCommitCallbacks(execute=True):
+            self.cmd("+combat/declare Thug=dodge")
+        with open(path) as fh:
+            self.assertEqual([json.loads(line) for line in fh], combatlog.read(script.combat_id))
+        for n in range(combatlog._OPEN_MAX + 4):  # other fights' exports
+            combatlog.export(f"other-{n}", [{"seq": 1}], ['{"seq": 1}'])
+        self.assertEqual(len(combatlog._open), combatlog._OPEN_MAX)
+        for n in range(combatlog._OPEN_MAX + 4):
+            os.remove(combatlog.path_for(f"other-{n}"))
 
     def test_a_log_row_that_cannot_be_written_keeps_nothing(self):
         from world import plain_writes
