@@ -529,12 +529,15 @@ def _norm(text: str) -> str:
     return " ".join(str(text).lower().replace("_", " ").split())
 
 
-def _known(table: dict, name: str, index: dict):
+def _known(table: dict, name: str, index: dict | None = None):
     """The entry ``name`` names, case and spacing aside, or None: for a caller asking
     whether a name is in a table (a parry item may be a weapon or a shield), where a miss is
-    an answer, not a typo to suggest a fix for (the suggestion costs a fuzzy match)."""
+    an answer, not a typo to suggest a fix for (the suggestion costs a fuzzy match).
+    ``index``: normalised names to values; built here only when the exact name misses."""
     hit = table.get(name)
     if hit is None:
+        if index is None:
+            index = {_norm(k): v for k, v in table.items()}
         hit = index.get(_norm(name))
     return hit
 
@@ -542,8 +545,6 @@ def _known(table: dict, name: str, index: dict):
 def _find(table: dict, name: str, what: str, hint: str, index: dict | None = None):
     """Case-insensitive lookup with a suggestion: a player typed this name. ``index`` maps
     normalised names to values (built once per table, so the usual lookup is one dict hit)."""
-    if index is None:
-        index = {_norm(k): v for k, v in table.items()}
     hit = _known(table, name, index)
     if hit is not None:
         return hit
