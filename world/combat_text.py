@@ -166,7 +166,7 @@ _VERBS = {"has": "have", "is": "are", "was": "were", "needs": "need", "takes": "
           "carries": "carry", "gets": "get", "does": "do", "holds": "hold", "knows": "know",
           "wears": "wear", "spends": "spend", "acts": "act", "rolls": "roll",
           "declares": "declare", "joins": "join", "goes": "go", "uses": "use",
-          "isn't": "aren't", "hasn't": "haven't", "doesn't": "don't"}
+          "isn't": "aren't", "hasn't": "haven't", "doesn't": "don't", "loses": "lose"}
 # Only the possessive and reflexive: "they" and "them" often mean something else in the
 # same sentence ("to get them", "they resolve when ...").
 _THEM = {"their": "your", "themself": "yourself", "themselves": "yourself"}
@@ -203,6 +203,9 @@ def second_person(text: str, name: str) -> str:
     n = re.escape(name)
     text = re.sub(rf"(?<![\w#]){n}'s(?!\w)", own, text)
     text = re.sub(rf"(?<![\w#]){n}(?!\w)(\s+already)?(?:\s+([\w']+))?", subject, text)
+    # A second verb of the same subject ("Bob is dazed and loses ...") agrees with "you".
+    text = re.sub(r"((?:^|(?<=[.!?] ))You\b[^.;:!?\x00]*?\band )([\w']+)",
+                  lambda m: m.group(1) + _VERBS.get(m.group(2), m.group(2)), text)
     text = re.sub(r"\b(themselves|themself|their)\b",
                   lambda m: _THEM[m.group(1)], text)
     return re.sub(r"\x00(\d+)\x00", lambda m: commands[int(m.group(1))], text)

@@ -158,6 +158,19 @@ class TestSecondPersonAndOrder(EffectsTest):
         self.assertNotIn("Char2", text)
         self.assertIn("Not your turn to declare", self.player("+combat/dodge").text)
 
+    @pytest.mark.rule("COMP-02")
+    def test_a_second_verb_agrees_with_you(self):
+        """"You are dazed and loses all actions" was said to a dazed player."""
+        self.setup_fight()
+        self.cmd("+combat/mod Char2=dazed")  # COMP-02: loses the actions of turn 2
+        self.cmd("+combat/declare Thug=dodge")
+        self.player("+combat/declare dodge")
+        self.cmd("+combat/declare dodge")  # turn 1 ends: nobody attacked
+        self.cmd("+combat/declare Thug=dodge")
+        text = self.player("+combat/declare attack Thug").text
+        self.assertIn("You are dazed and lose all actions this turn", text)
+        self.assertNotIn("loses", text)
+
     @pytest.mark.rule("TURN-01", "TURN-03")
     def test_everyone_declared_and_acted_come_after_the_last_one(self):
         self.setup_fight()
