@@ -65,6 +65,12 @@ def roll_line(name: str, ev: Event) -> str:
             f"[{faces}] => {result}")
 
 
+def words(ident: str) -> str:
+    """A rules table's name as a player reads it (and may type it back): weapon_strike ->
+    weapon strike (the declaration parser reads either)."""
+    return str(ident).replace("_", " ")
+
+
 def actions_text(actions, name: Callable[[str], str]) -> str:
     out = []
     for a in actions:
@@ -75,7 +81,7 @@ def actions_text(actions, name: Callable[[str], str]) -> str:
             if a.get("weapon"):
                 s += f" with {a['weapon']}" + (" off hand" if a.get("off_hand") else "")
             if a.get("maneuver") and a["maneuver"] != "attack":
-                s += f" as {a['maneuver']}"
+                s += f" as {words(a['maneuver'])}"
             if a.get("moving"):
                 s += f" moving {a['moving']} yd"
         elif k == "other":
@@ -384,7 +390,7 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
         return (f"{n(ev.get('target'))} heals {ev.get('levels', ev['applied'])} {ev['type']} "
                 f"(by {n(ev.get('by'))}): {ev['health_before']} -> {ev['health_after']}")
     if k == "attack":
-        what = ev["maneuver"] + (f", {ev['weapon']}" if ev.get("weapon") else "") + (
+        what = words(ev["maneuver"]) + (f", {ev['weapon']}" if ev.get("weapon") else "") + (
             f", at {ev['location']}" if ev.get("location") else "")
         line = f"{who} attacks {n(ev['target'])} ({what}):"
         return [line, f"  {ev['auto']}"] if ev.get("auto") else line

@@ -158,6 +158,19 @@ class TestSecondPersonAndOrder(EffectsTest):
         self.assertNotIn("Char2", text)
         self.assertIn("Not your turn to declare", self.player("+combat/dodge").text)
 
+    @pytest.mark.rule("CLOSE-10")
+    def test_maneuver_names_are_words(self):
+        """"Mara attacks Rat1 (weapon_strike, Knife)" showed the rules table's key."""
+        self.cmd("+sheet/equip knife")
+        self.setup_fight()
+        self.cmd("+combat/declare Thug=dodge")
+        self.player("+combat/declare other waits")
+        self.assertIn("attack Thug with Knife as weapon strike",
+                      self.cmd("+combat/declare attack Thug with knife as weapon strike").text)
+        text = self.cmd("+combat/act").text
+        self.assertIn("attacks Thug (weapon strike, Knife)", text)
+        self.assertNotIn("_", text)
+
     @pytest.mark.rule("COMP-02")
     def test_a_second_verb_agrees_with_you(self):
         """"You are dazed and loses all actions" was said to a dazed player."""
