@@ -66,7 +66,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodC
                   (lowest initiative first). Several actions separated by ; are a
                   split: each loses dice (2 actions: -2 and -3). See ACTIONS.
                   /declare/auto [<npc>,...]: organizer/staff: each NPC not
-                  declared yet takes its template's default (+combat/templates)
+                  declared yet takes its template's default (+combat/templates),
+                  kept hidden until its slot comes
       attack    - shorthand: +combat/attack <target>[=<maneuver>]
       dodge, block, parry - shorthand: declare that defense
       defend    - shorthand: a desperate defense all turn:

@@ -17,9 +17,9 @@ from .combat_declare import COVER_WORDS, DEFENSES, ROLL_FLAGS, DeclarationParser
 class D10Switches:
     """Mixed into ``CmdCombat`` (its ``load``, ``actor``, ``combatant``, ``apply``)."""
 
-    def declare(self, who: str | None, text: str) -> None:
+    def declare(self, who: str | None, text: str, hold: bool = False) -> None:
         """The declaration for the caller, an NPC, or a comma list of NPCs (the same for
-        each, declared one after another)."""
+        each, declared one after another). ``hold``: an NPC's, kept for its slot."""
         self.load()
         if not text.strip():
             raise InputError(self.usage())
@@ -33,7 +33,7 @@ class D10Switches:
             rolled[0].update({ROLL_FLAGS[f]: True for f in flags})
         self.for_each(who, lambda c: it.Declare(
             by=self.me(), actor=c.key, actions=tuple(parsed.actions),
-            activations=tuple(parsed.activations), desperate=parsed.desperate))
+            activations=tuple(parsed.activations), desperate=parsed.desperate, hold=hold))
 
     def do_declare(self):
         if "auto" in self.switch_flags:
@@ -46,8 +46,9 @@ class D10Switches:
     def declare_defaults(self) -> None:
         """``/declare/auto [<npc>,...]``: each NPC not declared yet (all, or those named)
         declares its template's default (world/npc_defaults.py), one after another in
-        declaration order; each is checked as if typed. Out of its slot (a fight paced
-        slot by slot) or refused, an NPC is named with why, and the rest go on."""
+        declaration order; each is checked as if typed. One whose slot has not come is
+        kept hidden until it does (TURN-01: revealed from low to high initiative). A
+        refused NPC is named with why, and the rest go on."""
         from world import npc_defaults
 
         self.load()
@@ -67,11 +68,8 @@ class D10Switches:
         npcs.sort(key=lambda c: slots.get(c.key, len(slots)))
         if not npcs:
             raise IllegalAction("Every NPC standing here has declared already.")
-        skipped, later = [], []
+        skipped = []
         for c in npcs:
-            if not self.state.options.ahead and c.key not in self.engine.pending(self.state):
-                later.append(c.name)  # slot by slot: declared when its slot comes
-                continue
             obj = self.objects(c.key)
             text = npc_defaults.declaration(obj.attributes.get("npc_template") if obj else None,
                                             self.state, c.key, self.rs)
@@ -79,13 +77,10 @@ class D10Switches:
                 skipped.append(f"{c.name} has no default (declare for it)")
                 continue
             try:
-                self.declare(c.key, text)
+                self.declare(c.key, text, hold=True)
             except WodError as why:
                 skipped.append(f"{c.name}: {plain(str(why))}")
             self.state = self.script.get_state()
-        if later:
-            skipped.append(f"{', '.join(later)} when their slot comes: type "
-                           f"+combat/declare/auto again then")
         if skipped:
             self.msg("Not declared: " + "; ".join(skipped) + ".")
 

@@ -79,9 +79,9 @@ def _act(f: Fight, i: it.Act) -> None:
 
 
 def _declare(f: Fight, i: it.Declare) -> None:
-    """TURN-01/02 in the actor's slot; before it, in a fight paced ahead, kept hidden until
-    the slot comes."""
-    if pacing.ahead_of_slot(f, i.actor):
+    """TURN-01/02 in the actor's slot; before it, in a fight paced ahead (or held for an
+    NPC by its runner), kept hidden until the slot comes."""
+    if pacing.ahead_of_slot(f, i.actor, hold=i.hold):
         pacing.declare_ahead(f, i.actor, i.actions, i.activations, i.desperate)
     else:
         declare.declare(f, i.actor, i.actions, i.activations, i.desperate)

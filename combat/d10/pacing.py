@@ -52,12 +52,13 @@ def _slot(st, key: str) -> int | None:
     return None
 
 
-def ahead_of_slot(f: Fight, key: str) -> bool:
-    """Whether a declaration from ``key`` now is one entered ahead of the slot."""
+def ahead_of_slot(f: Fight, key: str, hold: bool = False) -> bool:
+    """Whether a declaration from ``key`` now is one entered ahead of the slot: in a fight
+    paced ahead, or (``hold``) an NPC's declared by its runner before its slot."""
     st = f.state
-    if not st.options.ahead:
-        return False
     c = st.get(key)
+    if not (st.options.ahead or (hold and c is not None and c.is_npc)):
+        return False
     if c is None or c.declared or c.lost or c.init_total is None or c.joined_turn > st.turn:
         return False
     simple = st.options.mode == "simple"
@@ -111,8 +112,10 @@ def _has_action_left(c, phase: str) -> bool:
 
 
 def pump(f: Fight) -> None:
-    """Reveal and resolve what the turn has reached; stop where someone must choose."""
-    if not f.state.options.ahead:
+    """Reveal and resolve what the turn has reached; stop where someone must choose. In a
+    fight paced slot by slot only NPC declarations held for their slot are revealed."""
+    ahead = f.state.options.ahead
+    if not ahead and not any(c.ahead_declare is not None for c in f.state.combatants):
         return
     stuck: set[str] = set()
     moved_any = False
@@ -126,7 +129,7 @@ def pump(f: Fight) -> None:
             c = f.state.get(key)
             if what == "declare" and c.ahead_declare is not None:
                 moved = _reveal(f, key, c.ahead_declare) or True
-            elif what == "act" and not c.delayed:
+            elif what == "act" and ahead and not c.delayed:
                 moved = _resolve(f, key, c.ahead_act)
                 if not moved:
                     stuck.add(key)

@@ -38,6 +38,11 @@ class DefaultsTest(EffectsTest):
 
 
 class TestDeclareAuto(DefaultsTest):
+    def engine_pending(self):
+        from typeclasses.combat import combat_in
+
+        return list(combat_in(self.room1).engine().pending(self.state()))
+
     def test_templates_list_their_default(self):
         out = self.cmd("+combat/templates").text
         self.assertIn("default: attack <nearest PC> with knife", out)
@@ -68,20 +73,38 @@ class TestDeclareAuto(DefaultsTest):
         self.assertEqual((self.state().turn, self.state().phase), (2, "declare"))
 
     @pytest.mark.rule("TURN-01")
-    def test_auto_slot_by_slot_declares_those_whose_slot_came(self):
-        """Slot by slot (the default pacing): Rat1 (5) declares; Rat2 (4 + [4] = 8) comes
-        after Char2 (7), so it is named and declared by the next /declare/auto."""
+    def test_auto_slot_by_slot_holds_an_npc_until_its_slot(self):
+        """Slot by slot (the default pacing): Rat1 (5) declares at once; Rat2 (4 + [4] = 8)
+        comes after Char2 (7): its default is kept hidden and revealed when Char2 has
+        declared, in its own slot (TURN-01: low to high), with nobody typing again."""
         self.setup_rats(rat_dice=(1, 4))
         out = self.cmd("+combat/declare/auto").text
         self.assertIn("Rat1 declares: attack Char with Knife", out)
-        self.assertIn("Not declared: Rat2 when their slot comes: type +combat/declare/auto "
-                      "again then.", " ".join(out.split()))
+        self.assertIn("Rat2 has declared ahead (revealed in their slot).", out)
+        self.assertNotIn("Not declared", out)
         self.assertEqual(self.declared(), [(self.key("Rat1"), self.knife("Char"))])
-        self.player("+combat/declare other waits")
-        self.assertIn("Rat2 declares: attack Char2 with Knife",
+        self.assertIn("[ahead]", self.cmd("+combat").text)
+        self.assertIn("Every NPC standing here has declared already.",
                       self.cmd("+combat/declare/auto").text)
-        self.assertEqual([a for a, _ in self.declared()],
-                         [self.key(n) for n in ("Rat1", "Char2", "Rat2")])
+        out = self.player("+combat/declare other waits").text
+        self.assertLess(out.index("Char2 declares"), out.index("Rat2 declares: attack Char2"))
+        self.assertEqual(self.declared(), [(self.key("Rat1"), self.knife("Char")),
+                                           (self.key("Char2"), [{"kind": "other",
+                                                                 "text": "waits"}]),
+                                           (self.key("Rat2"), self.knife("Char2"))])
+        self.assertEqual(self.engine_pending(), [self.key("Char")])
+
+    @pytest.mark.rule("TURN-01", "TURN-03")
+    def test_auto_held_slot_by_slot_acts_only_when_typed(self):
+        """Holding is for declarations only: in a fight paced slot by slot the act phase
+        still waits for +combat/act (TURN-03), from the highest initiative down."""
+        self.setup_rats(rat_dice=(1, 4))
+        self.cmd("+combat/declare/auto")
+        self.player("+combat/declare other waits")
+        self.cmd("+combat/declare other watches")
+        self.assertEqual(self.state().phase, "act")
+        self.assertEqual(self.engine_pending(), [self.key("Char")])
+        self.assertEqual([e for e in self.log() if e["event"] == "act"], [])
 
     def test_auto_refusals_change_nothing(self):
         """Only the organizer or staff; /auto goes with /declare alone; an NPC made from a

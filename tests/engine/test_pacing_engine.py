@@ -74,6 +74,30 @@ def test_slot_by_slot_fight_still_refuses_early_declarations(numetal):
         p(I.Declare(actor=ANN, actions=({"kind": "attack", "target": BOB},)))
 
 
+@pytest.mark.rule("TURN-01", "TURN-03")
+def test_slot_by_slot_holds_an_npc_declaration_for_its_slot(numetal):
+    """+combat/declare/auto: a runner's declaration for an NPC before its slot is kept
+    hidden and revealed when the slot comes, even slot by slot; a player's is refused
+    as before, and the act phase still waits for +combat/act."""
+    pcs = started(numetal, ahead=False)
+    with pytest.raises(IllegalAction, match="Not Ann's turn to declare"):  # a PC's is not
+        pcs(I.Declare(actor=ANN, actions=({"kind": "dodge"},), hold=True))
+    p = Play(numetal, ahead=False)
+    p(I.Join(actor=ANN, name="Ann", is_npc=True))
+    p(I.Join(actor=BOB, name="Bob"))
+    p(I.RollInitiative(actor=ANN, rating=6), 5)
+    p(I.RollInitiative(actor=BOB), 1)
+    p(I.Advance())
+    evs = p(I.Declare(actor=ANN, actions=({"kind": "attack", "target": BOB},), hold=True))
+    assert [e["event"] for e in evs] == ["ahead"]
+    assert p.state.get(ANN).ahead_declare and ENGINE.pending(p.state) == [BOB]
+    evs = p(I.Declare(actor=BOB, actions=({"kind": "dodge"},)))
+    assert [(e["event"], e.get("actor")) for e in evs if e["event"] == "declare"] == [
+        ("declare", BOB), ("declare", ANN)]
+    assert p.state.phase == "act" and ENGINE.pending(p.state) == [ANN]  # nothing resolved
+    assert not [e for e in evs if e["event"] == "act"]
+
+
 @pytest.mark.rule("TURN-01")
 def test_declaration_that_rolls_at_once_is_not_kept(numetal):
     p = started(numetal)
