@@ -36,18 +36,20 @@ def _d10(view, rules, names, organizer) -> list[str]:
              f" Mode: {view['mode']}{reroll}   Organizer: {organizer}"]
     if view["waiting"]:
         lines.append(" Now: " + ", ".join(f"{names(k)} ({w})" for k, w in view["waiting"]))
-    for r in view["rows"]:
+    tags = [" ".join(t for t, on in (("[NPC]", r["npc"]), ("[delayed]", r["delayed"]),
+                                     ("[ahead]", r.get("ahead"))) if on)
+            for r in view["rows"]]
+    width = max([6, *map(len, tags)])  # one column, as wide as this screen's widest tags
+    for r, tag in zip(view["rows"], tags):
         init = "--" if r["init"] is None else str(r["init"])
         decl = actions_text(r["actions"], names) if r["actions"] is not None else "-"
         hl = r["health"]
         if r["outcome"] and r["outcome"] not in ("ok", "incapacitated"):
             hl = f"{hl} ({r['outcome'].upper()})"
-        tags = ("[NPC]" if r["npc"] else "") + (" [delayed]" if r["delayed"] else "") + (
-            " [ahead]" if r.get("ahead") else "")
         gear = (r["hand"] or "unarmed") + (f", {r['armor']}" if r["armor"] else "")
         conds = f"  ({', '.join(r['conditions'])})" if r["conditions"] else ""
-        lines += wrap(f" {init:>3}  {r['name']:<16} {tags:<6} {hl:<14} [{gear}] {decl}{conds}",
-                      indent=6)
+        lines += wrap(f" {init:>3}  {r['name']:<16} {tag:<{width}} {hl:<14} [{gear}] "
+                      f"{decl}{conds}", indent=6)
     if view["ranges"]:  # RNG-05: pairs placed or moved apart (others stand at the start)
         lines.append(" Ranges: " + "; ".join(f"{names(a)}-{names(b)} {y} yd"
                                              for a, b, y in view["ranges"]))

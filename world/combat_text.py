@@ -731,8 +731,8 @@ _AHEAD = {"declare": "You have declared ahead; it will be revealed in your slot.
           "delay": "You will delay when your slot comes (then act with +combat/act)."}
 
 
-_AHEAD_NPC = {"declare": "{} has declared ahead; it will be revealed in its slot.",
-              "act": "{}'s action is queued; it resolves in its slot.",
+# An NPC's declaration made ahead is told to the room, its runner there too: not again.
+_AHEAD_NPC = {"act": "{}'s action is queued; it resolves in its slot.",
               "wp": "{}'s action is queued with its Willpower; it resolves in its slot.",
               "delay": "{} will delay when its slot comes."}
 
@@ -756,6 +756,7 @@ def ahead_messages(events: Iterable[Event], state, names: Names,
                     f"+combat/declare " + (f"{names(key)}=" if npc else "") + "<action>")
         else:
             text = (_AHEAD_NPC if npc else _AHEAD).get(ev["what"], "").format(names(key))
-        out.append((to, PREFIX + text))
+        if text:
+            out.append((to, PREFIX + text))
     return out
 

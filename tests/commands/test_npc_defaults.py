@@ -81,9 +81,14 @@ class TestDeclareAuto(DefaultsTest):
         out = self.cmd("+combat/declare/auto").text
         self.assertIn("Rat1 declares: attack Char with Knife", out)
         self.assertIn("Rat2 has declared ahead (revealed in their slot).", out)
+        self.assertEqual(out.count("Rat2 has declared ahead"), 1)  # the room's line only
         self.assertNotIn("Not declared", out)
         self.assertEqual(self.declared(), [(self.key("Rat1"), self.knife("Char"))])
-        self.assertIn("[ahead]", self.cmd("+combat").text)
+        status = self.cmd("+combat").text
+        self.assertIn("[NPC] [ahead]", status)
+        rows = [line for line in status.splitlines() if "Healthy" in line]
+        self.assertEqual(len(rows), 4)
+        self.assertEqual({line.index("Healthy") for line in rows}, {rows[0].index("Healthy")})
         self.assertIn("Every NPC standing here has declared already.",
                       self.cmd("+combat/declare/auto").text)
         out = self.player("+combat/declare other waits").text
