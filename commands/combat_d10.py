@@ -71,10 +71,12 @@ class D10Switches:
         skipped = []
         for c in npcs:
             obj = self.objects(c.key)
-            text = npc_defaults.declaration(obj.attributes.get("npc_template") if obj else None,
-                                            self.state, c.key, self.rs)
+            template = obj.attributes.get("npc_template") if obj else None
+            text = npc_defaults.declaration(template, self.state, c.key, self.rs)
             if text is None:
-                skipped.append(f"{c.name} has no default (declare for it)")
+                skipped.append(f"{c.name}: no player character is standing to attack "
+                               f"(declare for it)" if npc_defaults.template_default(template)
+                               else f"{c.name} has no default (declare for it)")
                 continue
             try:
                 self.declare(c.key, text, hold=True)

@@ -65,6 +65,13 @@ def roll_line(name: str, ev: Event) -> str:
             f"[{faces}] => {result}")
 
 
+def turns_text(first: int, last: int | None) -> str:
+    """A condition's span: "turn 2", "turns 2 to 4", "from turn 3 on"."""
+    if last is None:
+        return f"from turn {first} on"
+    return f"turn {first}" if last == first else f"turns {first} to {last}"
+
+
 def words(ident: str) -> str:
     """A rules table's name as a player reads it (and may type it back): weapon_strike ->
     weapon strike (the declaration parser reads either)."""
@@ -209,9 +216,13 @@ def second_person(text: str, name: str) -> str:
     n = re.escape(name)
     text = re.sub(rf"(?<![\w#]){n}'s(?!\w)", own, text)
     text = re.sub(rf"(?<![\w#]){n}(?!\w)(\s+already)?(?:\s+([\w']+))?", subject, text)
-    # A second verb of the same subject ("Bob is dazed and loses ...") agrees with "you".
-    text = re.sub(r"((?:^|(?<=[.!?] ))You\b[^.;:!?\x00]*?\band )([\w']+)",
-                  lambda m: m.group(1) + _VERBS.get(m.group(2), m.group(2)), text)
+    # Later verbs of the same subject ("Bob is dazed and incapacitated and loses ...")
+    # agree with "you" too.
+    def agree(m: re.Match) -> str:
+        return re.sub(r"\band ([\w']+)",
+                      lambda v: "and " + _VERBS.get(v.group(1), v.group(1)), m.group(0))
+
+    text = re.sub(r"(?:^|(?<=[.!?] ))You\b[^.;:!?\x00]*", agree, text)
     text = re.sub(r"\b(themselves|themself|their)\b",
                   lambda m: _THEM[m.group(1)], text)
     return re.sub(r"\x00(\d+)\x00", lambda m: commands[int(m.group(1))], text)
@@ -306,7 +317,7 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
     if k == "condition" and ev.get("removed"):
         return f"{who} is no longer {', '.join(ev['removed'])}."
     if k == "condition":
-        return f"{who} is {ev['condition']} (turns {ev['from']}..{ev['until'] or 'on'})."
+        return f"{who} is {ev['condition']} ({turns_text(ev['from'], ev['until'])})."
     if k == "end":
         return "The fight is over."
     if k == "roll":

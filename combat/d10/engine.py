@@ -249,7 +249,9 @@ class D10Engine:
         for c in sorted(state.combatants, key=lambda x: -(x.init_total or -99)):
             try:
                 track = f.track(c.key)
-                health = track.level_name + (" (incapacitated)" if track.incapacitated else "")
+                health = track.level_name
+                if track.incapacitated and "incapacitated" not in health.lower():
+                    health += " (incapacitated)"
                 hand = f.in_hand(c.key)
                 armor = f.sheet(c.key).armor
             except IllegalAction:

@@ -16,6 +16,7 @@ from commands.default_cmdsets import AccountCmdSet, CharacterCmdSet
 from tests.commands.test_combat import CombatTest, make_sheet
 from tests.commands.test_combat_effects import EffectsTest
 from tests.helpers import capture_msgs
+from world.combat_text import second_person
 from world.text_width import fit, visible_len, wrap
 
 RULE_ID = re.compile(r"\b[A-Z]{3,5}-\d{2}\b")
@@ -175,7 +176,9 @@ class TestSecondPersonAndOrder(EffectsTest):
     def test_a_second_verb_agrees_with_you(self):
         """"You are dazed and loses all actions" was said to a dazed player."""
         self.setup_fight()
-        self.cmd("+combat/mod Char2=dazed")  # COMP-02: loses the actions of turn 2
+        said = self.cmd("+combat/mod Char2=dazed").text  # COMP-02: loses turn 2's actions
+        self.assertIn("Char2 is dazed (turn", said)
+        self.assertNotIn("..", said)
         self.cmd("+combat/declare Thug=dodge")
         self.player("+combat/declare dodge")
         self.cmd("+combat/declare dodge")  # turn 1 ends: nobody attacked
@@ -183,6 +186,9 @@ class TestSecondPersonAndOrder(EffectsTest):
         text = self.player("+combat/declare attack Thug").text
         self.assertIn("You are dazed and lose all actions this turn", text)
         self.assertNotIn("loses", text)
+        self.assertEqual(second_person("Bob is dazed and incapacitated and loses all actions "
+                                       "this turn.", "Bob"),
+                         "You are dazed and incapacitated and lose all actions this turn.")
 
     @pytest.mark.rule("TURN-01", "TURN-03")
     def test_everyone_declared_and_acted_come_after_the_last_one(self):

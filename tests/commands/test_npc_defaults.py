@@ -111,6 +111,20 @@ class TestDeclareAuto(DefaultsTest):
         self.assertEqual(self.engine_pending(), [self.key("Char")])
         self.assertEqual([e for e in self.log() if e["event"] == "act"], [])
 
+    @pytest.mark.rule("HLT-02")
+    def test_auto_with_nobody_to_attack_says_so(self):
+        """Every PC down (HLT-02: incapacitated): the default has nobody to attack, and the
+        status names the health level once."""
+        self.setup_rats()
+        self.cmd("+combat/damage Char=10 lethal")
+        self.cmd("+combat/damage Char2=10 lethal")
+        out = " ".join(self.cmd("+combat/declare/auto").text.split())
+        self.assertIn("Rat1: no player character is standing to attack (declare for it)", out)
+        self.assertNotIn("has no default", out)
+        status = self.cmd("+combat").text
+        self.assertIn("Incapacitated", status)
+        self.assertNotIn("Incapacitated (incapacitated)", status)
+
     def test_auto_refusals_change_nothing(self):
         """Only the organizer or staff; /auto goes with /declare alone; an NPC made from a
         trait list has no default and is named; a PC left out of the list is refused."""
