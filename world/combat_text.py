@@ -82,8 +82,18 @@ def actions_text(actions, name: Callable[[str], str]) -> str:
                 s += f" with {a['weapon']}" + (" off hand" if a.get("off_hand") else "")
             if a.get("maneuver") and a["maneuver"] != "attack":
                 s += f" as {words(a['maneuver'])}"
+            if a.get("location"):
+                s += f" at {a['location']}"
+            if a.get("position") and a["position"] != "front":
+                s += f" from {a['position']}"
             if a.get("moving"):
                 s += f" moving {a['moving']} yd"
+            if a.get("ability"):
+                s += f" using {a['ability']}"
+            if a.get("ammo"):
+                s += f" using {a['ammo']}"
+            s += "".join(f" {w}" for f, w in (("drain", "draining"), ("sever", "severing"))
+                         if a.get(f))
         elif k == "other":
             s = f"other: {a.get('text', '')}"
         elif k == "heal":
@@ -95,7 +105,11 @@ def actions_text(actions, name: Callable[[str], str]) -> str:
             s += f" against {name(a['against'])}" if a.get("against") else ""
         else:
             s = k + (f" against {name(a['against'])}" if a.get("against") else "")
-        out.append(s)
+        # TURN-02: Willpower spent is declared, so the room hears it (and the specialty)
+        # with the rest, not first at /act.
+        spent = [w for f, w in (("specialty", "specialty"), ("willpower", "Willpower"))
+                 if a.get(f)]
+        out.append(s + (f" ({', '.join(spent)})" if spent else ""))
     return "; ".join(out) or "nothing"
 
 
