@@ -231,6 +231,28 @@ def second_person(text: str, name: str) -> str:
     return re.sub(r"\x00(\d+)\x00", lambda m: commands[int(m.group(1))], text)
 
 
+_THIRD = {v: k for k, v in _VERBS.items()} | {"can't": "can't", "cannot": "cannot"}
+
+
+def third_person(text: str, name: str) -> str:
+    """A refusal said to the defender, told to the room about them: "You can't block lethal
+    damage you cannot soak" -> "Thug can't block lethal damage they cannot soak" (the attack
+    rules word why a defense fails for the one defending; the room hears it as narration)."""
+    seen = []
+
+    def subject(m: re.Match) -> str:
+        verb = m.group(2)
+        who = "they" if seen else name
+        seen.append(who)
+        if who == name:
+            verb = _THIRD.get(verb, verb + "s" if verb.isalpha() and verb.islower()
+                              and not verb.endswith("s") else verb)
+        return f"{who} {verb}"
+
+    text = re.sub(r"\b([Yy]ou) ([\w']+)", subject, text)
+    return re.sub(r"\b[Yy]our\b", "their", text)
+
+
 _PHASE_NOTE = {("declare", False): ". Declare from the lowest initiative up.",
                ("act", False): ". Everyone has declared: actions go from the highest "
                                "initiative down.",
@@ -429,7 +451,8 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
     if k == "ammo":
         return f"  {ev['weapon']}: {ev['left']} round(s) left."
     if k == "defense_ineffective":
-        return f"  {who}'s {ev['kind']} does not work against this attack: {ev['reason']}"
+        why = third_person(plain(ev["reason"]), who)
+        return f"  {who}'s {ev['kind']} does not work against this attack: {why}"
     if k == "counter":
         return f"  {who}'s parry turns on {n(ev['target'])}:"
     if k == "miss":
