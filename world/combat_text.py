@@ -130,6 +130,10 @@ _OUTCOMES = {"dead": "is DEAD", "torpor": "falls into TORPOR",
              "rage_active": "stays up on Rage; any more damage kills",
              "dying": "is DYING: heal with Rage now (+combat/declare heal rage)"}
 
+# Out of action: the outcome is told (and shown) instead of the "incapacitated" condition the
+# engine adds with it.
+OUT_OF_ACTION = frozenset({"incapacitated", "unconscious", "torpor", "dead"})
+
 _MEND_HOW = {"blood": "blood", "aggravated": "blood", "regenerate": "regeneration",
              "life": "Life magic", "roll": "healing roll", "faith": "Faith", "rage": "Rage",
              "limb": "regrowth"}
@@ -173,8 +177,9 @@ def mend_text(ev: Event, n: Callable[[str], str]) -> list[str]:
     return out
 
 
-_RULE_ID = re.compile(r"\s*\((?:[A-Z]{2,5}-\d{2}[/, ]*)+\)"
-                      r"|,?\s*\b[A-Z]{2,5}-\d{2}\b(?:/[A-Z]{2,5}-\d{2}\b)*")
+# "(TURN-06/07)" too: a family's second number may follow without its prefix.
+_RULE_ID = re.compile(r"\s*\((?:[A-Z]{2,5}-\d{2}(?:/\d{2}\b)*[/, ]*)+\)"
+                      r"|,?\s*\b[A-Z]{2,5}-\d{2}\b(?:/(?:[A-Z]{2,5}-)?\d{2}\b)*")
 
 
 def plain(note: str) -> str:
@@ -342,7 +347,13 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
     if k == "condition" and ev.get("removed"):
         return f"{who} is no longer {', '.join(ev['removed'])}."
     if k == "condition":
-        return f"{who} is {ev['condition']} (turns {ev['from']}..{ev['until'] or 'on'})."
+        c = state.get(ev.get("actor")) if hasattr(state, "get") else None
+        if ev["condition"] == "incapacitated" and getattr(c, "outcome", "") in OUT_OF_ACTION:
+            return None  # the damage line already said it: "Bob is DEAD."
+        start, until = ev["from"], ev["until"]
+        when = (f"from turn {start}" if until is None else f"turn {start}" if until == start
+                else f"turns {start} to {until}")
+        return f"{who} is {ev['condition']} ({when})."
     if k == "end":
         return "The fight is over."
     if k == "roll":

@@ -37,3 +37,35 @@ class TestDefenseRefusalNarrated(EffectsTest):
         self.assertIn("Thug's block does not work against this attack: Thug can't block "
                       "lethal damage they", text)
         self.assertNotIn("You can't", text)
+
+
+class TestSplitWithADefenseFirst(EffectsTest):
+    @pytest.mark.rule("TURN-06", "TURN-07")
+    def test_act_with_the_dodge_first_says_it_waits(self):
+        """'+combat/declare dodge cover; attack Gun' then '+combat/act' answered "You have
+        taken the main-phase action; the other actions come in the extra phase (/07)." -
+        nothing had been taken, and a rule ID's tail was shown."""
+        self.to_act(char_action="dodge; attack Thug")
+        text = self.cmd("+combat/act").text
+        self.assertIn("Your dodge resolves when you are attacked; the other actions come in "
+                      "the extra phase.", text)
+        self.assertNotIn("/07", text)
+
+
+class TestDeathToldOnce(EffectsTest):
+    @pytest.mark.rule("HLT-03")
+    def test_a_death_is_not_also_incapacitated(self):
+        """A mortal killed by a gunshot: the room heard "admin is DEAD." then "admin is
+        incapacitated (turns 1..on)."; +combat showed "Incapacitated (incapacitated) (DEAD)
+        ... (incapacitated)"."""
+        self.setup_fight()
+        text = self.cmd("+combat/damage Thug=9 lethal").text
+        self.assertIn("Thug is DEAD.", text)
+        self.assertNotIn("Thug is incapacitated", text)
+        row = next(line for line in self.cmd("+combat").text.splitlines() if "Thug" in line)
+        self.assertIn("Incapacitated (DEAD)", row)
+        self.assertEqual(row.count("ncapacitated"), 1, row)
+
+    def test_a_condition_says_from_which_turn(self):
+        self.setup_fight()
+        self.assertIn("Thug is prone (from turn 1).", self.cmd("+combat/mod Thug=prone").text)
