@@ -39,7 +39,9 @@ def _d10(view, rules, names, organizer) -> list[str]:
     for r in view["rows"]:
         init = "--" if r["init"] is None else str(r["init"])
         decl = actions_text(r["actions"], names) if r["actions"] is not None else "-"
-        hl, conds = r["health"], r["conditions"]
+        # The track's level is already "Incapacitated": not "Incapacitated (incapacitated)".
+        hl, conds = r["health"].replace("Incapacitated (incapacitated)", "Incapacitated"), \
+            r["conditions"]
         if r["outcome"] in OUT_OF_ACTION:  # said once: not "Incapacitated (incapacitated)
             conds = [k for k in conds if k != "incapacitated"]  # (DEAD) ... (incapacitated)"
         if r["outcome"] and r["outcome"] not in ("ok", "incapacitated"):

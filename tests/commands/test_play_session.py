@@ -69,3 +69,11 @@ class TestDeathToldOnce(EffectsTest):
     def test_a_condition_says_from_which_turn(self):
         self.setup_fight()
         self.assertIn("Thug is prone (from turn 1).", self.cmd("+combat/mod Thug=prone").text)
+
+    def test_incapacitated_said_once_in_the_status(self):
+        """'+combat' after '+combat/damage Thug=7 lethal' (a mortal) read
+        'Incapacitated (incapacitated)'."""
+        self.setup_fight()
+        self.assertIn("Thug is INCAPACITATED", self.cmd("+combat/damage Thug=7 lethal").text)
+        row = next(line for line in self.cmd("+combat").text.splitlines() if "Thug" in line)
+        self.assertEqual(row.count("ncapacitated"), 1, row)
