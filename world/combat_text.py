@@ -217,14 +217,15 @@ def second_person(text: str, name: str) -> str:
         return cap("you", m.start()) + (f" {already.strip()}" if already else "") + (
             f" {verb}" if verb else "")
 
-    # A command quoted in the text ("Staff can undo it: +sheet/revive Bob") keeps its name.
+    # A command quoted in the text ("Staff can undo it: +sheet/revive Bob") keeps its name,
+    # and so does what the reader typed, quoted back ("'admin' is not in this fight").
     commands: list[str] = []
 
     def keep(m: re.Match) -> str:
         commands.append(m.group(0))
         return f"\x00{len(commands) - 1}\x00"
 
-    text = re.sub(r"\+[\w/]+(?:\s+[^\s,;]+)?", keep, text)
+    text = re.sub(r"\+[\w/]+(?:\s+[^\s,;]+)?|(?<!\w)'[^'\n]+'(?!\w)", keep, text)
     n = re.escape(name)
     text = re.sub(rf"(?<![\w#]){n}'s(?!\w)", own, text)
     text = re.sub(rf"(?<![\w#]){n}(?!\w)(\s+already)?(?:\s+([\w']+))?", subject, text)

@@ -77,3 +77,15 @@ class TestDeathToldOnce(EffectsTest):
         self.assertIn("Thug is INCAPACITATED", self.cmd("+combat/damage Thug=7 lethal").text)
         row = next(line for line in self.cmd("+combat").text.splitlines() if "Thug" in line)
         self.assertEqual(row.count("ncapacitated"), 1, row)
+
+
+class TestQuotedNameKept(CombatTest):
+    def test_own_name_quoted_back_is_not_you(self):
+        """Staff who left their fight typed '+combat/organizer admin' and read "'you' is not
+        in this fight": the name they typed, quoted back, was turned into 'you'."""
+        self.setup_fight()
+        self.cmd("+combat/kick Char2")  # else "Char" finds Char2 by its first letters
+        self.cmd("+combat/leave")
+        text = self.cmd("+combat/organizer Char").text
+        self.assertIn("'Char' is not in this fight", text)
+        self.assertNotIn("'you'", text)
