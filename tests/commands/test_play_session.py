@@ -89,3 +89,15 @@ class TestQuotedNameKept(CombatTest):
         text = self.cmd("+combat/organizer Char").text
         self.assertIn("'Char' is not in this fight", text)
         self.assertNotIn("'you'", text)
+
+
+class TestStaffOutsideTheFightNamed(CombatTest):
+    def test_damage_and_undo_by_staff_who_left(self):
+        """Staff left the fight (to run it from outside) and typed '+combat/damage Vamp=6
+        lethal': the room read "Vamp takes 6 lethal (by #1)", and "#1 undoes the last
+        resolution" after '+combat/undo'."""
+        self.setup_fight()
+        self.cmd("+combat/leave")
+        text = self.cmd("+combat/damage Thug=2 lethal").text
+        self.assertIn("Thug takes 2 lethal (by Char)", text)
+        self.assertIn("Char undoes the last resolution", self.cmd("+combat/undo").text)
