@@ -101,3 +101,12 @@ class TestStaffOutsideTheFightNamed(CombatTest):
         text = self.cmd("+combat/damage Thug=2 lethal").text
         self.assertIn("Thug takes 2 lethal (by Char)", text)
         self.assertIn("Char undoes the last resolution", self.cmd("+combat/undo").text)
+
+
+class TestLogStart(CombatTest):
+    def test_log_names_the_ruleset_started(self):
+        """'+combat/log 30' began "admin starts a fight (None, classic mode)"."""
+        self.cmd("+combat/start everyman")
+        text = self.cmd("+combat/log 5").text
+        self.assertIn("Char starts a fight (everyman, classic mode)", text)
+        self.assertNotIn("None", text)
