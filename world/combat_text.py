@@ -310,6 +310,9 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
         acts = [a for a in ev["actions"] if not a.get("extra")]
         lone = (acts and not ev.get("desperate")
                 and all(a.get("kind") in ("dodge", "block", "parry") for a in acts))
+        if ev.get("desperate"):  # DEF-04: not "Bob declares: dodge." for /defend dodge
+            return (f"{who} declares a desperate defense: {actions_text(ev['actions'], n)} "
+                    f"against every attack this turn, nothing else.")
         return f"{who} declares: {actions_text(ev['actions'], n)}" + (
             " (this takes the turn's action: no attack)." if lone else ".")
     if k == "empty_pool":  # MAN-05: said when declared, not first seen as "[no dice]"

@@ -110,3 +110,15 @@ class TestLogStart(CombatTest):
         text = self.cmd("+combat/log 5").text
         self.assertIn("Char starts a fight (everyman, classic mode)", text)
         self.assertNotIn("None", text)
+
+
+class TestDesperateDefenseDeclared(EffectsTest):
+    @pytest.mark.rule("DEF-04")
+    def test_defend_dodge_is_told_as_a_desperate_defense(self):
+        """'+combat/defend dodge' was told to the room as "Bob declares: dodge.", the same
+        as a single dodge; the attackers could not tell it covers every attack."""
+        self.setup_fight()
+        self.cmd("+combat/declare Thug=attack Char2")
+        text = self.player("+combat/defend dodge").text
+        self.assertIn("Char2 declares a desperate defense: dodge against every attack this "
+                      "turn, nothing else.", text)
