@@ -1120,6 +1120,12 @@ def _why_not_act(st: CombatState, c: Combatant, waiting: dict, rules: TurnRules)
     if _next_index(c, st.phase) is None:
         unused = [i for i in range(len(c.actions)) if i not in c.used]
         if st.phase == "act" and any(i >= c.main and i not in c.reactive for i in unused):
+            waits = [i for i in unused if i < c.main and i in c.reactive]
+            if waits:  # "dodge; attack Bob": nothing was taken yet, the dodge waits
+                return (
+                    f"{c.name}'s {c.actions[waits[0]]['kind']} resolves when {c.name} is "
+                    f"attacked; the other actions come in the extra phase (TURN-06/07)."
+                )
             return (
                 f"{c.name} has taken the main-phase action; the other actions come in the "
                 f"extra phase (TURN-06/07)."

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from world.combat_text import Names, actions_text
+from world.combat_text import OUT_OF_ACTION, Names, actions_text
 from world.text_width import wrap
 
 from .render import header
@@ -43,11 +43,13 @@ def _d10(view, rules, names, organizer) -> list[str]:
     for r, tag in zip(view["rows"], tags):
         init = "--" if r["init"] is None else str(r["init"])
         decl = actions_text(r["actions"], names) if r["actions"] is not None else "-"
-        hl = r["health"]
+        hl, conds = r["health"], r["conditions"]
+        if r["outcome"] in OUT_OF_ACTION:  # said once: not "Incapacitated (incapacitated)
+            conds = [k for k in conds if k != "incapacitated"]  # (DEAD) ... (incapacitated)"
         if r["outcome"] and r["outcome"] not in ("ok", "incapacitated"):
-            hl = f"{hl} ({r['outcome'].upper()})"
+            hl = f"{hl.replace(' (incapacitated)', '')} ({r['outcome'].upper()})"
         gear = (r["hand"] or "unarmed") + (f", {r['armor']}" if r["armor"] else "")
-        conds = f"  ({', '.join(r['conditions'])})" if r["conditions"] else ""
+        conds = f"  ({', '.join(conds)})" if conds else ""
         lines += wrap(f" {init:>3}  {r['name']:<16} {tag:<{width}} {hl:<14} [{gear}] "
                       f"{decl}{conds}", indent=6)
     if view["ranges"]:  # RNG-05: pairs placed or moved apart (others stand at the start)

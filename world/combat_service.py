@@ -42,6 +42,20 @@ NPC_TYPECLASS = "typeclasses.characters.NPC"
 # ---------------------------------------------------------------- reading
 
 
+def names_of(state, events, objects: "Objects") -> Names:
+    """Names for the room's text, with whoever acted from outside the fight (staff who left
+    it and still deal damage or undo) named, not shown as "#1"."""
+    inside = {c.key for c in getattr(state, "combatants", ())}
+    extra = {}
+    for ev in events:
+        by = ev.get("by")
+        if by and by not in inside and by not in extra:
+            obj = objects(by)
+            if obj is not None:
+                extra[by] = obj.key
+    return Names(state, events, extra)
+
+
 class Objects:
     """Game objects by ``#dbref``: the room's contents first, then the database; each
     looked up once per command."""
@@ -146,7 +160,7 @@ def run(script, intent: it.Intent, rng: random.Random, *, objects: Objects | Non
         changed.append((obj, sheet))
     prelude = tuple({**e, "prelude": True} for e in prelude)  # told before the intent
     events = (*(Event.from_dict(e) for e in prelude), *out.events)
-    text = combat_text.room_text(engine.name, events, state, Names(state, events))
+    text = combat_text.room_text(engine.name, events, state, names_of(state, events, objects))
     stored = script.dump(state)
     asked = {"event": "intent", "intent": intent.to_dict(), "dice": list(dice.faces),
              "sheets": {k: s.to_dict() for k, s in sheets.read.items()}, "now": now,
@@ -174,7 +188,7 @@ def announce(done: Applied, objects: Objects) -> None:
     """The room reads what happened (ending with "everyone has declared" or "acted" when
     that is so), then whoever is now up is told."""
     script, engine = done.script, done.script.engine()
-    names = Names(done.state, done.events)
+    names = names_of(done.state, done.events, objects)
     room = script.obj
     already = set(engine.prompts(done.before))
     organizer = script.organizer
@@ -440,7 +454,7 @@ def undo(script, by: str, rng: random.Random) -> Applied:
     stored = script.dump(state)
     ev["digest"] = digest(stored)
     events = (Event.from_dict(ev),)
-    text = combat_text.room_text(engine.name, events, state, Names(state, events))
+    text = combat_text.room_text(engine.name, events, state, names_of(state, events, objects))
     records = script.commit(state, sheets, [ev], before=before, stored=stored)
     done = Applied(script, before, state, events, records, text)
     announce(done, objects)

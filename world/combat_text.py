@@ -89,8 +89,18 @@ def actions_text(actions, name: Callable[[str], str]) -> str:
                 s += f" with {a['weapon']}" + (" off hand" if a.get("off_hand") else "")
             if a.get("maneuver") and a["maneuver"] != "attack":
                 s += f" as {words(a['maneuver'])}"
+            if a.get("location"):
+                s += f" at {a['location']}"
+            if a.get("position") and a["position"] != "front":
+                s += f" from {a['position']}"
             if a.get("moving"):
                 s += f" moving {a['moving']} yd"
+            if a.get("ability"):
+                s += f" using {a['ability']}"
+            if a.get("ammo"):
+                s += f" using {a['ammo']}"
+            s += "".join(f" {w}" for f, w in (("drain", "draining"), ("sever", "severing"))
+                         if a.get(f))
         elif k == "other":
             s = f"other: {a.get('text', '')}"
         elif k == "heal":
@@ -102,7 +112,11 @@ def actions_text(actions, name: Callable[[str], str]) -> str:
             s += f" against {name(a['against'])}" if a.get("against") else ""
         else:
             s = k + (f" against {name(a['against'])}" if a.get("against") else "")
-        out.append(s)
+        # TURN-02: Willpower spent is declared, so the room hears it (and the specialty)
+        # with the rest, not first at /act.
+        spent = [w for f, w in (("specialty", "specialty"), ("willpower", "Willpower"))
+                 if a.get(f)]
+        out.append(s + (f" ({', '.join(spent)})" if spent else ""))
     return "; ".join(out) or "nothing"
 
 
@@ -122,6 +136,10 @@ _OUTCOMES = {"dead": "is DEAD", "torpor": "falls into TORPOR",
              "reverted": "reverts to breed form; any more damage kills",
              "rage_active": "stays up on Rage; any more damage kills",
              "dying": "is DYING: heal with Rage now (+combat/declare heal rage)"}
+
+# Out of action: the outcome is told (and shown) instead of the "incapacitated" condition the
+# engine adds with it.
+OUT_OF_ACTION = frozenset({"incapacitated", "unconscious", "torpor", "dead"})
 
 _MEND_HOW = {"blood": "blood", "aggravated": "blood", "regenerate": "regeneration",
              "life": "Life magic", "roll": "healing roll", "faith": "Faith", "rage": "Rage",
@@ -166,8 +184,9 @@ def mend_text(ev: Event, n: Callable[[str], str]) -> list[str]:
     return out
 
 
-_RULE_ID = re.compile(r"\s*\((?:[A-Z]{2,5}-\d{2}[/, ]*)+\)"
-                      r"|,?\s*\b[A-Z]{2,5}-\d{2}\b(?:/[A-Z]{2,5}-\d{2}\b)*")
+# "(TURN-06/07)" too: a family's second number may follow without its prefix.
+_RULE_ID = re.compile(r"\s*\((?:[A-Z]{2,5}-\d{2}(?:/\d{2}\b)*[/, ]*)+\)"
+                      r"|,?\s*\b[A-Z]{2,5}-\d{2}\b(?:/(?:[A-Z]{2,5}-)?\d{2}\b)*")
 
 
 def plain(note: str) -> str:
@@ -205,14 +224,15 @@ def second_person(text: str, name: str) -> str:
         return cap("you", m.start()) + (f" {already.strip()}" if already else "") + (
             f" {verb}" if verb else "")
 
-    # A command quoted in the text ("Staff can undo it: +sheet/revive Bob") keeps its name.
+    # A command quoted in the text ("Staff can undo it: +sheet/revive Bob") keeps its name,
+    # and so does what the reader typed, quoted back ("'admin' is not in this fight").
     commands: list[str] = []
 
     def keep(m: re.Match) -> str:
         commands.append(m.group(0))
         return f"\x00{len(commands) - 1}\x00"
 
-    text = re.sub(r"\+[\w/]+(?:\s+[^\s,;]+)?", keep, text)
+    text = re.sub(r"\+[\w/]+(?:\s+[^\s,;]+)?|(?<!\w)'[^'\n]+'(?!\w)", keep, text)
     n = re.escape(name)
     text = re.sub(rf"(?<![\w#]){n}'s(?!\w)", own, text)
     text = re.sub(rf"(?<![\w#]){n}(?!\w)(\s+already)?(?:\s+([\w']+))?", subject, text)
@@ -226,6 +246,28 @@ def second_person(text: str, name: str) -> str:
     text = re.sub(r"\b(themselves|themself|their)\b",
                   lambda m: _THEM[m.group(1)], text)
     return re.sub(r"\x00(\d+)\x00", lambda m: commands[int(m.group(1))], text)
+
+
+_THIRD = {v: k for k, v in _VERBS.items()} | {"can't": "can't", "cannot": "cannot"}
+
+
+def third_person(text: str, name: str) -> str:
+    """A refusal said to the defender, told to the room about them: "You can't block lethal
+    damage you cannot soak" -> "Thug can't block lethal damage they cannot soak" (the attack
+    rules word why a defense fails for the one defending; the room hears it as narration)."""
+    seen = []
+
+    def subject(m: re.Match) -> str:
+        verb = m.group(2)
+        who = "they" if seen else name
+        seen.append(who)
+        if who == name:
+            verb = _THIRD.get(verb, verb + "s" if verb.isalpha() and verb.islower()
+                              and not verb.endswith("s") else verb)
+        return f"{who} {verb}"
+
+    text = re.sub(r"\b([Yy]ou) ([\w']+)", subject, text)
+    return re.sub(r"\b[Yy]our\b", "their", text)
 
 
 _PHASE_NOTE = {("declare", False): ". Declare from the lowest initiative up.",
@@ -279,6 +321,9 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
         acts = [a for a in ev["actions"] if not a.get("extra")]
         lone = (acts and not ev.get("desperate")
                 and all(a.get("kind") in ("dodge", "block", "parry") for a in acts))
+        if ev.get("desperate"):  # DEF-04: not "Bob declares: dodge." for /defend dodge
+            return (f"{who} declares a desperate defense: {actions_text(ev['actions'], n)} "
+                    f"against every attack this turn, nothing else.")
         return f"{who} declares: {actions_text(ev['actions'], n)}" + (
             " (this takes the turn's action: no attack)." if lone else ".")
     if k == "empty_pool":  # MAN-05: said when declared, not first seen as "[no dice]"
@@ -317,6 +362,9 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
     if k == "condition" and ev.get("removed"):
         return f"{who} is no longer {', '.join(ev['removed'])}."
     if k == "condition":
+        c = state.get(ev.get("actor")) if hasattr(state, "get") else None
+        if ev["condition"] == "incapacitated" and getattr(c, "outcome", "") in OUT_OF_ACTION:
+            return None  # the damage line already said it: "Bob is DEAD."
         return f"{who} is {ev['condition']} ({turns_text(ev['from'], ev['until'])})."
     if k == "end":
         return "The fight is over."
@@ -426,7 +474,8 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
     if k == "ammo":
         return f"  {ev['weapon']}: {ev['left']} round(s) left."
     if k == "defense_ineffective":
-        return f"  {who}'s {ev['kind']} does not work against this attack: {ev['reason']}"
+        why = third_person(plain(ev["reason"]), who)
+        return f"  {who}'s {ev['kind']} does not work against this attack: {why}"
     if k == "counter":
         return f"  {who}'s parry turns on {n(ev['target'])}:"
     if k == "miss":

@@ -47,8 +47,10 @@ def event_of(record: Mapping):
     """A log record as the event it recorded (for the renderer)."""
     from combat.core.events import Event
 
-    return Event.from_dict({k: v for k, v in record.items()
-                            if k not in ("seq", "ts", "combat", "ruleset")})
+    ev = {k: v for k, v in record.items() if k not in ("seq", "ts", "combat", "ruleset")}
+    if record.get("event") == "start":  # the record's ruleset is the one the start named
+        ev["ruleset"] = record.get("ruleset")
+    return Event.from_dict(ev)
 
 
 def clock(state) -> tuple[int, str]:
