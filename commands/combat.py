@@ -65,9 +65,10 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodC
       declare   - declare your action(s) when the game says it is your turn
                   (lowest initiative first). Several actions separated by ; are a
                   split: each loses dice (2 actions: -2 and -3). See ACTIONS.
+                  Staff: <npc>=<action> declares for an NPC; typed before its
+                  slot, it is kept hidden until the slot comes.
                   /declare/auto [<npc>,...]: organizer/staff: each NPC not
-                  declared yet takes its template's default (+combat/templates),
-                  kept hidden until its slot comes
+                  declared yet takes its template's default (+combat/templates)
       attack    - shorthand: +combat/attack <target>[=<maneuver>]
       dodge, block, parry - shorthand: declare that defense
       defend    - shorthand: a desperate defense all turn:

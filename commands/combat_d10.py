@@ -17,9 +17,10 @@ from .combat_declare import COVER_WORDS, DEFENSES, ROLL_FLAGS, DeclarationParser
 class D10Switches:
     """Mixed into ``CmdCombat`` (its ``load``, ``actor``, ``combatant``, ``apply``)."""
 
-    def declare(self, who: str | None, text: str, hold: bool = False) -> None:
+    def declare(self, who: str | None, text: str) -> None:
         """The declaration for the caller, an NPC, or a comma list of NPCs (the same for
-        each, declared one after another). ``hold``: an NPC's, kept for its slot."""
+        each, declared one after another). An NPC's, typed by its runner before its slot,
+        is kept hidden until the slot comes (TURN-01), in any fight."""
         self.load()
         if not text.strip():
             raise InputError(self.usage())
@@ -33,7 +34,8 @@ class D10Switches:
             rolled[0].update({ROLL_FLAGS[f]: True for f in flags})
         self.for_each(who, lambda c: it.Declare(
             by=self.me(), actor=c.key, actions=tuple(parsed.actions),
-            activations=tuple(parsed.activations), desperate=parsed.desperate, hold=hold))
+            activations=tuple(parsed.activations), desperate=parsed.desperate,
+            hold=getattr(c, "is_npc", False)))  # a spotlight combatant has no such field
 
     def do_declare(self):
         if "auto" in self.switch_flags:
@@ -79,7 +81,7 @@ class D10Switches:
                                else f"{c.name} has no default (declare for it)")
                 continue
             try:
-                self.declare(c.key, text, hold=True)
+                self.declare(c.key, text)
             except WodError as why:
                 skipped.append(f"{c.name}: {plain(str(why))}")
             self.state = self.script.get_state()

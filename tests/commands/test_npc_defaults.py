@@ -99,6 +99,20 @@ class TestDeclareAuto(DefaultsTest):
                                            (self.key("Rat2"), self.knife("Char2"))])
         self.assertEqual(self.engine_pending(), [self.key("Char")])
 
+    @pytest.mark.rule("TURN-01")
+    def test_a_typed_npc_declaration_before_its_slot_is_held(self):
+        """The runner types Rat2's declaration (8) while Rat1 (5) is up: kept hidden, and
+        revealed after Char2 (7) declares; a player's before the slot is still refused."""
+        self.setup_rats(rat_dice=(1, 4))
+        out = self.cmd("+combat/declare Rat2=attack Char with knife").text
+        self.assertIn("Rat2 has declared ahead (revealed in their slot).", out)
+        self.assertIn("Not your turn to declare", self.player("+combat/declare dodge").text)
+        self.cmd("+combat/declare Rat1=dodge")
+        out = self.player("+combat/declare other waits").text
+        self.assertIn("Rat2 declares: attack Char with Knife", out)
+        self.assertEqual([a for a, _ in self.declared()],
+                         [self.key(n) for n in ("Rat1", "Char2", "Rat2")])
+
     @pytest.mark.rule("TURN-01", "TURN-03")
     def test_auto_held_slot_by_slot_acts_only_when_typed(self):
         """Holding is for declarations only: in a fight paced slot by slot the act phase
