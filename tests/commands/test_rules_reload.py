@@ -101,7 +101,8 @@ class TestReloadRefusesBrokenFiles(RulesCopyTest):
     def test_every_error_is_listed_not_only_the_first(self):
         self.edit("core/dice.yaml", "base_difficulty: 6", 'base_difficulty: "six"')
         self.edit("core/dice.yaml", "  sides: 10", "  sides: 10\n  exploding_tens: yes")
-        (self.root / "spotlight" / "zz_broken.yaml").write_text("spotlight: [oops", encoding="utf-8")
+        (self.root / "spotlight" / "zz_broken.yaml").write_text("spotlight: [oops",
+                                                                encoding="utf-8")
         run = self.assert_refused(
             "[dice.base_difficulty]", "[dice.exploding_tens]", "rules/spotlight/zz_broken.yaml",
             "Refused because the ruleset they extend has errors: everyman (extends core)"
