@@ -183,7 +183,8 @@ def main(argv=None) -> None:
 
         only = os.environ.get("WOD_BENCH_PROFILE_FILTER", "")  # a regex of file paths
         st = pstats.Stats(profiler).sort_stats("cumulative")
-        st.print_stats(os.environ.get("WOD_PROFILE_FILTER") or only, int(os.environ.get("WOD_PROFILE_LINES") or 30))
+        st.print_stats(os.environ.get("WOD_PROFILE_FILTER") or only,
+                       int(os.environ.get("WOD_PROFILE_LINES") or 30))
 
 
 if __name__ == "__main__":
