@@ -20,6 +20,9 @@ T = TypeVar("T")
 
 _COPIERS: dict[type, Callable[..., Any]] = {}
 _KEEP = object()  # "not given": the field keeps its old value
+# fast_init: from this many fields, turning the value into its draft class and back (two
+# class changes) costs less than setting each field through its descriptor (a call each).
+_DRAFT_INIT_FIELDS = 4
 
 
 def replace(obj: T, /, **changes: Any) -> T:
@@ -110,8 +113,15 @@ def fast_init(cls: type[T]) -> type[T]:
     if (pseudo or hasattr(cls, "__post_init__") or clash & {f.name for f in fields}
             or any(type(s).__name__ != "member_descriptor" for s in slots)):
         return cls
-    scope: dict[str, Any] = {"NO_ARG": _KEEP}
-    positional, keyword, body = [], [], []
+    # With a draft class (see _make_copier) and enough fields to pay for turning the value
+    # into a draft and back, the fields are set as plain attributes of the draft.
+    draft = _draft_of(cls) if len(fields) >= _DRAFT_INIT_FIELDS else None
+    scope: dict[str, Any] = {"NO_ARG": _KEEP, "CLS": cls, "DRAFT": draft,
+                             "SET": object.__setattr__}
+    clash |= set(scope)
+    if clash & {f.name for f in fields}:
+        return cls
+    positional, keyword, body, plain = [], [], [], []
     for i, (f, slot) in enumerate(zip(fields, slots)):
         scope[f"SET_{i}"] = slot.__set__
         if f.default is not dataclasses.MISSING:
@@ -129,7 +139,11 @@ def fast_init(cls: type[T]) -> type[T]:
                        else f"=DEFAULT_{i}" if f"DEFAULT_{i}" in scope else "")
             (keyword if f.kw_only else positional).append(f"{f.name}{default}")
         body.append(f"    SET_{i}(self, {value})\n")
+        plain.append(f"        self.{f.name} = {value}\n")
     params = ", ".join(["self"] + positional + (["*"] + keyword if keyword else []))
+    if draft is not None:  # a subclass's instance keeps its class: the descriptors
+        body = ["    if type(self) is CLS:\n        SET(self, '__class__', DRAFT)\n", *plain,
+                "        SET(self, '__class__', CLS)\n        return\n", *body]
     src = f"def __init__({params}):\n{''.join(body) or '    pass\n'}"
     exec(src, scope)  # noqa: S102 - source built above from the class's own fields
     init = scope["__init__"]
