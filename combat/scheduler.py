@@ -623,29 +623,17 @@ def _finish(
     allow_start: bool = False,
     boundaries: int = 1,
 ) -> Step:
-    """The operation's state settled (``_settle``), its ``seq`` bumped, its deadline cleared
-    when the turn waits for something new, and the prompts for that.
-
-    ``st`` is ``before`` itself or a state built for this operation, which nobody else holds
-    yet (every caller here: ``replace``, ``_put``, ``_new_turn``...); such a state (or the
-    one ``_settle`` built from it) gets its cursor, seq and deadline set in place instead of
-    being copied once more for them: a third of the state copies of a fight
-    (bench/engine.py). The value returned is as frozen as any other."""
     st, cur, found = _settle_at(st, rules, events, allow_start, boundaries)
     waiting = tuple(prompts(st) if found is None else found)
     now = (st.turn, st.phase, cur, waiting)
-    moved = now != _where(before)
-    if st is before:
-        st = replace(st, cursor=cur, seq=st.seq + 1)
-    else:
-        _set = object.__setattr__  # unseen so far: still being built, see above
-        _set(st, "cursor", cur)
-        _set(st, "seq", st.seq + 1)
-    if moved:
-        object.__setattr__(st, "deadline", None)  # a new prompt gets a new deadline
-    _remember(st, waiting)  # seq and deadline do not change who it waits for
-    if moved:
+    if now != _where(before):
+        # a new prompt gets a new deadline from the caller
+        st = replace(st, cursor=cur, deadline=None, seq=st.seq + 1)
+        _remember(st, waiting)
         events.extend(prompt_events(st))
+    else:
+        st = replace(st, cursor=cur, seq=st.seq + 1)
+        _remember(st, waiting)  # the copy waits for the same (seq and deadline do not count)
     return Step(st, tuple(events))
 
 
