@@ -542,9 +542,11 @@ def _known(table: dict, name: str, index: dict | None = None):
     return hit
 
 
-def _find(table: dict, name: str, what: str, hint: str, index: dict | None = None):
+def _find(table: dict, name: str, what: str, hint, index: dict | None = None):
     """Case-insensitive lookup with a suggestion: a player typed this name. ``index`` maps
-    normalised names to values (built once per table, so the usual lookup is one dict hit)."""
+    normalised names to values (built once per table, so the usual lookup is one dict hit).
+    ``hint``: text, or a function making it (a sorted list of names, built only for the
+    refusal: every attack looks maneuvers up)."""
     hit = _known(table, name, index)
     if hit is not None:
         return hit
@@ -556,6 +558,8 @@ def _find(table: dict, name: str, what: str, hint: str, index: dict | None = Non
     tip = f" Did you mean {guess[0]}?" if guess else ""
     if len(starts) > 1:
         tip = f" It could be: {', '.join(starts[:6])}."
+    if callable(hint):
+        hint = hint()
     raise InputError(f"'{name}' is not a {what} here.{tip} {hint}".rstrip())
 
 
@@ -617,12 +621,12 @@ class Tables:
 
     def maneuver(self, name: str) -> Maneuver:
         return _find(self.maneuvers, name, "maneuver",
-                     "Maneuvers: " + ", ".join(sorted(self.maneuvers)) + ".",
+                     lambda: "Maneuvers: " + ", ".join(sorted(self.maneuvers)) + ".",
                      self._index[id(self.maneuvers)])
 
     def location(self, name: str) -> Location:
         return _find(self.locations, name, "target location",
-                     "Locations: " + ", ".join(sorted(self.locations)) + ".",
+                     lambda: "Locations: " + ", ".join(sorted(self.locations)) + ".",
                      self._index[id(self.locations)])
 
     def problems(self) -> list[tuple[str, str]]:

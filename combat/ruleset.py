@@ -81,10 +81,14 @@ class Ruleset:
         """``build(self)``, computed once: a ruleset never changes after loading, so every
         table an engine module derives from it (turn rules, maneuver tables, ...) is cached
         here rather than in a cache of each module's own."""
-        memo = self.__dict__.setdefault("_derived", {})
-        if build not in memo:
-            memo[build] = build(self)
-        return memo[build]
+        memo = self.__dict__.get("_derived")
+        if memo is None:
+            memo = self.__dict__["_derived"] = {}
+        try:
+            return memo[build]  # one lookup: asked a hundred times a fight (turn rules, tables)
+        except KeyError:
+            value = memo[build] = build(self)
+            return value
 
     @cached_property
     def dice(self):

@@ -559,6 +559,20 @@ def _settle(
     join first). At most ``boundaries`` turn ends are crossed per call, so a combat where
     nobody can act (all dazed) does not spin.
     """
+    st, cur, found = _settle_at(st, rules, events, allow_start, boundaries)
+    if cur != st.cursor:
+        st = replace(st, cursor=cur)
+    if found is not None:
+        _remember(st, found)  # what ``prompts`` would scan again, from the same cursor
+    return st
+
+
+def _settle_at(
+    st: CombatState, rules: TurnRules, events: list, allow_start: bool, boundaries: int
+) -> tuple[CombatState, int, list | None]:
+    """``_settle`` without its last copy: (the state, the cursor it must get, who it then
+    waits for or None: ask ``prompts``). ``_finish`` makes that copy along with its own
+    (seq, deadline): one copy of the state per operation instead of two (bench/engine.py)."""
     while st.phase != "ended":
         if st.phase == "initiative":
             if any(_wants(st, c) for c in st.combatants):
@@ -571,21 +585,18 @@ def _settle(
             st = _begin(st, rules, "act" if st.options.mode == "simple" else "declare", events)
             continue
         cur, found = _scan(st, st.index())
-        if cur != st.cursor:
-            st = replace(st, cursor=cur)
         if found:
-            _remember(st, found)  # what ``prompts`` would scan again, from the same cursor
-            break
+            return st, cur, found
         if st.phase == "declare":
-            st = _begin(st, rules, "act", events)
+            st = _begin(st, rules, "act", events)  # sets the cursor itself
         elif st.phase == "act":
             st = _begin(st, rules, "extra", events)
         else:
             if boundaries <= 0:
-                break
+                return st, cur, found  # nobody, from ``cur`` on
             boundaries -= 1
             st = _new_turn(st, rules, events)
-    return st
+    return st, st.cursor, None
 
 
 def prompt_events(st: CombatState) -> list[dict]:
@@ -612,15 +623,17 @@ def _finish(
     allow_start: bool = False,
     boundaries: int = 1,
 ) -> Step:
-    st = _settle(st, rules, events, allow_start=allow_start, boundaries=boundaries)
-    now = _where(st)
+    st, cur, found = _settle_at(st, rules, events, allow_start, boundaries)
+    waiting = tuple(prompts(st) if found is None else found)
+    now = (st.turn, st.phase, cur, waiting)
     if now != _where(before):
-        events.extend(prompt_events(st))
         # a new prompt gets a new deadline from the caller
-        st = replace(st, deadline=None, seq=st.seq + 1)
+        st = replace(st, cursor=cur, deadline=None, seq=st.seq + 1)
+        _remember(st, waiting)
+        events.extend(prompt_events(st))
     else:
-        st = replace(st, seq=st.seq + 1)
-    _remember(st, now[3])  # the copy waits for the same (seq and deadline do not count)
+        st = replace(st, cursor=cur, seq=st.seq + 1)
+        _remember(st, waiting)  # the copy waits for the same (seq and deadline do not count)
     return Step(st, tuple(events))
 
 

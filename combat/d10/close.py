@@ -17,7 +17,8 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from .. import scheduler as sch
-from ..attack import Attack, Context, Magic, _natural, _parry_item, blind_fighting
+from ..attack import (CONDITIONS, Attack, Context, Magic, Side, _natural, _parry_item,
+                      blind_fighting)
 from ..errors import IllegalAction, InputError
 from ..maneuvers import PACES, form_allowed, movement_yards, tables
 from ..pools import Modifier, PoolSpec
@@ -122,23 +123,23 @@ def _powers(f: Fight, have: tuple[str, ...]) -> frozenset[str]:
     return frozenset(p for p in mit if p.lower() in have)
 
 
-def side(f: Fight, key: str, base, foes: int | None = None):
-    """The attack layer's ``Side`` for ``key`` with what the fight knows (``foes``: its
-    ``opponents`` when already counted)."""
+def side(f: Fight, key: str, foes: int, weapon: str | None = None, moved: int = 0) -> Side:
+    """The attack layer's ``Side`` for ``key``: what ``Fight.side`` knows (conditions, weapon
+    in hand, cover, yards moved) and what the fight adds (``foes``: its ``opponents``),
+    built at once (one value, not one and then a copy of it: bench/engine.py)."""
     c = f.state.get(key)
-    have = sch.active_conditions(c, f.state.turn) if c is not None else ()
-    gear = c.gear if c is not None else None
-    conds = base.conditions
-    grip = gear.grapple if gear is not None else None
+    have = sch.active_conditions(c, f.state.turn)
+    gear = c.gear
+    conds = frozenset(have) & CONDITIONS
+    grip = gear.grapple
     if grip and grip.held:  # COMP-03: held in a hold = partly immobilized
         conds = conds | {"immobilized"}
-    bf = gear.close.blind_fight if gear is not None and gear.close is not None else None
+    bf = gear.close.blind_fight if gear.close is not None else None
     pen, bonus = (bf[1], bf[2]) if bf and bf[0] == f.state.turn else (0, 0)
-    foes = opponents(f, key) if foes is None else foes
-    return replace(base, conditions=frozenset(conds), opponents=foes,
-                   speed=_speed(f, key, c), active_powers=_powers(f, have),
-                   blind_fight_penalty=pen, blind_fight_bonus=bonus,
-                   sees_behind="sees behind" in have)
+    return Side(conditions=conds, speed=_speed(f, key, c), moved_yards=moved,
+                cover=gear.cover, weapon=weapon or f.in_hand(key),
+                active_powers=_powers(f, have), opponents=foes, blind_fight_penalty=pen,
+                blind_fight_bonus=bonus, sees_behind="sees behind" in have)
 
 
 def attack_fields(action: dict) -> dict:
@@ -160,15 +161,18 @@ def off_balance(f: Fight, key: str) -> Modifier | None:
     return None
 
 
-def context(f: Fight, key: str, tkey: str, weapon: str | None, ctx: Context) -> Context:
-    """Fill the ``Context`` fields only the fight knows."""
-    extra = list(ctx.extra)
+def context(f: Fight, key: str, tkey: str, weapon: str | None, *, hand: str | None = None,
+            moved: int = 0, extra: tuple[Modifier, ...] = (), **fields) -> Context:
+    """The ``Context`` of ``key``'s attack on ``tkey`` with ``weapon`` (``hand``: the weapon
+    held, when not that one; ``moved``: yards moved while attacking): the fields only the
+    fight knows, and ``fields`` (range, grapple ...) from the caller."""
     foes = engaged(f, (tkey, key))
-    tside = side(f, tkey, ctx.target, foes[tkey])
+    attacker = side(f, key, foes[key], hand or weapon, moved)
+    tside = side(f, tkey, foes[tkey])
     if "dazed" in tside.conditions:  # COMP-02: attacking a dazed target
         diff = (f.rules.section("damage").get("dazed") or {}).get("attack_difficulty")
         if diff:
-            extra.append(Modifier("target dazed", difficulty=diff))
+            extra += (Modifier("target dazed", difficulty=diff),)
     me = close_of(f, key)
     rip = me.riposte
     riposte = bool(rip and rip[0] == tkey and rip[1] == weapon
@@ -177,9 +181,8 @@ def context(f: Fight, key: str, tkey: str, weapon: str | None, ctx: Context) -> 
                    and me.tackled[1] == f.state.turn - 1)
     amb = me.ambush
     bonus = amb[2] if amb and amb[0] == tkey and amb[1] == "free_attack" else 0
-    return replace(ctx, attacker=side(f, key, ctx.attacker, foes[key]), target=tside,
-                   riposte=riposte, tackled_last_turn=tackled, ambush_bonus=bonus,
-                   extra=tuple(extra))
+    return Context(attacker=attacker, target=tside, riposte=riposte, tackled_last_turn=tackled,
+                   ambush_bonus=bonus, extra=extra, **fields)
 
 
 def defense_extra(f: Fight, key: str) -> tuple[Modifier, ...]:

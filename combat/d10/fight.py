@@ -109,7 +109,7 @@ class Fight:
                           successes=r["successes"], botch=r["botch"])
 
     def track(self, key: str):
-        return self.sheet(key).track(self.rules.section("health"))
+        return dmg.track_of(self.sheet(key), self.rules)  # the levels built once per ruleset
 
     # ------------------------------------------------------------ range (RNG-05)
 
@@ -202,8 +202,7 @@ class Fight:
         c = self.state.get(key)
         if c is not None and c.outcome and c.outcome != dmg.OK:
             return c.outcome
-        track = sheet.track(self.rules.section("health"))
-        return dmg.INCAPACITATED if track.incapacitated else dmg.OK
+        return dmg.INCAPACITATED if dmg.track_of(sheet, self.rules).incapacitated else dmg.OK
 
     def set_outcome(self, key: str, outcome: str) -> None:
         """Keep the outcome on the combatant; out of action (incapacitated, unconscious,

@@ -10,7 +10,7 @@ where the ruleset allows it, changes to a related one (TURN-10).
 
 from __future__ import annotations
 
-from ..attack import Attack, Context, build_attack_pool
+from ..attack import Attack, build_attack_pool
 from ..errors import IllegalAction
 from . import close
 from .fight import Fight
@@ -48,11 +48,10 @@ def attack_pool(f: Fight, key: str, a: dict):
                     location=a.get("location"), position=a.get("position") or "front",
                     ability=a.get("ability"), specialty=bool(a.get("specialty")))
     grip = f.gear(key).grapple
-    ctx = Context(attacker=f.side(key, weapon), target=f.side(tkey),
-                  range_yards=0,  # where everyone stands is decided when acting
-                  grapple=grip.kind if grip and grip.other == tkey else "",
-                  weapon_state=f.weapon_state(key, weapon))
-    ctx = close.context(f, key, tkey, weapon, ctx)  # a tackle last turn, a riposte ...
+    ctx = close.context(f, key, tkey, weapon,  # a tackle last turn, a riposte ...
+                        range_yards=0,  # where everyone stands is decided when acting
+                        grapple=grip.kind if grip and grip.other == tkey else "",
+                        weapon_state=f.weapon_state(key, weapon))
     return build_attack_pool(f.rules, f.sheet(key), f.sheet(tkey), intent, ctx)
 
 
@@ -78,11 +77,10 @@ def impossible(f: Fight, key: str, a: dict) -> str | None:
                     location=a.get("location"), position=a.get("position") or "front",
                     ability=a.get("ability"), specialty=bool(a.get("specialty")))
     grip = f.gear(key).grapple
-    ctx = Context(attacker=f.side(key, weapon), target=f.side(tkey),
-                  range_yards=f.yards(key, tkey),
-                  grapple=grip.kind if grip and grip.other == tkey else "",
-                  weapon_state=f.weapon_state(key, weapon))
-    ctx = close.context(f, key, tkey, weapon, ctx)  # a tackle last turn, a riposte ...
+    ctx = close.context(f, key, tkey, weapon,  # a tackle last turn, a riposte ...
+                        range_yards=f.yards(key, tkey),
+                        grapple=grip.kind if grip and grip.other == tkey else "",
+                        weapon_state=f.weapon_state(key, weapon))
     try:
         build_attack_pool(f.rules, f.sheet(key), f.sheet(tkey), intent, ctx)
     except IllegalAction as why:

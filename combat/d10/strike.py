@@ -77,13 +77,12 @@ def attack(f: Fight, key: str, action: dict, mods, defense_now: str | None = Non
     moving = action.get("moving", 0)
     if moving:  # MAN-04: the yards moved while attacking close on the target
         f.set_yards(key, tkey, max(0, f.yards(key, tkey) - moving))
-    ctx = Context(attacker=f.side(key, main or weapon, moved=moving), target=f.side(tkey),
-                  range_yards=f.yards(key, tkey),
-                  grapple=grip.kind if grip and grip.other == tkey else "",
-                  weapon_state=f.weapon_state(key, weapon), extra=tuple(extra),
-                  ignore_wounds=any(k.name == "ignoring_wounds" and k.active(f.state.turn)
-                                    for k in f.state.get(key).conditions))  # HLT-08
-    ctx = close.context(f, key, tkey, weapon, ctx)
+    ctx = close.context(f, key, tkey, weapon, hand=main, moved=moving, extra=tuple(extra),
+                        range_yards=f.yards(key, tkey),
+                        grapple=grip.kind if grip and grip.other == tkey else "",
+                        weapon_state=f.weapon_state(key, weapon),
+                        ignore_wounds=any(k.name == "ignoring_wounds" and k.active(f.state.turn)
+                                          for k in f.state.get(key).conditions))  # HLT-08
     try:  # the attack as things stand now (range, grapple ...): impossible loses the action
         build_attack_pool(rs, a_sheet, t_sheet, intent, ctx)
     except IllegalAction as why:
