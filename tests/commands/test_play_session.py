@@ -122,3 +122,19 @@ class TestDesperateDefenseDeclared(EffectsTest):
         text = self.player("+combat/defend dodge").text
         self.assertIn("Char2 declares a desperate defense: dodge against every attack this "
                       "turn, nothing else.", text)
+
+
+class TestClinchRefusalInWords(EffectsTest):
+    @pytest.mark.rule("CLOSE-03")
+    def test_a_clinched_attacker_is_told_the_maneuvers_in_words(self):
+        """Rat1, clinched, acting its declared knife attack read "In a clinch you may only:
+        clinch_strike, bite, ..." - the rules table's key, not what a player types."""
+        self.to_act(thug_action="attack Char", char_action="attack Thug as clinch")
+        with self.dice(*[8] * 20):
+            self.assertIn("locked in a clinch", self.cmd("+combat/act").text)
+        self.player("+combat/act")  # Char2's "other waits"
+        text = self.cmd("+combat/act Thug").text
+        # numetal: the action is lost, and the room is told about Thug, not "you".
+        self.assertIn("Thug cannot attack Char now: In a clinch Thug may only: clinch strike, "
+                      "bite, try to escape, or act without moving their limbs.", text)
+        self.assertNotIn("clinch_strike", text)
