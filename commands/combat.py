@@ -146,8 +146,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodC
              spec: your specialty applies (a 10 counts twice); wp: spend a
              Willpower point for one sure success (also: /declare/wp, or
              spend willpower 1; attack Bob). Declared, never added at /act.
-             maneuvers: strike, kick, bite, claw, clinch, clinch_strike, hold,
-             disarm, sweep, tackle, weapon_strike, shoot, burst, throw ...;
+             maneuvers: strike, kick, bite, claw, clinch, clinch strike, hold,
+             disarm, sweep, tackle, weapon strike, shoot, burst, throw ...;
              locations: head, arm, leg, hand, heart, eye ...
              off hand: the second weapon (+1 difficulty unless Ambidextrous),
              e.g. attack Bob with pistol, light off hand

@@ -138,3 +138,13 @@ class TestClinchRefusalInWords(EffectsTest):
         self.assertIn("Thug cannot attack Char now: In a clinch Thug may only: clinch strike, "
                       "bite, try to escape, or act without moving their limbs.", text)
         self.assertNotIn("clinch_strike", text)
+
+
+class TestHelpInWords(CombatTest):
+    def test_help_names_maneuvers_as_typed(self):
+        """'help +combat' listed "clinch_strike" and "weapon_strike" among the maneuvers."""
+        from commands.combat import CmdCombat
+
+        text = CmdCombat.__doc__  # what help +combat pages through
+        self.assertIn("clinch strike, hold", text)
+        self.assertNotIn("_strike", text)
