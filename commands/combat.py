@@ -730,7 +730,10 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodC
         """d10: perform what you declared (``+combat/act [<npc>]``); spotlight: say what you
         do (``+combat/act [<npc>=][attack|bite <target> [with <weapon>]|<what>]``)."""
         self.load()
-        if "," in self.args and "=" not in self.args:
+        # A list of NPCs (Thug1,Thug2), not a comma in what is done: "+combat/act attack
+        # Goon with pistol, heavy" (spotlight) names a weapon of the table.
+        if "," in self.args and "=" not in self.args and all(
+                self._is_combatant(part) for part in self.args.split(",") if part.strip()):
             self.for_each(self.args, lambda c: it.Act(by=self.me(), actor=c.key))
             return
         who, action = self.act_words()

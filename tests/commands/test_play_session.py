@@ -5,6 +5,7 @@ import pytest
 
 from tests.commands.test_combat import CombatTest
 from tests.commands import test_combat_defenses as defenses
+from tests.commands import test_combat_spotlight as spotlight
 from tests.commands.test_combat_effects import EffectsTest
 
 
@@ -148,3 +149,17 @@ class TestHelpInWords(CombatTest):
         text = CmdCombat.__doc__  # what help +combat pages through
         self.assertIn("clinch strike, hold", text)
         self.assertNotIn("_strike", text)
+
+
+class TestSpotlightWeaponWithAComma(spotlight.SpotTest):
+    @pytest.mark.rule("SPOT-10")
+    def test_act_with_a_weapon_named_with_a_comma(self):
+        """'+combat/act attack Goon2 with pistol, heavy' answered "'attack Goon2 with
+        pistol' is not in this fight": the comma was read as a list of NPCs to act."""
+        self.setup_fight()
+        self.cmd("+sheet/equip pistol, heavy")
+        self.cmd("+combat/next")
+        with self.dice(*[8] * 12):
+            out = self.cmd("+combat/act attack Thug with pistol, heavy").text
+        self.assertNotIn("is not in this fight", out)
+        self.assertIn("Char attacks Thug with", out)
