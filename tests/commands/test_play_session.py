@@ -5,6 +5,7 @@ import pytest
 
 from tests.commands.test_combat import CombatTest
 from tests.commands import test_combat_defenses as defenses
+from tests.commands import test_combat_odds as odds
 from tests.commands import test_combat_spotlight as spotlight
 from tests.commands.test_combat_effects import EffectsTest
 
@@ -163,3 +164,12 @@ class TestSpotlightWeaponWithAComma(spotlight.SpotTest):
             out = self.cmd("+combat/act attack Thug with pistol, heavy").text
         self.assertNotIn("is not in this fight", out)
         self.assertIn("Char attacks Thug with", out)
+
+
+class TestOddsNameTheSides(odds.OddsTest):
+    def test_the_closing_line_names_the_sides(self):
+        """'+combat/odds W=thug/200' ended "A joins as a player, B as an NPC": A and B are
+        named nowhere else in the summary."""
+        out = self.odds("+combat/odds thug=gunman/4").text
+        self.assertIn("thug joins as a player, gunman as an NPC; past 20 turns: a draw.", out)
+        self.assertNotIn("A joins", out)
