@@ -751,8 +751,10 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodC
         self.need_runner("apply damage by hand")
         parts = (self.rhs or "").split()
         if not self.lhs.strip() or len(parts) < 2 or not parts[0].isdecimal():
-            raise InputError(self.usage() + "  e.g. +combat/damage Bob=2 lethal, or from "
-                             "a source: +combat/damage Bob=3 lethal fire")
+            # This switch's usage, not the whole command's (its start, join, init ... lines).
+            raise InputError("Usage: +combat/damage <name>=<levels> <type> "
+                             "[<source>], levels 1 to 30, e.g. +combat/damage Bob=2 lethal, "
+                             "or from a source: +combat/damage Bob=3 lethal fire")
         c = self.combatant(self.lhs)
         self.apply(it.StaffDamage(by=self.me(), actor=c.key, levels=int(parts[0]),
                                   damage_type=parts[1], sources=tuple(parts[2:])))

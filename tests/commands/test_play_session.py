@@ -173,3 +173,14 @@ class TestOddsNameTheSides(odds.OddsTest):
         out = self.odds("+combat/odds thug=gunman/4").text
         self.assertIn("thug joins as a player, gunman as an NPC; past 20 turns: a draw.", out)
         self.assertNotIn("A joins", out)
+
+
+class TestDamageUsage(CombatTest):
+    def test_negative_levels_get_the_switchs_usage(self):
+        """'+combat/damage Bob=-3 lethal' answered with the whole +combat usage (start, join,
+        init, declare, act, next, odds) before the example."""
+        self.setup_fight()
+        text = self.cmd("+combat/damage Char2=-3 lethal").text
+        self.assertIn("Usage: +combat/damage <name>=<levels> <type> [<source>], levels 1 to "
+                      "30", text)
+        self.assertNotIn("+combat/join", text)
