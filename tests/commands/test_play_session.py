@@ -184,3 +184,11 @@ class TestDamageUsage(CombatTest):
         self.assertIn("Usage: +combat/damage <name>=<levels> <type> [<source>], levels 1 to "
                       "30", text)
         self.assertNotIn("+combat/join", text)
+
+
+class TestWeaponChoices(CombatTest):
+    def test_weapons_named_with_commas_are_told_apart(self):
+        """'+sheet/equip pistol' answered "It could be: Pistol, light, Pistol, heavy." - four
+        names or two?"""
+        text = self.player("+sheet/equip pistol").text
+        self.assertIn("It could be: Pistol, light or Pistol, heavy", text)
