@@ -675,7 +675,8 @@ def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Conte
     if ctx.grapple:
         allowed = (grapples.get(ctx.grapple) or {}).get("allowed", ())
         if m.name not in allowed:
-            raise IllegalAction(f"In a {ctx.grapple} you may only: {', '.join(allowed) or '-'}, "
+            named = ", ".join(str(a).replace("_", " ") for a in allowed)  # as typed: words
+            raise IllegalAction(f"In a {ctx.grapple} you may only: {named or '-'}, "
                                 f"try to escape, or act without moving your limbs.")
     elif "grappled" in a_side.conditions:
         raise IllegalAction("You are locked in a grapple with someone else: escape first.")

@@ -557,7 +557,9 @@ def _find(table: dict, name: str, what: str, hint, index: dict | None = None):
     guess = difflib.get_close_matches(key, [_norm(k) for k in table], n=1, cutoff=0.6)
     tip = f" Did you mean {guess[0]}?" if guess else ""
     if len(starts) > 1:
-        tip = f" It could be: {', '.join(starts[:6])}."
+        # Names may hold a comma ("Pistol, light"): a list of them is joined with "or".
+        sep = " or " if any("," in k for k in starts) else ", "
+        tip = f" It could be: {sep.join(starts[:6])}."
     if callable(hint):
         hint = hint()
     raise InputError(f"'{name}' is not a {what} here.{tip} {hint}".rstrip())

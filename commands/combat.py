@@ -148,8 +148,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodC
              spec: your specialty applies (a 10 counts twice); wp: spend a
              Willpower point for one sure success (also: /declare/wp, or
              spend willpower 1; attack Bob). Declared, never added at /act.
-             maneuvers: strike, kick, bite, claw, clinch, clinch_strike, hold,
-             disarm, sweep, tackle, weapon_strike, shoot, burst, throw ...;
+             maneuvers: strike, kick, bite, claw, clinch, clinch strike, hold,
+             disarm, sweep, tackle, weapon strike, shoot, burst, throw ...;
              locations: head, arm, leg, hand, heart, eye ...
              off hand: the second weapon (+1 difficulty unless Ambidextrous),
              e.g. attack Bob with pistol, light off hand
@@ -732,7 +732,10 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodC
         """d10: perform what you declared (``+combat/act [<npc>]``); spotlight: say what you
         do (``+combat/act [<npc>=][attack|bite <target> [with <weapon>]|<what>]``)."""
         self.load()
-        if "," in self.args and "=" not in self.args:
+        # A list of NPCs (Thug1,Thug2), not a comma in what is done: "+combat/act attack
+        # Goon with pistol, heavy" (spotlight) names a weapon of the table.
+        if "," in self.args and "=" not in self.args and all(
+                self._is_combatant(part) for part in self.args.split(",") if part.strip()):
             self.for_each(self.args, lambda c: it.Act(by=self.me(), actor=c.key))
             return
         who, action = self.act_words()
@@ -750,8 +753,10 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodC
         self.need_runner("apply damage by hand")
         parts = (self.rhs or "").split()
         if not self.lhs.strip() or len(parts) < 2 or not parts[0].isdecimal():
-            raise InputError(self.usage() + "  e.g. +combat/damage Bob=2 lethal, or from "
-                             "a source: +combat/damage Bob=3 lethal fire")
+            # This switch's usage, not the whole command's (its start, join, init ... lines).
+            raise InputError("Usage: +combat/damage <name>=<levels> <type> "
+                             "[<source>], levels 1 to 30, e.g. +combat/damage Bob=2 lethal, "
+                             "or from a source: +combat/damage Bob=3 lethal fire")
         c = self.combatant(self.lhs)
         self.apply(it.StaffDamage(by=self.me(), actor=c.key, levels=int(parts[0]),
                                   damage_type=parts[1], sources=tuple(parts[2:])))

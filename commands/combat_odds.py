@@ -14,6 +14,7 @@ import time
 
 from combat import simulate as sim
 from combat.errors import IllegalAction, InputError
+from world.text_width import wrap
 
 from . import matchup
 from .render import header
@@ -61,8 +62,9 @@ class OddsSwitches:
             lines = [header("Odds (simulated)")]
             lines += matchup.summary_lines(m, sim.summarize(m, tally), seconds=secs, width=40,
                                            compact=True)
-            lines.append(f"A joins as a player, B as an NPC; past {m.turn_cap} turns: a draw. "
-                         f"Seed {seed}.")
+            # The sides by name: "A" and "B" are the simulator's, never shown above.
+            lines += wrap(f"{a.name} joins as a player, {b.name} as an NPC; past "
+                          f"{m.turn_cap} turns: a draw. Seed {seed}.")
             return "\n".join(lines)
 
         from twisted.internet import reactor, threads

@@ -248,7 +248,8 @@ def second_person(text: str, name: str) -> str:
     return re.sub(r"\x00(\d+)\x00", lambda m: commands[int(m.group(1))], text)
 
 
-_THIRD = {v: k for k, v in _VERBS.items()} | {"can't": "can't", "cannot": "cannot"}
+_THIRD = {v: k for k, v in _VERBS.items()} | {m: m for m in (  # modal verbs take no -s
+    "can", "can't", "cannot", "may", "must", "might", "should", "will", "would", "could")}
 
 
 def third_person(text: str, name: str) -> str:
@@ -467,8 +468,8 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
         if ev["reason"] == "dead":
             return f"{who}'s target {n(ev['target'])} is already dead."
         if ev["reason"] == "impossible":
-            return (f"{who} cannot attack {n(ev['target'])} now: {ev.get('why')} The action "
-                    f"is lost.")
+            why = third_person(plain(str(ev.get("why"))), who)  # told to the room
+            return f"{who} cannot attack {n(ev['target'])} now: {why} The action is lost."
         w = ev.get("weapon")
         return f"{who}'s {w} was knocked away: the attack is lost (pick it up: ready {w})."
     if k == "ammo":

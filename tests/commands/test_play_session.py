@@ -5,6 +5,8 @@ import pytest
 
 from tests.commands.test_combat import CombatTest
 from tests.commands import test_combat_defenses as defenses
+from tests.commands import test_combat_odds as odds
+from tests.commands import test_combat_spotlight as spotlight
 from tests.commands.test_combat_effects import EffectsTest
 
 
@@ -122,3 +124,71 @@ class TestDesperateDefenseDeclared(EffectsTest):
         text = self.player("+combat/defend dodge").text
         self.assertIn("Char2 declares a desperate defense: dodge against every attack this "
                       "turn, nothing else.", text)
+
+
+class TestClinchRefusalInWords(EffectsTest):
+    @pytest.mark.rule("CLOSE-03")
+    def test_a_clinched_attacker_is_told_the_maneuvers_in_words(self):
+        """Rat1, clinched, acting its declared knife attack read "In a clinch you may only:
+        clinch_strike, bite, ..." - the rules table's key, not what a player types."""
+        self.to_act(thug_action="attack Char", char_action="attack Thug as clinch")
+        with self.dice(*[8] * 20):
+            self.assertIn("locked in a clinch", self.cmd("+combat/act").text)
+        self.player("+combat/act")  # Char2's "other waits"
+        text = self.cmd("+combat/act Thug").text
+        # numetal: the action is lost, and the room is told about Thug, not "you".
+        self.assertIn("Thug cannot attack Char now: In a clinch Thug may only: clinch strike, "
+                      "bite, try to escape, or act without moving their limbs.", text)
+        self.assertNotIn("clinch_strike", text)
+
+
+class TestHelpInWords(CombatTest):
+    def test_help_names_maneuvers_as_typed(self):
+        """'help +combat' listed "clinch_strike" and "weapon_strike" among the maneuvers."""
+        from commands.combat import CmdCombat
+
+        text = CmdCombat.__doc__  # what help +combat pages through
+        self.assertIn("clinch strike, hold", text)
+        self.assertNotIn("_strike", text)
+
+
+class TestSpotlightWeaponWithAComma(spotlight.SpotTest):
+    @pytest.mark.rule("SPOT-10")
+    def test_act_with_a_weapon_named_with_a_comma(self):
+        """'+combat/act attack Goon2 with pistol, heavy' answered "'attack Goon2 with
+        pistol' is not in this fight": the comma was read as a list of NPCs to act."""
+        self.setup_fight()
+        self.cmd("+sheet/equip pistol, heavy")
+        self.cmd("+combat/next")
+        with self.dice(*[8] * 12):
+            out = self.cmd("+combat/act attack Thug with pistol, heavy").text
+        self.assertNotIn("is not in this fight", out)
+        self.assertIn("Char attacks Thug with", out)
+
+
+class TestOddsNameTheSides(odds.OddsTest):
+    def test_the_closing_line_names_the_sides(self):
+        """'+combat/odds W=thug/200' ended "A joins as a player, B as an NPC": A and B are
+        named nowhere else in the summary."""
+        out = self.odds("+combat/odds thug=gunman/4").text
+        self.assertIn("thug joins as a player, gunman as an NPC; past 20 turns: a draw.", out)
+        self.assertNotIn("A joins", out)
+
+
+class TestDamageUsage(CombatTest):
+    def test_negative_levels_get_the_switchs_usage(self):
+        """'+combat/damage Bob=-3 lethal' answered with the whole +combat usage (start, join,
+        init, declare, act, next, odds) before the example."""
+        self.setup_fight()
+        text = self.cmd("+combat/damage Char2=-3 lethal").text
+        self.assertIn("Usage: +combat/damage <name>=<levels> <type> [<source>], levels 1 to "
+                      "30", text)
+        self.assertNotIn("+combat/join", text)
+
+
+class TestWeaponChoices(CombatTest):
+    def test_weapons_named_with_commas_are_told_apart(self):
+        """'+sheet/equip pistol' answered "It could be: Pistol, light, Pistol, heavy." - four
+        names or two?"""
+        text = self.player("+sheet/equip pistol").text
+        self.assertIn("It could be: Pistol, light or Pistol, heavy", text)
