@@ -96,7 +96,11 @@ def play_ahead(table: Table, names: dict) -> None:
         rats = standing_rats(screen)
         if not rats:
             break
-        for who, line in declarations(table, names, rats).items():
+        # Highest initiative first (the status lists them so): everyone but the lowest types
+        # before their slot, whatever the initiative dice gave.
+        order = sorted(declarations(table, names, rats).items(),
+                       key=lambda kv: screen.find(f" {names[kv[0]]} "))
+        for who, line in order:
             reply = table.say(who, line)
             assert re.search(r"declared ahead|declares:|cannot|out of action|is down",
                              reply), reply
