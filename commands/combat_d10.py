@@ -193,7 +193,10 @@ class D10Switches:
             return
         parts = (self.rhs or "").split()
         if not self.lhs.strip() or len(parts) != 2 or not parts[0].isdecimal():
-            raise InputError(self.usage() + "  e.g. +combat/heal Bob=2 lethal")
+            # This switch's usage, not the whole command's (start, join, init ... lines).
+            raise InputError("Usage: +combat/heal <name>=<levels> <type> (levels 1 or more), "
+                             "e.g. +combat/heal Bob=2 lethal; staff undo a death: "
+                             "+combat/heal Bob=revive")
         c = self.combatant(self.lhs)
         self.apply(it.StaffHeal(by=self.me(), actor=c.key, levels=int(parts[0]),
                                 damage_type=parts[1]))

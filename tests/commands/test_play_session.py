@@ -185,6 +185,15 @@ class TestDamageUsage(CombatTest):
                       "30", text)
         self.assertNotIn("+combat/join", text)
 
+    def test_heal_with_bad_levels_gets_its_own_usage(self):
+        self.setup_fight()
+        before = self.state()
+        text = self.cmd("+combat/heal Char2=-2 lethal").text
+        self.assertIn("Usage: +combat/heal <name>=<levels> <type>", text)
+        self.assertIn("+combat/heal Bob=revive", text)
+        self.assertNotIn("+combat/join", text)
+        self.assertEqual(self.state(), before)
+
 
 class TestWeaponChoices(CombatTest):
     def test_weapons_named_with_commas_are_told_apart(self):
