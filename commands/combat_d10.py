@@ -34,8 +34,7 @@ class D10Switches:
             rolled[0].update({ROLL_FLAGS[f]: True for f in flags})
         self.for_each(who, lambda c: it.Declare(
             by=self.me(), actor=c.key, actions=tuple(parsed.actions),
-            activations=tuple(parsed.activations), desperate=parsed.desperate,
-            hold=getattr(c, "is_npc", False)))  # a spotlight combatant has no such field
+            activations=tuple(parsed.activations), desperate=parsed.desperate))
 
     def do_declare(self):
         if "auto" in self.switch_flags:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from world.combat_text import OUT_OF_ACTION, Names, actions_text
+from combat.d10.fight import OUT_OF_ACTION
+from world.combat_text import Names, actions_text
 from world.text_width import wrap
 
 from .render import header
@@ -47,7 +48,7 @@ def _d10(view, rules, names, organizer) -> list[str]:
         if r["outcome"] in OUT_OF_ACTION:  # said once: not "Incapacitated (incapacitated)
             conds = [k for k in conds if k != "incapacitated"]  # (DEAD) ... (incapacitated)"
         if r["outcome"] and r["outcome"] not in ("ok", "incapacitated"):
-            hl = f"{hl.replace(' (incapacitated)', '')} ({r['outcome'].upper()})"
+            hl = f"{hl} ({r['outcome'].upper()})"
         gear = (r["hand"] or "unarmed") + (f", {r['armor']}" if r["armor"] else "")
         conds = f"  ({', '.join(conds)})" if conds else ""
         lines += wrap(f" {init:>3}  {r['name']:<16} {tag:<{width}} {hl:<14} [{gear}] "

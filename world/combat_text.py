@@ -13,6 +13,7 @@ import textwrap
 from typing import Callable, Iterable, Mapping
 
 from combat.core.events import Event
+from combat.d10.fight import OUT_OF_ACTION
 from combat.pools import Modifier
 
 from .dice_text import faces_text, outcome_text, v5_faces_text, v5_outcome_text
@@ -137,9 +138,6 @@ _OUTCOMES = {"dead": "is DEAD", "torpor": "falls into TORPOR",
              "rage_active": "stays up on Rage; any more damage kills",
              "dying": "is DYING: heal with Rage now (+combat/declare heal rage)"}
 
-# Out of action: the outcome is told (and shown) instead of the "incapacitated" condition the
-# engine adds with it.
-OUT_OF_ACTION = frozenset({"incapacitated", "unconscious", "torpor", "dead"})
 
 _MEND_HOW = {"blood": "blood", "aggravated": "blood", "regenerate": "regeneration",
              "life": "Life magic", "roll": "healing roll", "faith": "Faith", "rage": "Rage",

@@ -151,10 +151,6 @@ class Declare(Intent):
     actions: tuple[Mapping, ...] = ()
     activations: tuple[Mapping, ...] = ()
     desperate: bool = False
-    # An NPC's runner declaring before the NPC's slot in a fight paced slot by slot
-    # (+combat/declare/auto): kept hidden and revealed when the slot comes (TURN-01), as
-    # every declaration is in a fight paced ahead.
-    hold: bool = False
 
 
 @intent("pass")

@@ -15,12 +15,13 @@ from .. import scheduler as sch
 from ..core import intents as it
 from ..core.events import events_of
 from ..core.outcome import Outcome
+from ..damage import INCAPACITATED
 from ..errors import IllegalAction, InputError
 from ..state import CombatState
 from ..values import replace
 from . import acting, change, declare, flags, mending, pacing, staff
 from .declare import set_cover
-from .fight import Fight
+from .fight import OUT_OF_ACTION, Fight
 
 
 def _join(f: Fight, i: it.Join) -> None:
@@ -79,9 +80,9 @@ def _act(f: Fight, i: it.Act) -> None:
 
 
 def _declare(f: Fight, i: it.Declare) -> None:
-    """TURN-01/02 in the actor's slot; before it, in a fight paced ahead (or held for an
-    NPC by its runner), kept hidden until the slot comes."""
-    if pacing.ahead_of_slot(f, i.actor, hold=i.hold):
+    """TURN-01/02 in the actor's slot; before it, in a fight paced ahead (or an NPC's, in
+    any fight: its runner declared it early), kept hidden until the slot comes."""
+    if pacing.ahead_of_slot(f, i.actor, npc_held=True):
         pacing.declare_ahead(f, i.actor, i.actions, i.activations, i.desperate)
     else:
         declare.declare(f, i.actor, i.actions, i.activations, i.desperate)
@@ -250,7 +251,10 @@ class D10Engine:
             try:
                 track = f.track(c.key)
                 health = track.level_name
-                if track.incapacitated and "incapacitated" not in health.lower():
+                # said once: the track's level may be "Incapacitated" already, and a worse
+                # outcome (dead, torpor ...) is shown instead
+                if (track.incapacitated and "incapacitated" not in health.lower()
+                        and (c.outcome not in OUT_OF_ACTION or c.outcome == INCAPACITATED)):
                     health += " (incapacitated)"
                 hand = f.in_hand(c.key)
                 armor = f.sheet(c.key).armor

@@ -40,16 +40,25 @@ def probe(f: Fight, key: str, a: dict) -> None:
 def attack_pool(f: Fight, key: str, a: dict):
     """The declared attack's pool as things stand, before the turn's own penalties (None:
     its weapon was knocked away, so "ready" comes first)."""
-    tkey = a["target"]
-    weapon = a.get("weapon") or (None if a.get("maneuver") else f.in_hand(key))
+    weapon = _weapon(f, key, a)
     if f.gear(key).is_dropped(weapon):
         return None  # "ready" it first; told when acting
+    return _pool(f, key, a, weapon, 0)  # where everyone stands is decided when acting
+
+
+def _weapon(f: Fight, key: str, a: dict) -> str | None:
+    return a.get("weapon") or (None if a.get("maneuver") else f.in_hand(key))
+
+
+def _pool(f: Fight, key: str, a: dict, weapon: str | None, yards: int):
+    """The declared attack ``a`` built as the attack layer would, ``yards`` apart."""
+    tkey = a["target"]
     intent = Attack(key, tkey, maneuver=a.get("maneuver") or "attack", weapon=weapon,
                     location=a.get("location"), position=a.get("position") or "front",
                     ability=a.get("ability"), specialty=bool(a.get("specialty")))
     grip = f.gear(key).grapple
     ctx = close.context(f, key, tkey, weapon,  # a tackle last turn, a riposte ...
-                        range_yards=0,  # where everyone stands is decided when acting
+                        range_yards=yards,
                         grapple=grip.kind if grip and grip.other == tkey else "",
                         weapon_state=f.weapon_state(key, weapon))
     return build_attack_pool(f.rules, f.sheet(key), f.sheet(tkey), intent, ctx)
@@ -70,19 +79,11 @@ def impossible(f: Fight, key: str, a: dict) -> str | None:
         return f"{t.name} is dead"
     if a["kind"] != "attack":
         return None
-    weapon = a.get("weapon") or (None if a.get("maneuver") else f.in_hand(key))
+    weapon = _weapon(f, key, a)
     if f.gear(key).is_dropped(weapon):
         return f"the {weapon} was knocked away"
-    intent = Attack(key, tkey, maneuver=a.get("maneuver") or "attack", weapon=weapon,
-                    location=a.get("location"), position=a.get("position") or "front",
-                    ability=a.get("ability"), specialty=bool(a.get("specialty")))
-    grip = f.gear(key).grapple
-    ctx = close.context(f, key, tkey, weapon,  # a tackle last turn, a riposte ...
-                        range_yards=f.yards(key, tkey),
-                        grapple=grip.kind if grip and grip.other == tkey else "",
-                        weapon_state=f.weapon_state(key, weapon))
     try:
-        build_attack_pool(f.rules, f.sheet(key), f.sheet(tkey), intent, ctx)
+        _pool(f, key, a, weapon, f.yards(key, tkey))
     except IllegalAction as why:
         return str(why)
     return None

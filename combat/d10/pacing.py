@@ -52,12 +52,13 @@ def _slot(st, key: str) -> int | None:
     return None
 
 
-def ahead_of_slot(f: Fight, key: str, hold: bool = False) -> bool:
+def ahead_of_slot(f: Fight, key: str, npc_held: bool = False) -> bool:
     """Whether a declaration from ``key`` now is one entered ahead of the slot: in a fight
-    paced ahead, or (``hold``) an NPC's declared by its runner before its slot."""
+    paced ahead, or (``npc_held``) an NPC's in any fight, declared early by its runner
+    (+combat/declare/auto, +combat/declare Rat=...) and revealed in its slot (TURN-01)."""
     st = f.state
     c = st.get(key)
-    if not (st.options.ahead or (hold and c is not None and c.is_npc)):
+    if not (st.options.ahead or (npc_held and c is not None and c.is_npc)):
         return False
     if c is None or c.declared or c.lost or c.init_total is None or c.joined_turn > st.turn:
         return False

@@ -81,14 +81,14 @@ def test_slot_by_slot_holds_an_npc_declaration_for_its_slot(numetal):
     as before, and the act phase still waits for +combat/act."""
     pcs = started(numetal, ahead=False)
     with pytest.raises(IllegalAction, match="Not Ann's turn to declare"):  # a PC's is not
-        pcs(I.Declare(actor=ANN, actions=({"kind": "dodge"},), hold=True))
+        pcs(I.Declare(actor=ANN, actions=({"kind": "dodge"},)))
     p = Play(numetal, ahead=False)
     p(I.Join(actor=ANN, name="Ann", is_npc=True))
     p(I.Join(actor=BOB, name="Bob"))
     p(I.RollInitiative(actor=ANN, rating=6), 5)
     p(I.RollInitiative(actor=BOB), 1)
     p(I.Advance())
-    evs = p(I.Declare(actor=ANN, actions=({"kind": "attack", "target": BOB},), hold=True))
+    evs = p(I.Declare(actor=ANN, actions=({"kind": "attack", "target": BOB},)))
     assert [e["event"] for e in evs] == ["ahead"]
     assert p.state.get(ANN).ahead_declare and ENGINE.pending(p.state) == [BOB]
     evs = p(I.Declare(actor=BOB, actions=({"kind": "dodge"},)))
