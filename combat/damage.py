@@ -276,15 +276,12 @@ class HealthState:
 
     @classmethod
     def of(cls, track: HealthTrack) -> "HealthState":
-        lv = track.level
-        return cls(
-            track.level_name,
-            lv.penalty if lv else 0,
-            track.bashing,
-            track.lethal,
-            track.aggravated,
-            "".join(track.boxes()),
-        )
+        b, le, ag = track.bashing, track.lethal, track.aggravated
+        lv = track.levels[b + le + ag - 1] if b + le + ag else None
+        # the boxes as HealthTrack.boxes draws them, worst first, in one string
+        free = len(track.levels) - b - le - ag
+        return cls(lv.name if lv else "Healthy", lv.penalty if lv else 0, b, le, ag,
+                   "*" * ag + "X" * le + "/" * b + " " * (free if free > 0 else 0))
 
     def as_dict(self) -> dict:
         return {"level": self.level, "penalty": self.penalty, "bashing": self.bashing,
@@ -382,6 +379,9 @@ class DamageResult:
     overflow: int  # levels past Incapacitated (HLT-03..HLT-05)
     track_before: HealthTrack = field(repr=False)
     track_after: HealthTrack = field(repr=False)
+    # the two tracks as the log shows them (each read twice: the event and its detail)
+    health_before: HealthState = field(repr=False)
+    health_after: HealthState = field(repr=False)
     condition_before: str
     condition: str
     outcome: str  # "none" or the new condition this hit caused
@@ -392,14 +392,6 @@ class DamageResult:
     spent: Mapping[str, int]
     sheet: Sheet = field(repr=False)
     notes: tuple[str, ...] = ()
-
-    @property
-    def health_before(self) -> HealthState:
-        return HealthState.of(self.track_before)
-
-    @property
-    def health_after(self) -> HealthState:
-        return HealthState.of(self.track_after)
 
     def as_dict(self) -> dict:
         # Not ``dataclasses.asdict``: it deep-copies recursively and was a tenth of a hit's
@@ -1124,6 +1116,8 @@ def resolve_damage(
         overflow=result.overflow,
         track_before=before,
         track_after=result.track,
+        health_before=HealthState.of(before),
+        health_after=HealthState.of(result.track),
         condition_before=condition,
         condition=new,
         outcome=new if new != condition else "none",

@@ -254,6 +254,8 @@ def effective_initiative(c: Combatant, turn: int, ruleset) -> int:
 
 
 def _condition_initiative(c: Combatant, turn: int, rules: TurnRules) -> int:
+    if not c.conditions:  # most combatants, at every phase's sort
+        return 0
     return sum(
         (rules.conditions.get(k.name) or {}).get("initiative", 0)
         for k in c.conditions
@@ -275,7 +277,7 @@ def _next_index(c: Combatant, phase: str) -> int | None:
     """The next declared action this phase runs (defenses wait for attacks instead)."""
     if not c.actions:
         return None
-    used, reactive = set(c.used), set(c.reactive)
+    used, reactive = c.used, c.reactive  # a few indices each: a tuple is searched fastest
     for i in _window(c, phase):
         if i not in used and i not in reactive:
             return i
@@ -505,8 +507,13 @@ def _new_turn(st: CombatState, rules: TurnRules, events: list) -> CombatState:
     reroll = st.options.reroll_initiative
     out, expired = [], []
     for c in st.combatants:
-        conds = tuple(k for k in c.conditions if not k.expired(turn))
-        expired += [{"actor": c.key, "condition": k.name} for k in c.conditions if k.expired(turn)]
+        if c.conditions:
+            conds = tuple(k for k in c.conditions if not k.expired(turn))
+            expired += [{"actor": c.key, "condition": k.name} for k in c.conditions
+                        if k.expired(turn)]
+            lost = _lost(conds, turn, rules)
+        else:  # most combatants: nothing expires, nothing takes the turn away
+            conds, lost = (), False
         c = replace(
             c,
             declared=False,
@@ -525,7 +532,7 @@ def _new_turn(st: CombatState, rules: TurnRules, events: list) -> CombatState:
             rage_spent=0,
             action_cap=None,
             conditions=conds,
-            lost=_lost(conds, turn, rules),
+            lost=lost,
             ahead_declare=None,
             ahead_act="",
             late=False,

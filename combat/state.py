@@ -39,18 +39,28 @@ def plain(value: Any, path: str = "action") -> Any:
     Declared actions are stored in the combat's Attribute, so anything the attack layer puts
     in them must survive JSON (and a reload) unchanged.
     """
-    if value is None or isinstance(value, (bool, int, float, str)):
+    return _plain(value, (path,))
+
+
+_LEAVES = frozenset({str, int, bool, float, type(None)})
+
+
+def _plain(value: Any, where: tuple) -> Any:
+    # ``where``: the path as parts, joined only for the error (every declaration copies its
+    # actions through here; building each value's path text up front was most of the cost)
+    if type(value) in _LEAVES or isinstance(value, (bool, int, float, str)):
         return value
     if isinstance(value, (list, tuple)):
-        return [plain(v, f"{path}[{i}]") for i, v in enumerate(value)]
+        return [v if type(v) in _LEAVES else _plain(v, (*where, f"[{i}]"))
+                for i, v in enumerate(value)]
     if isinstance(value, Mapping):
         out = {}
         for k, v in value.items():
             if not isinstance(k, str):
-                raise InputError(f"{path}: keys must be text, got {k!r}")
-            out[k] = plain(v, f"{path}.{k}")
+                raise InputError(f"{''.join(where)}: keys must be text, got {k!r}")
+            out[k] = v if type(v) in _LEAVES else _plain(v, (*where, f".{k}"))
         return out
-    raise InputError(f"{path}: {type(value).__name__} cannot be stored in a combat")
+    raise InputError(f"{''.join(where)}: {type(value).__name__} cannot be stored in a combat")
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,10 +19,16 @@ class Event:
     kind: str
     fields: Mapping[str, Any] = field(default_factory=dict)
 
+    # An event reads like its logged dict (``to_dict``): ``e["event"]`` is its kind, so the
+    # rules' steps can look through a mix of these and the scheduler's plain dicts.
     def get(self, key: str, default: Any = None) -> Any:
+        if key == "event":
+            return self.kind
         return self.fields.get(key, default)
 
     def __getitem__(self, key: str) -> Any:
+        if key == "event":
+            return self.kind
         return self.fields[key]
 
     def to_dict(self) -> dict:

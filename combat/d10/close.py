@@ -52,14 +52,30 @@ def is_close(f: Fight, who: str, action: dict) -> bool:
     """Whether a declared attack is made in close combat (CLOSE-08 counts only those)."""
     if action.get("magic"):
         return False
-    t = tables(f.rules)
     weapon = action.get("weapon")
-    m = _maneuver(f, action.get("maneuver"))
-    if m is None and not weapon:
+    name = action.get("maneuver")
+    if not name and not weapon:
         try:
             weapon = f.in_hand(who)
         except IllegalAction:
             weapon = None
+    # CLOSE-08 asks this of every declared attack on both sides of each attack made: the
+    # answer depends on the tables alone, so it is kept per ruleset (a refusal is not).
+    memo = f.rules.derived(_close_answers)
+    try:
+        return memo[name, weapon]
+    except KeyError:
+        answer = memo[name, weapon] = _is_close(f.rules, name, weapon)
+        return answer
+
+
+def _close_answers(ruleset) -> dict:
+    return {}
+
+
+def _is_close(ruleset, name: str | None, weapon: str | None) -> bool:
+    t = tables(ruleset)
+    m = t.maneuver(name) if name else None
     if m is None:
         kind = t.weapon(weapon).kind if weapon else "brawl"
     else:

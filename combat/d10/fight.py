@@ -14,6 +14,7 @@ from typing import Mapping
 from .. import damage as dmg
 from .. import scheduler as sch
 from ..attack import CONDITIONS, Side, WeaponState
+from ..core.events import Event
 from ..errors import IllegalAction, InputError
 from ..maneuvers import tables
 from ..pools import PoolSpec
@@ -29,17 +30,17 @@ OUT_OF_ACTION = frozenset({dmg.INCAPACITATED, dmg.UNCONSCIOUS, dmg.TORPOR, dmg.D
 KEPT_ON_SHEET = frozenset({dmg.TORPOR, dmg.DEAD})
 
 
-def roll_event(actor: str, purpose: str, spec: PoolSpec | None, roll, **extra) -> dict:
+def roll_event(actor: str, purpose: str, spec: PoolSpec | None, roll, **extra) -> Event:
     """The ``roll`` event: every input of one roll, enough to recount it by hand."""
-    return {
-        "event": "roll", "actor": actor, "purpose": purpose,
+    return Event("roll", {
+        "actor": actor, "purpose": purpose,
         "traits": [list(t) for t in spec.terms] if spec is not None else [],
         "pool": roll.pool,
         "modifiers": [m.as_dict() for m in spec.modifiers] if spec is not None else [],
         "difficulty": roll.difficulty, "faces": list(roll.faces), "specialty": roll.specialty,
         "willpower": roll.willpower, "successes": roll.successes, "botch": roll.botch,
         **extra,
-    }
+    })
 
 
 class Fight:
@@ -51,7 +52,9 @@ class Fight:
         self.by = by
         self._sheets = sheets
         self.changed: dict[str, Sheet] = {}
-        self.events: list[dict] = []
+        # Events as the rules emit them (``Event``s) and as the scheduler's steps give them
+        # (dicts); ``apply`` hands them all out as ``Event``s (core/events.py ``events_of``).
+        self.events: list[Event | dict] = []
 
     # ------------------------------------------------------------ state and events
 
@@ -60,7 +63,7 @@ class Fight:
         self.events.extend(step.events)
 
     def emit(self, event: str, /, **fields) -> None:
-        self.events.append({"event": event, **fields})
+        self.events.append(Event(event, fields))  # ``fields`` is this call's own dict
 
     def name(self, key: str) -> str:
         c = self.state.get(key)
@@ -139,8 +142,14 @@ class Fight:
 
     def in_hand(self, key: str) -> str | None:
         """The weapon ``key`` holds: the first carried one not knocked away (CLOSE-04)."""
-        g = self.gear(key)
-        return next((w for w in self.sheet(key).weapons if not g.is_dropped(w)), None)
+        weapons = self.sheet(key).weapons
+        if not weapons:
+            return None
+        c = self.state.get(key)
+        if c is None or not c.gear.dropped:  # the common case, asked several times an attack
+            return weapons[0]
+        g = c.gear
+        return next((w for w in weapons if not g.is_dropped(w)), None)
 
     def carries(self, key: str, weapon: str) -> None:
         """Refuse a weapon ``key`` does not carry, or one knocked out of their hand."""

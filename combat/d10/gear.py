@@ -85,7 +85,9 @@ class Gear:
         return replace(self, weapons=tuple(sorted(rest + (ws,), key=lambda w: w.weapon)))
 
     def is_dropped(self, weapon: str | None) -> bool:
-        return bool(weapon) and weapon.lower() in {w.lower() for w in self.dropped}
+        if not self.dropped or not weapon:  # nothing knocked away: asked on every attack
+            return False
+        return weapon.lower() in {w.lower() for w in self.dropped}
 
     def drop(self, weapon: str) -> "Gear":
         return replace(self, dropped=tuple(sorted(set(self.dropped) | {weapon})))
