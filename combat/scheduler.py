@@ -382,7 +382,22 @@ def anticipated_defense(
     return None
 
 
+# The last answer of ``action_penalties``: an act asks it of the same (frozen) combatant when
+# checking the action and again when marking it done, and of its target's when it defends.
+# Keyed by identity; the entry holds both, so neither id is reused while it is kept.
+_LAST_PENALTIES: list = [None, None, ()]
+
+
 def action_penalties(combatant: Combatant, ruleset) -> tuple[tuple[Modifier, ...], ...]:
+    last = _LAST_PENALTIES
+    if last[0] is combatant and last[1] is ruleset:
+        return last[2]
+    table = _action_penalties(combatant, ruleset)
+    last[0], last[1], last[2] = combatant, ruleset, table
+    return table
+
+
+def _action_penalties(combatant: Combatant, ruleset) -> tuple[tuple[Modifier, ...], ...]:
     """The modifiers the turn puts on each declared action, by index.
 
     MAN-05: N declared actions: -N dice on the first, -(N+1) on the second, ...; DEF-04:
@@ -473,16 +488,16 @@ def _mods_dicts(mods: Iterable[Modifier]) -> list[dict]:
 def _begin(st: CombatState, rules: TurnRules, phase: str, events: list) -> CombatState:
     """Start a phase: sort once (INIT-06 key: initiative, then rating, then join order)."""
     turn = st.turn
-    parts = [c for c in st.combatants if c.joined_turn <= turn and c.init_total is not None]
-    ranked = sorted(
-        (
-            (c.init_total + _condition_initiative(c, turn, rules), c.rating or 0, c.key)
-            for c in parts
-        ),
-        key=lambda t: (-t[0], -t[1]),  # stable: equal slots keep join order
-    )
+    # Sorted on (-initiative, -rating, place in the fight): ties keep the join order.
+    ranked = []
+    for i, c in enumerate(st.combatants):
+        if c.joined_turn <= turn and c.init_total is not None:
+            total = c.init_total + _condition_initiative(c, turn, rules)
+            ranked.append((-total, -(c.rating or 0), i, c.key))
+    ranked.sort()
     slots: list[Slot] = []
-    for total, rating, key in ranked:
+    for total, rating, _, key in ranked:
+        total, rating = -total, -rating
         if slots and slots[-1].initiative == total and slots[-1].rating == rating:
             slots[-1] = Slot(total, rating, slots[-1].keys + (key,))
         else:
@@ -1225,7 +1240,7 @@ def act(
     rules = turn_rules(ruleset)
     c, i, a, interrupt, waiting = _act_checks(state, key, ruleset, rules, willpower, power)
     mods = action_penalties(c, ruleset)[i]
-    conds = tuple(
+    conds = c.conditions and tuple(
         k
         for k in c.conditions
         if a["kind"] not in (rules.conditions.get(k.name) or {}).get("removed_by", ())

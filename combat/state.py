@@ -323,7 +323,11 @@ class CombatState:
         return idx
 
     def get(self, key: str) -> Combatant | None:
-        i = self.index().get(key)
+        cached = self._index  # ``index()`` inlined: a command asks this dozens of times
+        if cached is not None and cached[0] is self.combatants:
+            i = cached[1].get(key)
+        else:
+            i = self.index().get(key)
         return None if i is None else self.combatants[i]
 
     def find(self, key: str) -> Combatant:
@@ -335,7 +339,9 @@ class CombatState:
         return c
 
     def range_between(self, a: str, b: str, default: int) -> int:
-        lo, hi = sorted((a, b))
+        if not self.ranges:  # nobody placed or moved yet: asked on every attack
+            return default
+        lo, hi = (a, b) if a <= b else (b, a)
         return next((y for x, z, y in self.ranges if x == lo and z == hi), default)
 
     def with_range(self, a: str, b: str, yards: int) -> "CombatState":

@@ -29,6 +29,7 @@ from .gear import Close
 
 GRAPPLERS = ("clinch", "hold")
 NO_CLOSE = Close()  # a frozen value: one shared empty one instead of a new one per question
+_NO_CONDITIONS: frozenset[str] = frozenset()
 
 
 # ---------------------------------------------------------------- facts of the fight
@@ -117,8 +118,9 @@ def speed(f: Fight, key: str) -> str:
 def _speed(f: Fight, key: str, c) -> str:
     if c is None or not c.declared:
         return "still"
-    yards = sum(int(a.get("yards") or 0) if a.get("kind") == "move" else int(a.get("moving") or 0)
-                for a in c.actions)
+    yards = 0
+    for a in c.actions:
+        yards += int(a.get("yards") or 0) if a.get("kind") == "move" else int(a.get("moving") or 0)
     if yards <= 0:
         return "still"
     sheet = f.sheet(key)
@@ -144,9 +146,12 @@ def side(f: Fight, key: str, foes: int, weapon: str | None = None, moved: int = 
     in hand, cover, yards moved) and what the fight adds (``foes``: its ``opponents``),
     built at once (one value, not one and then a copy of it: bench/engine.py)."""
     c = f.state.get(key)
-    have = sch.active_conditions(c, f.state.turn)
+    if c.conditions:
+        have = sch.active_conditions(c, f.state.turn)
+        conds = frozenset(have) & CONDITIONS
+    else:  # most sides of most attacks
+        have, conds = (), _NO_CONDITIONS
     gear = c.gear
-    conds = frozenset(have) & CONDITIONS
     grip = gear.grapple
     if grip and grip.held:  # COMP-03: held in a hold = partly immobilized
         conds = conds | {"immobilized"}
@@ -154,8 +159,9 @@ def side(f: Fight, key: str, foes: int, weapon: str | None = None, moved: int = 
     pen, bonus = (bf[1], bf[2]) if bf and bf[0] == f.state.turn else (0, 0)
     return Side(conditions=conds, speed=_speed(f, key, c), moved_yards=moved,
                 cover=gear.cover, weapon=weapon or f.in_hand(key),
-                active_powers=_powers(f, have), opponents=foes, blind_fight_penalty=pen,
-                blind_fight_bonus=bonus, sees_behind="sees behind" in have)
+                active_powers=_powers(f, have) if have else _NO_CONDITIONS, opponents=foes,
+                blind_fight_penalty=pen, blind_fight_bonus=bonus,
+                sees_behind="sees behind" in have)
 
 
 def attack_fields(action: dict) -> dict:
@@ -216,6 +222,8 @@ def after_attack(f: Fight, key: str, tkey: str, action: dict, res) -> None:
     """What an attack leaves for later: a riposte spent or earned (CLOSE-09), a tackle that
     lets a vampire bite next turn (CLOSE-01), an ambush used (MAN-01)."""
     me = close_of(f, key)
+    if me is NO_CLOSE and res.maneuver != "tackle" and res.defense is None:
+        return  # nothing earned, nothing to spend: most attacks
     if me.riposte:
         set_close(f, key, riposte=None)
     if me.ambush and me.ambush[1] == "free_attack":  # MAN-01: the free attack is spent

@@ -76,7 +76,7 @@ class Gear:
     close: Close | None = None
 
     def weapon(self, name: str | None) -> WeaponState | None:
-        if not name:
+        if not name or not self.weapons:
             return None
         return next((w for w in self.weapons if w.weapon == name), None)
 

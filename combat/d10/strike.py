@@ -55,7 +55,8 @@ def attack(f: Fight, key: str, action: dict, mods, defense_now: str | None = Non
         # "attack Goon" with a knife in hand is a knife attack; "as strike" punches.
         weapon = f.in_hand(key)
     a_sheet, t_sheet = f.sheet(key), f.sheet(tkey)
-    a_gear = f.gear(key)
+    me = f.state.get(key)
+    a_gear = me.gear
     if a_gear.is_dropped(weapon):
         f.emit("attack_lost", actor=key, target=tkey, reason="dropped", weapon=weapon)
         return
@@ -66,7 +67,9 @@ def attack(f: Fight, key: str, action: dict, mods, defense_now: str | None = Non
     if pen and pen.turn == f.state.turn:  # CLOSE-12: tackled last turn
         extra.append(Modifier(pen.reason, difficulty=pen.difficulty))
     fields = close.attack_fields(action)  # CLOSE-01 drain/sever; CLOSE-06 ammunition named
-    fields["ammo"] = fields.get("ammo") or ranged.loaded(f, key, weapon)  # ... or loaded
+    weapon_state = a_gear.weapon(weapon)
+    fields["ammo"] = fields.get("ammo") or (  # ... or loaded
+        weapon_state.load if weapon_state is not None else "standard")
     intent = Attack(key, tkey, maneuver=action.get("maneuver") or "attack", weapon=weapon,
                     location=action.get("location"), position=action.get("position") or "front",
                     aim_turns=aim_turns, off_hand=bool(action.get("off_hand")),
@@ -77,12 +80,13 @@ def attack(f: Fight, key: str, action: dict, mods, defense_now: str | None = Non
     moving = action.get("moving", 0)
     if moving:  # MAN-04: the yards moved while attacking close on the target
         f.set_yards(key, tkey, max(0, f.yards(key, tkey) - moving))
+    turn = f.state.turn
     ctx = close.context(f, key, tkey, weapon, hand=main, moved=moving, extra=tuple(extra),
                         range_yards=f.yards(key, tkey),
                         grapple=grip.kind if grip and grip.other == tkey else "",
-                        weapon_state=f.weapon_state(key, weapon),
-                        ignore_wounds=any(k.name == "ignoring_wounds" and k.active(f.state.turn)
-                                          for k in f.state.get(key).conditions))  # HLT-08
+                        weapon_state=weapon_state,
+                        ignore_wounds=any(k.name == "ignoring_wounds" and k.active(turn)
+                                          for k in me.conditions))  # HLT-08
     try:  # the attack as things stand now (range, grapple ...): impossible loses the action
         build_attack_pool(rs, a_sheet, t_sheet, intent, ctx)
     except IllegalAction as why:
