@@ -65,7 +65,7 @@ dying, dead. rage_active / reverted / dying die on any further damage (HLT-04); 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
@@ -356,9 +356,6 @@ class DamageRequest:
     stay_active_with_rage: bool = False
 
 
-_REQUEST_FIELDS = tuple(f.name for f in fields(DamageRequest))
-
-
 @fast_init  # built many times per command: combat/values.py
 @dataclass(frozen=True, slots=True)
 class DamageResult:
@@ -398,11 +395,17 @@ class DamageResult:
         # cost. The request's values are plain or tuples of plain values (the modifiers
         # aside), kept as JSON keeps them (lists), so a logged event reads back equal.
         r = self.request
-        req = {k: getattr(r, k) for k in _REQUEST_FIELDS}
-        for k, v in req.items():
-            if isinstance(v, tuple):
-                req[k] = list(v)
-        req["soak_modifiers"] = [m.as_dict() for m in r.soak_modifiers]
+        fd, fs = r.faces_damage, r.faces_soak
+        req = {"dice": r.dice, "damage_type": r.damage_type, "source": r.source,
+               "materials": list(r.materials),
+               "faces_damage": None if fd is None else list(fd),
+               "faces_soak": None if fs is None else list(fs),
+               "damage_difficulty": r.damage_difficulty, "armor_rating": r.armor_rating,
+               "armor_applies": r.armor_applies, "unarmored_part": r.unarmored_part,
+               "head_shot": r.head_shot, "unsoakable": r.unsoakable, "chimerical": r.chimerical,
+               "flags": list(r.flags),
+               "soak_modifiers": [m.as_dict() for m in r.soak_modifiers],
+               "condition": r.condition, "stay_active_with_rage": r.stay_active_with_rage}
         return {
             "ruleset": self.ruleset,
             "request": req,

@@ -659,6 +659,23 @@ def _finish(
     return Step(st, tuple(events))
 
 
+def _finish_spent(before: CombatState, st: CombatState, rules: TurnRules, events: list) -> Step:
+    """``_finish`` after a declared defense was spent (``defend``): a defense waits for
+    attacks and never holds the turn up (``_next_index`` skips it), so who the turn waits
+    for cannot change. When ``before`` is known to wait at its cursor's slot, the settling
+    ``_finish`` would do finds exactly that again: only ``seq`` moves on."""
+    waiting = before._waiting
+    if (waiting and before.cursor < len(before.order)
+            and all(k in before.order[before.cursor].keys
+                    and _wants(st, st.get(k)) == what for k, what in waiting)):
+        # each one waited for in the cursor's own slot, not as a delayed one after the
+        # slots (TURN-04): that is what the settling scan from the cursor finds
+        st = replace(st, seq=st.seq + 1)
+        _remember(st, waiting)
+        return Step(st, tuple(events))
+    return _finish(before, st, rules, events)
+
+
 def _put(st: CombatState, c: Combatant) -> CombatState:
     return st.with_combatants({c.key: c})
 
@@ -1334,7 +1351,7 @@ def defend(
             "modifiers": _mods_dicts(m for m in mods if m.dice),
             "desperate": True,
         }
-        return _finish(state, _put(state, c2), rules, [ev])
+        return _finish_spent(state, _put(state, c2), rules, [ev])
     free = [i for i in c.reactive if i not in c.used]
     usable = [i for i in free if state.phase == "extra" or i < c.main]
     if kind:
@@ -1374,7 +1391,7 @@ def defend(
         "desperate": False,
         "anticipated": c.actions[pick].get("against") is not None,
     }
-    return _finish(state, _put(state, c2), rules, [ev])
+    return _finish_spent(state, _put(state, c2), rules, [ev])
 
 
 def _swap(

@@ -96,6 +96,21 @@ def test_damage_botch_is_only_a_failure(rs):
     assert res.outcome == "none"
 
 
+def test_logged_detail_holds_every_input_of_the_hit(rs):
+    """The damage event's detail keeps the whole request (for recomputing a hit from the
+    log), each value as JSON keeps it: a field added to DamageRequest must reach it."""
+    from dataclasses import fields
+
+    res = hit(rs, mk(rs, traits={"Stamina": 2}), 2, "lethal", faces=[7, 8], soak=[3, 9],
+              materials=("silver",), flags=("chimerical",),
+              soak_modifiers=(Modifier("cover", dice=1),))
+    req = res.as_dict()["request"]
+    assert list(req) == [f.name for f in fields(D.DamageRequest)]
+    assert req["faces_damage"] == [7, 8] and req["materials"] == ["silver"]
+    assert req["flags"] == ["chimerical"] and req["soak_modifiers"] == [
+        {"reason": "cover", "dice": 1}]
+
+
 @pytest.mark.rule("DMG-01")
 def test_damage_roll_at_base_difficulty_unless_told(rs):
     res = hit(rs, mk(rs), 4, "lethal", faces=[5, 6, 7, 1])
