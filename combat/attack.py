@@ -1087,9 +1087,24 @@ class _TargetFacts:
         return _rating(self._ruleset, self._sheet, "Stamina")
 
 
+_LAST_PLAN: list = [None]  # the last plan by the identity of its inputs (see _plan)
+
+
 def _plan(ruleset, attacker, target, intent: Attack, ctx: Context) -> _Plan:
     """``_prepare`` through the plan cache (see above): first under a key without the
-    target (plans that read nothing of it), then with the target's facts."""
+    target (plans that read nothing of it), then with the target's facts. An attack asks
+    for its plan three times with the very same values (can it be made, the defense
+    against it, its roll): the last answer is kept by identity first."""
+    last = _LAST_PLAN[0]
+    if (last is not None and last[0] is intent and last[1] is ctx and last[2] is attacker
+            and last[3] is target and last[4] is ruleset):
+        return last[5]
+    plan = _plan_by_value(ruleset, attacker, target, intent, ctx)
+    _LAST_PLAN[0] = (intent, ctx, attacker, target, ruleset, plan)
+    return plan
+
+
+def _plan_by_value(ruleset, attacker, target, intent: Attack, ctx: Context) -> _Plan:
     facts = _TargetFacts(ruleset, target)
     try:
         base = ("attack", id(ruleset), _ident(attacker), _token(intent, ctx))
@@ -1110,8 +1125,25 @@ def _plan(ruleset, attacker, target, intent: Attack, ctx: Context) -> _Plan:
 _ASKS_SOAK = object()  # a defense-plan entry: this defense turns on can_soak (see _defense)
 
 
+# The last defense plan, by the identity of its inputs: an attack asks for it twice (is the
+# defense usable, then its roll) with the very same values (combat/d10/strike.py).
+_LAST_DEFENSE: list = [None]
+
+
 def _defense(ruleset, defender, attacker, defense: Defense, plan: _Plan, ctx: Context,
              can_soak, intent: Attack):
+    last = _LAST_DEFENSE[0]
+    if (last is not None and last[0] is defense and last[1] is plan and last[2] is ctx
+            and last[3] is defender and last[4] is attacker and last[5] is ruleset
+            and last[6] is can_soak and last[7] is intent):
+        return last[8]
+    value = _defense_uncached(ruleset, defender, attacker, defense, plan, ctx, can_soak, intent)
+    _LAST_DEFENSE[0] = (defense, plan, ctx, defender, attacker, ruleset, can_soak, intent, value)
+    return value
+
+
+def _defense_uncached(ruleset, defender, attacker, defense: Defense, plan: _Plan,
+                      ctx: Context, can_soak, intent: Attack):
     # The defense plan reads the defender, not the attacker: the key leaves the attacker out,
     # and names the attack by the plan facts the defense reads.
     try:

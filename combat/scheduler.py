@@ -1,7 +1,8 @@
 """The turn scheduler: initiative, who declares and acts when, extra actions, aborts.
 
 Every operation is a pure function ``(state, intent..., ruleset, rng) -> Step(state, events)``:
-nothing is stored or printed here. Events are plain JSON-safe dicts (``{"event": ...}``) for
+nothing is stored or printed here. Events (``core.events.Event``, or plain JSON-safe dicts
+``{"event": ...}``: both read ``e["event"]`` and ``e.get(...)`` alike) are for
 the combat log and the renderer; an illegal intent raises ``IllegalAction`` saying why and
 what is allowed instead, and leaves the caller's state untouched (states are frozen).
 
@@ -38,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from . import dice
+from .core.events import Event
 from .errors import IllegalAction, InputError, RuleIssue, RulesError
 from .pools import Modifier
 from .schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
@@ -220,7 +222,7 @@ class Step:
     """The new state and what happened, in order."""
 
     state: CombatState
-    events: tuple[dict, ...]
+    events: tuple  # Events and plain dicts (see the module doc)
 
 
 @dataclass(frozen=True, slots=True)
@@ -506,13 +508,12 @@ def _begin(st: CombatState, rules: TurnRules, phase: str, events: list) -> Comba
         slots.reverse()  # TURN-01: declaration from low to high
     st = replace(st, phase=phase, order=tuple(slots), cursor=0)
     events.append(
-        {
-            "event": "phase",
+        Event("phase", {
             "turn": turn,
             "phase": phase,
             "mode": st.options.mode,
             "order": [s.to_dict() for s in slots],
-        }
+        })
     )
     return st
 
@@ -558,16 +559,15 @@ def _new_turn(st: CombatState, rules: TurnRules, events: list) -> CombatState:
             c = replace(c, init_faces=(), init_mods=(), init_total=None)
         out.append(c)
     st = replace(st, turn=turn, phase="initiative", combatants=tuple(out), order=(), cursor=0)
-    events.append({"event": "turn", "turn": turn, "expired": expired})
+    events.append(Event("turn", {"turn": turn, "expired": expired}))
     if any(_wants(st, c) for c in st.combatants):
         events.append(
-            {
-                "event": "phase",
+            Event("phase", {
                 "turn": turn,
                 "phase": "initiative",
                 "mode": st.options.mode,
                 "order": [],
-            }
+            })
         )
     return st
 
@@ -628,7 +628,7 @@ def prompt_events(st: CombatState) -> list[dict]:
         groups.setdefault(w, []).append(k)
     if not groups and st.phase != "ended":
         groups["advance"] = []  # nobody to wait for: the organizer moves on
-    return [{"event": "prompt", "turn": st.turn, "phase": st.phase, "what": what, "who": who}
+    return [Event("prompt", {"turn": st.turn, "phase": st.phase, "what": what, "who": who})
             for what, who in groups.items()]
 
 
@@ -904,7 +904,6 @@ def roll_initiatives(
         c = replace(c, rating=rating, init_faces=faces, init_mods=tuple(applied), init_total=total)
         changed[c.key] = c
         ev = {
-            "event": "initiative",
             "actor": c.key,
             "rating": rating,
             "faces": list(faces),
@@ -917,7 +916,7 @@ def roll_initiatives(
             ev["conditions"] = cond  # COMP-04: applied to the order, not to the roll
         if not participant:
             ev["from_turn"] = c.joined_turn
-        events.append(ev)
+        events.append(Event("initiative", ev))
     return _finish(state, state.with_combatants(changed), rules, events)
 
 
@@ -1272,8 +1271,7 @@ def act(
     else:  # the delayed at the end of the phase, equal ratings together (INIT-06)
         together = tuple(k for k in waiting if k != key)
     events = [
-        {
-            "event": "act",
+        Event("act", {
             "actor": key,
             "index": i,
             "action": dict(a),
@@ -1282,7 +1280,7 @@ def act(
             "interrupt": interrupt,
             "simultaneous": list(together),
             "removed": [k.name for k in c.conditions if k not in conds],
-        }
+        })
     ]
     return _finish(state, _put(state, c2), rules, events)
 
@@ -1342,15 +1340,14 @@ def defend(
         mods = (Modifier("desperate defense", dice=-k * rules.desperate_step),) if k else ()
         used = c.used + ((k,) if k < len(c.actions) else ())
         c2 = replace(c, defenses=k + 1, used=used)
-        ev = {
-            "event": "defend",
+        ev = Event("defend", {
             "actor": key,
             "against": against,
             "index": k,
             "action": a,
             "modifiers": _mods_dicts(m for m in mods if m.dice),
             "desperate": True,
-        }
+        })
         return _finish_spent(state, _put(state, c2), rules, [ev])
     free = [i for i in c.reactive if i not in c.used]
     usable = [i for i in free if state.phase == "extra" or i < c.main]
@@ -1381,8 +1378,7 @@ def defend(
         )
     mods = action_penalties(c, ruleset)[pick]
     c2 = replace(c, used=c.used + (pick,))
-    ev = {
-        "event": "defend",
+    ev = Event("defend", {
         "actor": key,
         "against": against,
         "index": pick,
@@ -1390,7 +1386,7 @@ def defend(
         "modifiers": _mods_dicts(mods),
         "desperate": False,
         "anticipated": c.actions[pick].get("against") is not None,
-    }
+    })
     return _finish_spent(state, _put(state, c2), rules, [ev])
 
 
@@ -1758,15 +1754,14 @@ def add_condition(
     lost = _lost(conds, state.turn, rules)
     c2 = replace(c, conditions=conds, lost=lost, delayed=c.delayed and not lost)
     effects = {k: v for k, v in spec.items() if k in ("lose_actions", "initiative", "removed_by")}
-    ev = {
-        "event": "condition",
+    ev = Event("condition", {
         "actor": key,
         "condition": name,
         "added": [name],  # the combat log's condition shape: added / removed
         "from": start,
         "until": until,
         "effects": effects,
-    }
+    })
     return _finish(state, _put(state, c2), rules, [ev])
 
 
@@ -1781,5 +1776,5 @@ def remove_condition(state: CombatState, key: str, name: str, ruleset) -> Step:
         raise IllegalAction(f"{c.name} is not {name} (conditions: {have}).")
     conds = tuple(k for k in c.conditions if k.name != name)
     c2 = replace(c, conditions=conds, lost=_lost(conds, state.turn, rules))
-    ev = {"event": "condition", "actor": key, "condition": name, "removed": [name]}
+    ev = Event("condition", {"actor": key, "condition": name, "removed": [name]})
     return _finish(state, _put(state, c2), rules, [ev])

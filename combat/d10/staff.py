@@ -6,6 +6,7 @@ from __future__ import annotations
 from .. import damage as dmg
 from .. import scheduler as sch
 from ..attack import CONDITIONS
+from ..core.events import Event
 from ..errors import IllegalAction, InputError
 from ..health import DAMAGE_TYPES
 from ..maneuvers import tables
@@ -147,5 +148,6 @@ def condition(f: Fight, key: str, name: str, remove: bool) -> None:
         f.run(sch.remove_condition(f.state, key, name, f.rules))
     else:
         f.run(sch.add_condition(f.state, key, name, f.rules))
-    for ev in f.events[start:]:
-        ev["by"] = f.by  # who set it, for the log
+    f.events[start:] = [  # who set it, for the log
+        Event(e.kind, {**e.fields, "by": f.by}) if type(e) is Event else {**e, "by": f.by}
+        for e in f.events[start:]]

@@ -109,7 +109,7 @@ def test_initiative_is_rating_plus_one_d10_with_exact_faces(rs):
     st = S.join(st, "a", "Alice", rs).state
     step = S.roll_initiative(st, "a", rs, FixedDice(4), rating=7)
     (ev,) = events(step, "initiative")
-    assert ev == {"event": "initiative", "actor": "a", "rating": 7, "faces": [4],
+    assert ev.to_dict() == {"event": "initiative", "actor": "a", "rating": 7, "faces": [4],
                   "modifiers": [], "total": 11, "not_applied": []}
     c = step.state.get("a")
     assert (c.init_faces, c.init_total) == ((4,), 11)
@@ -219,7 +219,7 @@ def test_full_turn_of_three_declare_act_extra_with_roundtrips(rs):
         S.act(st, "c", rs)
     st = S.declare(st, "c", [{"kind": "strike", "target": "b"}], rs).state
     step = S.declare(st, "b", [DODGE], rs)
-    assert events(step, "prompt")[0] == {"event": "prompt", "turn": 1, "phase": "declare",
+    assert events(step, "prompt")[0].to_dict() == {"event": "prompt", "turn": 1, "phase": "declare",
                                           "what": "declare", "who": ["a"]}
     step = S.declare(step.state, "a", [A, {"kind": "kick", "target": "c"}], rs)
     (dec,) = events(step, "declare")
