@@ -231,9 +231,22 @@ def _levels(ruleset) -> tuple:
     return HealthTrack.from_section(require_section(ruleset, "health")).levels
 
 
+_LAST_TRACK: list = [None, None, None]  # (sheet, ruleset, track): a hit asks twice
+
+
 def track_of(sheet: Sheet, ruleset) -> HealthTrack:
     """``sheet.track(health section)`` with the levels built once per ruleset: building them
-    dominated the cost of a hit (design: 50,000 attacks a second)."""
+    dominated the cost of a hit (design: 50,000 attacks a second). The last answer is kept
+    by identity: a hit asks for the target's track to know its state, then to mark it."""
+    last = _LAST_TRACK
+    if last[0] is sheet and last[1] is ruleset:
+        return last[2]
+    track = _track_of(sheet, ruleset)
+    last[0], last[1], last[2] = sheet, ruleset, track
+    return track
+
+
+def _track_of(sheet: Sheet, ruleset) -> HealthTrack:
     levels = ruleset.derived(_levels)
     h = sheet.health
     track = HealthTrack(levels, h.get("bashing", 0), h.get("lethal", 0), h.get("aggravated", 0))
@@ -706,11 +719,12 @@ def _soak_memo(ruleset, sheet: Sheet, plan: _Plan, armor_rating: int, armor_appl
                unarmored_part: bool, unsoakable: bool, flags: frozenset[str],
                modifiers: tuple) -> tuple[SoakPool | None, bool]:
     """``_soak`` memoized per ruleset: the pool is a pure function of the plan, the sheet's
-    value and these inputs, and every hit (and every DMG-16 block) asks it. The entry holds
-    the plan, so its id is not reused while the entry lives."""
+    value but its health marks (``Sheet.soak_key``) and these inputs, and every hit (and
+    every DMG-16 block) asks it. The entry holds the plan, so its id is not reused while
+    the entry lives."""
     memo = _memo(ruleset)
     try:
-        key = ("soak", id(plan), sheet.value_key(), armor_rating, armor_applies,
+        key = ("soak", id(plan), sheet.soak_key(), armor_rating, armor_applies,
                unarmored_part, unsoakable, flags, modifiers)
         hit = memo.get(key)
     except (TypeError, AttributeError):  # an unhashable modifier, not a Sheet: just compute

@@ -171,6 +171,26 @@ class Sheet:
             self.__dict__["_value_key"] = key
         return key
 
+    def soak_key(self) -> int:
+        """``value_key`` of every field but the health marks: what a soak pool may read
+        (ratings, pools, splat, armor; never the track: DICE-10, no wound penalty). A hit
+        changes only the marks (``with_health`` keeps this number), so the next hit on the
+        same character finds its soak pool again (combat/damage.py ``_soak_memo``)."""
+        key = self.__dict__.get("_soak_key")
+        if key is None:
+            value = ("no health", self.splat, self.race, self.breed, self.form,
+                     self.generation, tuple(self.traits.items()),
+                     tuple(self.specialties.items()), tuple(self.pools.items()),
+                     tuple(self.weapons), self.armor, self.approved, self.fate,
+                     tuple(sorted(self.harm.items())))
+            key = _VALUE_KEYS.get(value)
+            if key is None:
+                if len(_VALUE_KEYS) >= _VALUE_KEYS_MAX:
+                    _VALUE_KEYS.clear()
+                key = _VALUE_KEYS[value] = -next(_NEXT_KEY)
+            self.__dict__["_soak_key"] = key
+        return key
+
     @property
     def fate_text(self) -> str:
         """What keeps the character from acting, for players ("" when nothing does)."""
@@ -297,6 +317,7 @@ class Sheet:
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         new.__dict__.pop("_value_key", None)  # the marks differ: the key is rebuilt on use
+        # (``_soak_key`` stays: it leaves the marks out)
         object.__setattr__(new, "health", MappingProxyType(track.marks()))
         return new
 

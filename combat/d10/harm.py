@@ -28,9 +28,11 @@ TARGET_FLAGS = ("apocalyptic_form", "chimerical")  # conditions the soak table r
 
 def target_flags(f: Fight, key: str, attacker: str | None = None) -> tuple[str, ...]:
     c = f.state.get(key)
+    a = f.state.get(attacker) if attacker else None
+    if (c is None or not c.conditions) and (a is None or not a.conditions):
+        return ()  # neither side has a condition: most hits
     mine = {k.name for k in c.conditions if k.active(f.state.turn)} if c else set()
     out = {x for x in TARGET_FLAGS if x in mine and x != "chimerical"}
-    a = f.state.get(attacker) if attacker else None
     if a is not None and any(k.name == "chimerical" and k.active(f.state.turn)
                              for k in a.conditions):
         out.add("chimerical")  # DMG-07: the attacker's harm is chimerical

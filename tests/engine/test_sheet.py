@@ -95,3 +95,18 @@ def test_marks_shown_worst_first(numetal):
         numetal.section("health"), {"bashing": 1, "lethal": 1, "aggravated": 1}
     )
     assert track.boxes()[:3] == ["*", "X", "/"]
+
+
+def test_soak_key_leaves_out_only_the_health_marks(numetal):
+    """The soak pool memo (combat/damage.py) is keyed on every field but the marks: a hit
+    keeps the number, anything a soak may read (a pool, a trait) changes it."""
+    from combat.damage import track_of
+
+    s, _ = Sheet().with_pools_for(numetal.traits).set(numetal.traits, "stamina", "3")
+    hurt = s.with_health(track_of(s, numetal).apply("lethal", 2).track)
+    assert hurt.soak_key() == s.soak_key() and hurt.value_key() != s.value_key()
+    fresh = Sheet.from_dict(hurt.to_dict())  # read back from its Attribute
+    assert fresh.soak_key() == s.soak_key()
+    tougher, _ = s.set(numetal.traits, "stamina", "4")
+    drained = s.spend("Willpower", 1)
+    assert len({s.soak_key(), tougher.soak_key(), drained.soak_key()}) == 3
