@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Callable, Mapping
 
 from .damage import wound_modifier
@@ -1009,6 +1010,11 @@ def _ident(x):
 # lives. Refusals are not cached.
 
 
+_ATTACK_FIELDS = attrgetter(*(f.name for f in fields(Attack)))
+_CONTEXT_FIELDS = attrgetter(*(f.name for f in fields(Context)
+                               if f.name not in ("attacker", "target")))
+_SIDE_FIELDS = attrgetter(*(f.name for f in fields(Side)))
+_DEFENSE_FIELDS = attrgetter(*(f.name for f in fields(Defense)))
 _TOKENS: dict = {}  # (id(intent), id(ctx)) -> (intent, ctx, token)
 _TOKEN_OF: dict = {}  # (intent, ctx) -> token
 _NEXT_TOKEN = itertools.count(1)
@@ -1031,7 +1037,15 @@ def _token(intent: Attack, ctx: Context) -> int:
     hit = _TOKENS.get(ids)
     if hit is not None and hit[0] is intent and hit[1] is ctx:
         return hit[2]
-    value = (intent, ctx)
+    if type(intent) is Attack and type(ctx) is Context and type(ctx.attacker) is Side \
+            and type(ctx.target) is Side:
+        # the same value as (intent, ctx) compares, flat: hashed and compared in C without
+        # the dataclasses' own __hash__/__eq__ (two thirds of the cost; every attack and
+        # every declared attack's probe looks its plan up by value once)
+        value = (_ATTACK_FIELDS(intent), _CONTEXT_FIELDS(ctx), _SIDE_FIELDS(ctx.attacker),
+                 _SIDE_FIELDS(ctx.target))
+    else:
+        value = (intent, ctx)
     tok = _TOKEN_OF.get(value)
     if tok is None:
         if len(_TOKEN_OF) >= _PLAN_CACHE_SIZE:
@@ -1147,7 +1161,9 @@ def _defense_uncached(ruleset, defender, attacker, defense: Defense, plan: _Plan
     # The defense plan reads the defender, not the attacker: the key leaves the attacker out,
     # and names the attack by the plan facts the defense reads.
     try:
-        key = ("defense", id(ruleset), _ident(defender), defense, plan.kind, plan.range,
+        key = ("defense", id(ruleset), _ident(defender),
+               _DEFENSE_FIELDS(defense) if type(defense) is Defense else defense, plan.kind,
+               plan.range,
                plan.damage_type, plan.auto_hit, plan.maneuver.name, plan.barehanded,
                _token(intent, ctx))
         hit = _PLANS.get(key)
