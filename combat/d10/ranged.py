@@ -36,6 +36,7 @@ from ..values import replace
 from .fight import Fight, roll_event
 
 SHOOTING = ("firearm", "bow", "crossbow")
+READYING = ("nock", "reload", "prepare", "repair")  # actions that ready a weapon to shoot
 
 
 # ---------------------------------------------------------------- declaring
@@ -64,8 +65,10 @@ def check_turn(f: Fight, key: str, actions: list[dict]) -> None:
                             "alone, and shoot next turn.")
     t = tables(f.rules)
     shots = []  # each action's ranged weapon (or None), for _check_readiness
+    walk = False  # a shot, or an action readying a weapon: the readiness walk has work
     for a in actions:
         kind = a["kind"]
+        walk = walk or kind in READYING
         if kind == "aim":
             _check_aim(f, key, a)
         elif kind == "reload" and a.get("ammo"):
@@ -89,6 +92,7 @@ def check_turn(f: Fight, key: str, actions: list[dict]) -> None:
             _check_off_hand(f, key, a, actions)
         w = shot_weapon(f, key, a) if kind == "attack" else None
         shots.append(w)
+        walk = walk or w is not None
         if w is not None and a.get("maneuver"):
             m = t.maneuver(a["maneuver"])
             if m.min_rate:  # RNG-08
@@ -101,7 +105,8 @@ def check_turn(f: Fight, key: str, actions: list[dict]) -> None:
                                         f"instead.")
         elif a.get("maneuver"):
             t.maneuver(a["maneuver"])  # an unknown name is refused here, as before
-    _check_readiness(f, key, actions, shots)
+    if walk:  # a punch or a knife (most of a brawl) has no weapon to ready
+        _check_readiness(f, key, actions, shots)
 
 
 def _check_ammo(f: Fight, a: dict) -> None:
@@ -149,7 +154,7 @@ def _check_readiness(f: Fight, key: str, actions: list[dict], shots: list) -> No
         steps = sorted(steps, key=lambda s: bool(s[0].get("extra")))
     for a, w in steps:
         name = a.get("weapon")
-        if a["kind"] in ("nock", "reload", "prepare", "repair") and name:
+        if a["kind"] in READYING and name:
             w = t.weapon(name)
             if a["kind"] == "nock" and w.kind != "bow":
                 raise IllegalAction(f"Only a bow is nocked; the {w.name} is not a bow.")
