@@ -25,6 +25,12 @@ Run from the repository root with the project's interpreter::
     python bench/engine.py --n 20000      # a fixed number of resolutions per scenario
     python bench/engine.py --only crowd   # scenarios whose name contains "crowd"
     python bench/engine.py --profile claws  # cProfile one scenario (top 25 by own time)
+    python bench/engine.py --declare      # declarations (+combat/declare) instead of acts
+
+``--declare`` times ``apply(state, Declare(...), sheets, rules, rng)`` the same way, on
+recorded pre-declaration states: the declarations of ``bin/simulate thug gunman`` (the
+balance simulator's fights) and of the crowds of 10 and 100 (half ``attack <foe>``, half
+``dodge; attack <foe>``).
 
 Dice come from ``random.Random(seed)`` so two runs roll the same faces.
 """
@@ -45,6 +51,7 @@ sys.path.insert(0, str(ROOT))
 from combat.core import intents as it  # noqa: E402
 from combat.core.engine import engine_for  # noqa: E402
 from combat.d10.fight import OUT_OF_ACTION  # noqa: E402
+from combat.errors import WodError  # noqa: E402
 from combat.ruleset import load_ruleset  # noqa: E402
 from combat.sheet import Sheet  # noqa: E402
 
@@ -242,6 +249,70 @@ def crowd_cases(rs, size: int, seed: int, want: int = 400, turns: int = 3):
     return cases
 
 
+# ---------------------------------------------------------------- declarations
+
+
+class _Recorder:
+    """Stands in for the engine in a simulated fight: every ``Declare`` is kept with the
+    state and sheets it was made on, then applied as usual."""
+
+    def __init__(self, engine, kept: list):
+        self._engine, self.kept = engine, kept
+
+    def apply(self, state, intent, sheets, rules, rng):
+        if isinstance(intent, it.Declare):
+            self.kept.append((state, intent, dict(sheets)))
+        return self._engine.apply(state, intent, sheets, rules, rng)
+
+    def __getattr__(self, name):
+        return getattr(self._engine, name)
+
+
+def simulated_declarations(rs, a: str, b: str, seed: int, want: int = 400):
+    """The declarations of ``bin/simulate a b`` (the balance simulator's fights, on the
+    game's engine path), each with the state and sheets it was made on."""
+    from combat import simulate as sim
+    from commands import matchup
+
+    m = sim.Matchup(str(ROOT / "rules"), rs.name, matchup.parse_side(rs, a, sim.A, None),
+                    matchup.parse_side(rs, b, sim.B, None))
+    p = sim.Prepared(m, rs)
+    kept: list = []
+    p.engine = _Recorder(p.engine, kept)
+    rng, tally = random.Random(seed), sim.Tally()
+    while len(kept) < want:
+        p.fight(rng, tally)
+    return kept[:want]
+
+
+def crowd_declarations(rs, size: int, seed: int, want: int = 400, turns: int = 3):
+    """Pre-declaration moments of the crowd fights (``crowd_cases``: half the crowd
+    ``attack <random able foe>``, the other half ``dodge; attack <random able foe>``)."""
+    base = crowd_sheets(rs, size, seed)
+    pick = random.Random(seed + 1)
+    cases, fight = [], 0
+    while len(cases) < want:
+        f = Builder(rs, base, seed + 1000 * fight, cid=f"crowd{fight}")
+        fight += 1
+        f.start()
+
+        def plan(key, f=f):
+            able = [c.key for c in f.state.combatants
+                    if c.key != key and c.outcome not in OUT_OF_ACTION]
+            attack = {"kind": "attack", "target": pick.choice(able)}
+            return ({"kind": "dodge"}, attack) if int(key[1:]) % 2 else (attack,)
+
+        kept: list = []
+        f.engine = _Recorder(f.engine, kept)
+        while len(cases) + len(kept) < want and f.state.turn <= turns:
+            got = f.run_until_act(plan)
+            if got is None:
+                break
+            f.apply(it.Act(by=got[0], actor=got[0]))
+        cases += kept
+    return cases[:want]
+
+
 # ---------------------------------------------------------------- runners
 
 
@@ -258,7 +329,10 @@ def timed(rs, cases, n, seconds, seed, fresh):
         for _ in range(500):
             state, intent, sheets = cases[k % m]
             k += 1
-            out = apply(state, intent, FreshSheets(sheets) if fresh else sheets, rs, rng)
+            try:
+                out = apply(state, intent, FreshSheets(sheets) if fresh else sheets, rs, rng)
+            except WodError:  # a refused declaration (the simulator then falls back)
+                continue
             for e in out.events:
                 if e.kind == "hit":
                     hits += 1
@@ -270,6 +344,13 @@ def timed(rs, cases, n, seconds, seed, fresh):
 
 
 def scenarios(rs, args):
+    if args.declare:
+        yield ("declare: thug vs gunman (bin/simulate)",
+               lambda: (simulated_declarations(rs, "thug", "gunman", args.seed), False))
+        for size in (10, 100):
+            yield (f"declare: crowd of {size}",
+                   lambda s=size: (crowd_declarations(rs, s, args.seed), True))
+        return
     for name, build in MATCHUPS.items():
         yield name, lambda b=build: ([matchup_case(rs, b, args.seed)], False)
     for size in (10, 100):
@@ -286,6 +367,8 @@ def main(argv=None) -> int:
     p.add_argument("--rules", default=str(ROOT / "rules"), help="the rules folder")
     p.add_argument("--only", default="", help="run scenarios whose name contains this")
     p.add_argument("--profile", default="", help="cProfile the scenario matching this")
+    p.add_argument("--declare", action="store_true",
+                   help="time declarations (+combat/declare) instead of acts")
     args = p.parse_args(argv)
     rs = load_ruleset(args.rules, args.ruleset)
     chosen = [(name, fn) for name, fn in scenarios(rs, args)
@@ -307,13 +390,13 @@ def main(argv=None) -> int:
         return 0
     print(f"ruleset {rs.name}, engine {engine_for(rs).name}, Python {sys.version.split()[0]}, "
           f"seed {args.seed}")
-    print(f"{'scenario':<36} {'resolutions':>11} {'per second':>11} {'us each':>8} {'hit%':>5}")
+    print(f"{'scenario':<40} {'resolutions':>11} {'per second':>11} {'us each':>8} {'hit%':>5}")
     for name, build in chosen:
         cases, fresh = build()
         timed(rs, cases, 1000, 0, args.seed, fresh)  # warm-up (caches, allocator), as a server
         done, secs, hits = timed(rs, cases, args.n, args.seconds, args.seed, fresh)
-        print(f"{name:<36} {done:>11,} {done / secs:>11,.0f} {secs / done * 1e6:>8.1f} "
-              f"{100 * hits / done:>5.0f}")
+        print(f"{name:<40} {done:>11,} {done / secs:>11,.0f} {secs / done * 1e6:>8.1f} "
+              f"{'-' if args.declare else f'{100 * hits / done:.0f}':>5}")  # no hits declaring
     return 0
 
 

@@ -983,9 +983,13 @@ def _check_actions(
 ) -> tuple[tuple[dict, ...], int, tuple[int, ...]]:
     """Validate a declaration (TURN-02, MAN-05..08, DEF-04, TURN-09, TURN-11) and put it in
     running order: normal actions first, supernatural extras last (MAN-06)."""
-    if isinstance(actions, (str, bytes)) or not isinstance(actions, Sequence):
+    # A tuple or a list (what the engine passes) needs no ``Sequence`` check: an ABC check
+    # costs more than the rest of a one-action declaration's bookkeeping here.
+    if type(actions) not in (tuple, list) and (
+        isinstance(actions, (str, bytes)) or not isinstance(actions, Sequence)
+    ):
         raise InputError("Declare a list of actions, e.g. [{'kind': 'strike', 'target': ...}].")
-    acts = []
+    acts, normal, extra = [], [], []
     for n, raw in enumerate(actions, 1):
         a = plain(raw, f"action {n}")
         if not isinstance(a, dict) or not isinstance(a.get("kind"), str) or not a["kind"].strip():
@@ -993,13 +997,61 @@ def _check_actions(
         a["kind"] = a["kind"].strip().lower()
         if a.get("extra"):
             a["extra"] = str(a["extra"]).strip().lower()
+        (extra if a.get("extra") else normal).append(a)  # "extra": " " is a normal action
         acts.append(a)
     if len(acts) > rules.ma_max:
         raise InputError(
             f"{len(acts)} actions is more than this game allows in one turn ({rules.ma_max})."
         )
-    normal = [a for a in acts if not a.get("extra")]
-    extra = [a for a in acts if a.get("extra")]
+    if extra:
+        _check_extras(c, extra, rules)
+    if (
+        c.rage_spent
+        and len(normal) > 1
+        and (rules.extra_sources.get("rage") or {}).get("excludes_split")
+    ):
+        raise IllegalAction(
+            "Shifters spend Rage or split their pools for extra actions, not "
+            "both (MAN-08, W20 p. 266): declare one normal action."
+        )
+    if not rules.powers_in_split and len(normal) > 1 and any(a.get("power") for a in normal):
+        raise IllegalAction(
+            "Powers may never be part of a multiple action (TURN-11): declare " "the power alone."
+        )
+    defensive = rules.defensive
+    if desperate:
+        bad = [a["kind"] for a in acts if a["kind"] not in defensive]
+        if bad:
+            raise IllegalAction(
+                f"Desperate defense is a whole turn of defenses (DEF-04): "
+                f"only {', '.join(sorted(defensive))}, not {bad[0]}."
+            )
+    for a in acts:
+        target = a.get("against")
+        if target is None:
+            continue
+        if not rules.anticipated:
+            raise IllegalAction("This ruleset has no defense against anticipated attacks.")
+        if a["kind"] not in defensive:
+            raise IllegalAction(
+                f"Only a defense ({', '.join(sorted(defensive))}) can be "
+                f"declared against an anticipated attack (TURN-09)."
+            )
+        if target == c.key or st.get(str(target)) is None:
+            raise InputError(f"'{target}' is not another combatant in this fight.")
+    ordered = tuple(normal + extra) if extra else tuple(normal)
+    if desperate:
+        main = 0
+        reactive = tuple(range(len(ordered)))
+    else:
+        main = len(normal) if rules.split_in_main else min(1, len(normal))
+        reactive = tuple([i for i, a in enumerate(ordered) if a["kind"] in defensive])
+    return ordered, main, reactive
+
+
+def _check_extras(c: Combatant, extra: list[dict], rules: TurnRules) -> None:
+    """MAN-06..08: each extra action names a source this ruleset has, and no more of them
+    than the combatant was granted this turn."""
     granted = c.extras
     counts: dict[str, int] = {}
     for a in extra:
@@ -1025,43 +1077,11 @@ def _check_actions(
             raise IllegalAction(
                 f"{c.name} has {have} {src} action(s) this turn, not {n}; to get them, {how}."
             )
-    rage = rules.extra_sources.get("rage") or {}
-    if rage.get("excludes_split") and c.rage_spent and len(normal) > 1:
-        raise IllegalAction(
-            "Shifters spend Rage or split their pools for extra actions, not "
-            "both (MAN-08, W20 p. 266): declare one normal action."
-        )
-    if not rules.powers_in_split and len(normal) > 1 and any(a.get("power") for a in normal):
-        raise IllegalAction(
-            "Powers may never be part of a multiple action (TURN-11): declare " "the power alone."
-        )
-    if desperate:
-        bad = [a["kind"] for a in acts if a["kind"] not in rules.defensive]
-        if bad:
-            raise IllegalAction(
-                f"Desperate defense is a whole turn of defenses (DEF-04): "
-                f"only {', '.join(sorted(rules.defensive))}, not {bad[0]}."
-            )
-    for a in acts:
-        target = a.get("against")
-        if target is None:
-            continue
-        if not rules.anticipated:
-            raise IllegalAction("This ruleset has no defense against anticipated attacks.")
-        if a["kind"] not in rules.defensive:
-            raise IllegalAction(
-                f"Only a defense ({', '.join(sorted(rules.defensive))}) can be "
-                f"declared against an anticipated attack (TURN-09)."
-            )
-        if target == c.key or st.get(str(target)) is None:
-            raise InputError(f"'{target}' is not another combatant in this fight.")
-    ordered = tuple(normal + extra)
-    if desperate:
-        main = 0
-    else:
-        main = len(normal) if rules.split_in_main else min(1, len(normal))
-    reactive = tuple(i for i, a in enumerate(ordered) if desperate or a["kind"] in rules.defensive)
-    return ordered, main, reactive
+
+
+def _passed(st: CombatState, key: str) -> bool:
+    slot = _slot_of(st, key)
+    return slot is not None and slot < st.cursor
 
 
 def _slot_of(st: CombatState, key: str) -> int | None:
@@ -1124,9 +1144,8 @@ def declare(
             )
     elif state.phase == "declare":
         # A slot already passed (the character recovered from a lost turn): declare late.
-        slot = _slot_of(state, key)
-        passed = slot is not None and slot < state.cursor
-        if waiting.get(key) != "declare" and not passed:
+        # Looked for only when the turn is not waiting for this declaration (the usual case).
+        if waiting.get(key) != "declare" and not _passed(state, key):
             raise IllegalAction(
                 f"Not {c.name}'s turn to declare: waiting for {_names(state, waiting)}. "
                 f"Declarations go from lowest to highest initiative (TURN-01)."

@@ -39,6 +39,13 @@ def plain(value: Any, path: str = "action") -> Any:
     Declared actions are stored in the combat's Attribute, so anything the attack layer puts
     in them must survive JSON (and a reload) unchanged.
     """
+    if type(value) is dict:  # a declared action: text keys and plain values, as a rule
+        out = value.copy()
+        for k, v in out.items():
+            if type(v) not in _LEAVES or type(k) is not str:
+                break  # nested, or a key to look at: the walk below (and its error text)
+        else:
+            return out
     return _plain(value, (path,))
 
 

@@ -24,6 +24,7 @@ from ..maneuvers import PACES, form_allowed, movement_yards, tables
 from ..pools import Modifier, PoolSpec
 from ..sheet import Pool
 from ..values import replace
+from . import kiss  # the Kiss (CLOSE-14) checked with the other declared close attacks
 from .fight import OUT_OF_ACTION, Fight, roll_event
 from .gear import Close
 
@@ -300,7 +301,7 @@ STAKED_OK = ("other", "pass")
 def check_staked(f: Fight, key: str, actions, activations) -> None:
     """MAN-11: a staked vampire is conscious but cannot move or spend blood."""
     c = f.state.get(key)
-    if c is None or "staked" not in sch.active_conditions(c, f.state.turn):
+    if c is None or not c.conditions or "staked" not in sch.active_conditions(c, f.state.turn):
         return
     name = f.name(key)
     for a in actions:
@@ -316,24 +317,32 @@ def check_staked(f: Fight, key: str, actions, activations) -> None:
             raise IllegalAction(f"{name} is staked and cannot spend blood.")
 
 
-def check_attack(f: Fight, key: str, a: dict, earlier: list[dict]) -> None:
+def check_attack(f: Fight, key: str, a: dict, earlier: list[dict], grip=False) -> None:
     """What can be known at declaration about a close attack (issue 9 #22): the maneuver
     fits the form (CLOSE-10), a claw or bite is possible (CLOSE-01/02), the grapple allows
-    it (CLOSE-03/05). What changes later (a clinch that fails) loses the action then."""
+    it (CLOSE-03/05). What changes later (a clinch that fails) loses the action then.
+    ``grip``: the attacker's grapple, when the caller has it at hand."""
     if a.get("magic"):
         return
     t = tables(f.rules)
-    m = _maneuver(f, a.get("maneuver"))
-    if m is None:  # "attack Bob": the default maneuver of what is in hand (a strike ...)
+    name = a.get("maneuver")
+    if name:
+        m = t.maneuver(name)
+    else:  # "attack Bob": the default maneuver of what is in hand (a strike ...)
         hand = a.get("weapon") or f.in_hand(key)
-        m = _maneuver(f, (t.attacks.get("default_maneuver") or {}).get(
-            t.weapon(hand).kind if hand else "unarmed"))
+        name = (t.attacks.get("default_maneuver") or {}).get(
+            t.weapon(hand).kind if hand else "unarmed")
+        m = t.maneuver(name) if name else None
     sheet = f.sheet(key)
     tkey = a["target"]
-    grip = f.gear(key).grapple
-    escaping = any(e.get("kind") == "escape" for e in earlier)
-    locks = {e.get("maneuver") for e in earlier
-             if e.get("kind") == "attack" and e.get("target") == tkey}
+    if grip is False:
+        grip = f.gear(key).grapple
+    if earlier:  # what the same declaration did first: an escape, a clinch or hold
+        escaping = any(e.get("kind") == "escape" for e in earlier)
+        locks = {e.get("maneuver") for e in earlier
+                 if e.get("kind") == "attack" and e.get("target") == tkey}
+    else:
+        escaping, locks = False, set()
     if m is not None:
         form_allowed(f.rules, m, sheet)
     name = m.name if m is not None else None
@@ -364,8 +373,6 @@ def check_attack(f: Fight, key: str, a: dict, earlier: list[dict]) -> None:
 
 
 def check_declared(f: Fight, key: str, actions, activations) -> None:
-    from . import kiss  # the Kiss builds on this module's bite
-
     check_staked(f, key, actions, activations)
     if kiss.enabled(f):
         kiss.check_declared(f, key, actions)
@@ -373,7 +380,7 @@ def check_declared(f: Fight, key: str, actions, activations) -> None:
     for i, a in enumerate(actions):
         kind = a["kind"]
         if kind == "attack":
-            check_attack(f, key, a, actions[:i])
+            check_attack(f, key, a, actions[:i], grip)
         elif kind == "parry":
             check_parry(f, key)
         if grip and not any(e.get("kind") == "escape" for e in actions[:i]):

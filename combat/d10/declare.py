@@ -42,7 +42,7 @@ def declare(f: Fight, key: str, actions, activations, desperate: bool) -> None:
             a["extra"] = extra_source(f, key)
     if not actions:
         return
-    if any(a["kind"] == "pass" for a in actions):
+    if "pass" in [a["kind"] for a in actions]:
         if len(actions) > 1:
             raise InputError("'pass' is a whole turn of nothing; declare it alone.")
         f.run(sch.skip(f.state, key, f.rules))

@@ -23,9 +23,10 @@ def check_attacks(f: Fight, key: str, actions: list[dict]) -> None:
     """The first attack of a declaration, as things stand; a later one may depend on what
     the earlier ones do (a bite after a clinch: close.check_declared judges those)."""
     for a in actions:
-        if a["kind"] in PREPARES:
+        kind = a["kind"]
+        if kind in PREPARES:
             return  # what follows depends on it: judged when acted
-        if a["kind"] == "attack":
+        if kind == "attack":
             probe(f, key, a)
             return
 
@@ -41,26 +42,30 @@ def attack_pool(f: Fight, key: str, a: dict):
     """The declared attack's pool as things stand, before the turn's own penalties (None:
     its weapon was knocked away, so "ready" comes first)."""
     weapon = _weapon(f, key, a)
-    if f.gear(key).is_dropped(weapon):
+    gear = f.gear(key)
+    if gear.is_dropped(weapon):
         return None  # "ready" it first; told when acting
-    return _pool(f, key, a, weapon, 0)  # where everyone stands is decided when acting
+    return _pool(f, key, a, weapon, 0, gear)  # where everyone stands is decided when acting
 
 
 def _weapon(f: Fight, key: str, a: dict) -> str | None:
     return a.get("weapon") or (None if a.get("maneuver") else f.in_hand(key))
 
 
-def _pool(f: Fight, key: str, a: dict, weapon: str | None, yards: int):
-    """The declared attack ``a`` built as the attack layer would, ``yards`` apart."""
+def _pool(f: Fight, key: str, a: dict, weapon: str | None, yards: int, gear=None):
+    """The declared attack ``a`` built as the attack layer would, ``yards`` apart
+    (``gear``: the attacker's, when the caller has it at hand)."""
     tkey = a["target"]
     intent = Attack(key, tkey, maneuver=a.get("maneuver") or "attack", weapon=weapon,
                     location=a.get("location"), position=a.get("position") or "front",
                     ability=a.get("ability"), specialty=bool(a.get("specialty")))
-    grip = f.gear(key).grapple
+    if gear is None:
+        gear = f.gear(key)
+    grip = gear.grapple
     ctx = close.context(f, key, tkey, weapon,  # a tackle last turn, a riposte ...
                         range_yards=yards,
                         grapple=grip.kind if grip and grip.other == tkey else "",
-                        weapon_state=f.weapon_state(key, weapon))
+                        weapon_state=gear.weapon(weapon))
     return build_attack_pool(f.rules, f.sheet(key), f.sheet(tkey), intent, ctx)
 
 

@@ -36,6 +36,7 @@ from ..values import replace
 from .fight import Fight, roll_event
 
 SHOOTING = ("firearm", "bow", "crossbow")
+READYING = ("nock", "reload", "prepare", "repair")  # actions that ready a weapon to shoot
 
 
 # ---------------------------------------------------------------- declaring
@@ -59,41 +60,53 @@ def shot_weapon(f: Fight, key: str, a: dict) -> Weapon | None:
 
 def check_turn(f: Fight, key: str, actions: list[dict]) -> None:
     """The whole declaration against the weapons (after each action's own checks)."""
-    kinds = [a["kind"] for a in actions]
-    if "aim" in kinds and len(actions) > 1:  # RNG-01
+    if len(actions) > 1 and any(a["kind"] == "aim" for a in actions):  # RNG-01
         raise IllegalAction("Aiming is a whole turn of doing nothing but aiming: declare aim "
                             "alone, and shoot next turn.")
+    t = tables(f.rules)
+    shots = []  # each action's ranged weapon (or None), for _check_readiness
+    walk = False  # a shot, or an action readying a weapon: the readiness walk has work
     for a in actions:
-        if a["kind"] == "aim":
+        kind = a["kind"]
+        walk = walk or kind in READYING
+        if kind == "aim":
             _check_aim(f, key, a)
-        if a["kind"] == "reload" and a.get("ammo"):
+        elif kind == "reload" and a.get("ammo"):
             _check_ammo(f, a)
-        if a["kind"] in ("prepare", "repair"):
+        elif kind in ("prepare", "repair"):
             a["weapon"] = a.get("weapon") or f.default_weapon(key, ("bow",))
             f.carries(key, a["weapon"])
-            w = tables(f.rules).weapon(a["weapon"])
+            w = t.weapon(a["weapon"])
             if w.kind != "bow":
                 raise IllegalAction(f"Only a bow's arrows are prepared or its string "
                                     f"repaired; the {w.name} is not a bow.")
             st = _state(f, key, w)
-            if a["kind"] == "repair" and st.string_ok:
+            if kind == "repair" and st.string_ok:
                 raise IllegalAction(f"The {w.name}'s string is whole; nothing to repair.")
-            if a["kind"] == "repair" and w.spare_strings <= st.strings_used:
+            if kind == "repair" and w.spare_strings <= st.strings_used:
                 raise IllegalAction(f"Repairing the {w.name} takes a spare bowstring, and "
                                     f"{f.name(key)} has none left.")
         if a.get("targets"):
             _check_strafe(f, key, a)
         if a.get("off_hand"):
             _check_off_hand(f, key, a, actions)
-        w = shot_weapon(f, key, a)
-        m = tables(f.rules).maneuver(a["maneuver"]) if a.get("maneuver") else None
-        if w is not None and m is not None and m.min_rate:  # RNG-08
-            if w.burst is False:
-                raise IllegalAction(f"The {w.name} has no burst setting. Fire single shots.")
-            if w.rate < m.min_rate:
-                raise IllegalAction(f"A {m.name} needs a rate of fire of {m.min_rate}+; the "
-                                    f"{w.name}'s is {w.rate}. Fire single shots instead.")
-    _check_readiness(f, key, actions)
+        w = shot_weapon(f, key, a) if kind == "attack" else None
+        shots.append(w)
+        walk = walk or w is not None
+        if w is not None and a.get("maneuver"):
+            m = t.maneuver(a["maneuver"])
+            if m.min_rate:  # RNG-08
+                if w.burst is False:
+                    raise IllegalAction(f"The {w.name} has no burst setting. Fire single "
+                                        f"shots.")
+                if w.rate < m.min_rate:
+                    raise IllegalAction(f"A {m.name} needs a rate of fire of {m.min_rate}+; "
+                                        f"the {w.name}'s is {w.rate}. Fire single shots "
+                                        f"instead.")
+        elif a.get("maneuver"):
+            t.maneuver(a["maneuver"])  # an unknown name is refused here, as before
+    if walk:  # a punch or a knife (most of a brawl) has no weapon to ready
+        _check_readiness(f, key, actions, shots)
 
 
 def _check_ammo(f: Fight, a: dict) -> None:
@@ -128,16 +141,20 @@ def _state(f: Fight, key: str, w: Weapon) -> WeaponState:
     return f.weapon_state(key, w.name) or WeaponState.fresh(w)
 
 
-def _check_readiness(f: Fight, key: str, actions: list[dict]) -> None:
+def _check_readiness(f: Fight, key: str, actions: list[dict], shots: list) -> None:
     """RNG-04, RNG-06, ATK-07, ATK-08: walk the declared actions in order, as the weapon
-    would go through them, and refuse the first shot it could not fire."""
+    would go through them, and refuse the first shot it could not fire. ``shots``: each
+    action's ranged weapon (``shot_weapon``), found once by ``check_turn``."""
     t = tables(f.rules)
     states: dict[str, WeaponState] = {}
     rated: dict[str, int] = {}  # shots held to the rate of fire, per weapon
+    steps = zip(actions, shots)
     # in the order they will be acted: normal actions first, extra ones last (MAN-06)
-    for a in sorted(actions, key=lambda a: bool(a.get("extra"))):
+    if any(a.get("extra") for a in actions):
+        steps = sorted(steps, key=lambda s: bool(s[0].get("extra")))
+    for a, w in steps:
         name = a.get("weapon")
-        if a["kind"] in ("nock", "reload", "prepare", "repair") and name:
+        if a["kind"] in READYING and name:
             w = t.weapon(name)
             if a["kind"] == "nock" and w.kind != "bow":
                 raise IllegalAction(f"Only a bow is nocked; the {w.name} is not a bow.")
@@ -165,7 +182,6 @@ def _check_readiness(f: Fight, key: str, actions: list[dict]) -> None:
                     replace(st, reload_progress=done)
             states[w.name] = st
             continue
-        w = shot_weapon(f, key, a)
         if w is None:
             continue
         st = states.get(w.name) or _state(f, key, w)

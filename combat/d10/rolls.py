@@ -20,6 +20,8 @@ WILLPOWER = "Willpower"
 def fold_spend(f: Fight, actions: list[dict], activations: list[dict]) -> list[dict]:
     """``spend willpower <n>`` declared with rolled actions: the points go to the first
     ``n`` of those rolls (TURN-02, DICE-04), not to a power; what is left stays a spend."""
+    if not activations:  # most declarations: nothing spent
+        return activations
     rolled = [a for a in actions if a["kind"] in ROLLED and not a.get("willpower")]
     if not rolled:
         return activations
@@ -41,7 +43,10 @@ def fold_spend(f: Fight, actions: list[dict], activations: list[dict]) -> list[d
 
 def check(f: Fight, key: str, actions: list[dict]) -> None:
     """Refuse, at declaration, Willpower the ruleset or the sheet cannot give."""
-    wanted = sum(1 for a in actions if a.get("willpower"))
+    asked = [a for a in actions if a.get("willpower") or a.get("specialty")]
+    if not asked:  # most declarations: nothing to check
+        return
+    wanted = sum(1 for a in asked if a.get("willpower"))
     if wanted:
         name = f.name(key)
         if not f.rules.dice.willpower_success:
@@ -51,8 +56,8 @@ def check(f: Fight, key: str, actions: list[dict]) -> None:
         if have < wanted:
             raise IllegalAction(f"{name} has {have} Willpower point(s); the declared rolls "
                                 f"need {wanted}.")
-    for a in actions:
-        if (a.get("willpower") or a.get("specialty")) and a["kind"] not in ROLLED:
+    for a in asked:
+        if a["kind"] not in ROLLED:
             raise IllegalAction(f"Willpower and specialties go on a roll (attack, dodge, "
                                 f"block, parry), not on {a['kind']}.")
         if a.get("specialty") and a["kind"] != "attack":
