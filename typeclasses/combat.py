@@ -18,7 +18,7 @@ from django.db import transaction
 from evennia.scripts.scripts import DefaultScript
 
 from combat.core.engine import engine_of_state
-from world import combatlog, plain_writes, rulebook
+from world import combatlog, plain_writes, rulebook, sheet_log
 from world.combat_service import COMBAT_KEY
 from world.state_text import StateText
 
@@ -123,6 +123,7 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
             # The rows are rolled back; put the cached copies back too.
             self.ndb.state = None
             combatlog.forget(state.id)
+            sheet_log.forget(self)
             combat_guard.restore_after_rollback([self, *(char for char, _ in sheets)])
             raise
         self.ndb.state = state
@@ -133,6 +134,7 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
         if self.ndb.state is not None:
             combatlog.forget(self.ndb.state.id)
         self.ndb.state = None
+        sheet_log.forget(self)
 
 
 def combat_in(room) -> CombatScript | None:

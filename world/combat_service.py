@@ -30,10 +30,11 @@ from combat.core.engine import engine_for
 from combat.core.events import Event
 from combat.errors import IllegalAction
 
-from . import combat_text, combatlog, oob, state_text
+from . import combat_text, combatlog, oob, sheet_log, state_text
 from .dice_source import GAME_DICE
 from .combat_text import Names
 
+_dumps = json.dumps
 COMBAT_KEY = "wod_combat"
 SCRIPT_TYPECLASS = "typeclasses.combat.CombatScript"
 NPC_TYPECLASS = "typeclasses.characters.NPC"
@@ -91,18 +92,24 @@ class Objects:
 
 
 class Sheets(Mapping):
-    """The engine's ``sheets``: each character's sheet read once, when the engine asks."""
+    """The engine's ``sheets``: each character's sheet read once, when the engine asks.
+    ``texts`` keeps the stored JSON each was parsed from (the log splices it in as it is),
+    ``missing`` the keys asked for that have no sheet here (replay must refuse them too)."""
 
     def __init__(self, objects: Objects):
         self._objects = objects
         self.read: dict[str, Any] = {}
+        self.texts: dict[str, str | None] = {}
+        self.missing: list[str] = []
 
     def __getitem__(self, key: str):
         if key not in self.read:
             obj = self._objects(key)
             if obj is None or not hasattr(obj, "sheet"):
+                if key not in self.missing:
+                    self.missing.append(key)
                 raise KeyError(key)
-            self.read[key] = obj.sheet.get()
+            self.read[key], self.texts[key] = obj.sheet.read()
         return self.read[key]
 
     def __iter__(self):
@@ -162,21 +169,28 @@ def run(script, intent: it.Intent, rng: random.Random, *, objects: Objects | Non
     events = (*(Event.from_dict(e) for e in prelude), *out.events)
     text = combat_text.room_text(engine.name, events, state, names_of(state, events, objects))
     stored = script.dump(state)
+    given = sheet_log.known(script)
+    logged = sheet_log.to_log(sheets, given)  # the rest the log already gives (replay)
     asked = {"event": "intent", "intent": intent.to_dict(), "dice": list(dice.faces),
-             "sheets": {k: s.to_dict() for k, s in sheets.read.items()}, "now": now,
-             "timeout": timeout, "digest": digest(stored), "text": text}
-    undo_sheets = {k: (sheets.read[k] if k in sheets.read else o.sheet.get()).to_dict()
+             "sheets": combatlog.RawJSON(sheet_log.as_json(logged)), "sheets_carried": True,
+             "now": now, "timeout": timeout, "digest": digest(stored), "text": text}
+    if sheets.missing:
+        asked["no_sheet"] = list(sheets.missing)
+    undo_sheets = {k: sheet_log.text_of(sheets, k) if k in sheets.read else
+                   _dumps(o.sheet.get().to_dict())
                    for (o, _), k in zip(changed, out.sheet_changes)}
     # The state it started from, as stored: {"state": before.to_dict(), "sheets": ...}
-    undo = state_text.undo_text(script.stored_text(), undo_sheets)
+    undo = state_text.undo_text(script.stored_text(), sheet_log.as_json(undo_sheets))
     if is_mock(script):  # a rehearsal: each sheet as it was before the fight first changed it
         kept = dict(script.attributes.get("mock_sheets") or {})
-        fresh = {k: undo_sheets[k] for k in out.sheet_changes if k not in kept}
+        fresh = {k: json.loads(undo_sheets[k]) for k in out.sheet_changes if k not in kept}
         if fresh:
             script.attributes.add("mock_sheets", {**kept, **fresh})
     records = script.commit(state, changed, [*prelude, asked, *(e.to_dict() for e in
                                                                  out.events)],
                             before=before, stored=stored, undo=undo)
+    sheet_log.remember(given, logged, ((k, o) for (o, _), k in zip(changed,
+                                                                      out.sheet_changes)))
     if is_mock(script) and isinstance(intent, it.Remove) and intent.actor:
         put_back(script, objects, only=intent.actor)
     done = Applied(script, before, state, events, records, text)
@@ -456,6 +470,7 @@ def undo(script, by: str, rng: random.Random) -> Applied:
     events = (Event.from_dict(ev),)
     text = combat_text.room_text(engine.name, events, state, names_of(state, events, objects))
     records = script.commit(state, sheets, [ev], before=before, stored=stored)
+    sheet_log.forget(script)  # sheets put back outside the engine: the next command logs them
     done = Applied(script, before, state, events, records, text)
     announce(done, objects)
     return done

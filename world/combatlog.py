@@ -35,6 +35,14 @@ _encode = json.JSONEncoder(default=str).encode
 QUIET = frozenset({"intent", "prompt", "defend", "extra_actions"})
 
 
+class RawJSON(str):
+    """A record's field already encoded as JSON (the sheets an intent read, as stored): the
+    record's text splices it in as it is, after the other fields, instead of decoding and
+    encoding it again (issue 13)."""
+
+    __slots__ = ()
+
+
 def log_dir() -> str:
     return settings.COMBAT_LOG_DIR
 
@@ -102,7 +110,12 @@ def _build(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable
                 rec[k] = v
         # Encoded once: the row and the export are these texts (dumping the decoded record
         # again gives the same text), the record is what JSON keeps.
-        texts.append(_encode(rec))
+        raw = [k for k, v in rec.items() if type(v) is RawJSON] if kind == "intent" else ()
+        if raw:
+            head = _encode({k: v for k, v in rec.items() if k not in raw})[:-1]
+            texts.append(head + "".join(f", {_encode(k)}: {rec[k]}" for k in raw) + "}")
+        else:
+            texts.append(_encode(rec))
         records.append(json.loads(texts[-1]) if decoded else rec)
     return records, texts
 

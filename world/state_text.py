@@ -50,7 +50,7 @@ class StateText:
         return "{" + ", ".join(items) + "}"
 
 
-def undo_text(before_text: str, sheets: dict) -> str:
-    """``json.dumps({"state": before, "sheets": sheets})`` with the state's stored text as it
-    is (the command's starting state was stored exactly so)."""
-    return '{"state": ' + before_text + ', "sheets": ' + _dumps(sheets) + "}"
+def undo_text(before_text: str, sheets_text: str) -> str:
+    """``json.dumps({"state": before, "sheets": sheets})`` from the state's stored text and
+    the sheets' JSON, as they are (the command's starting state was stored exactly so)."""
+    return '{"state": ' + before_text + ', "sheets": ' + sheets_text + "}"

@@ -72,18 +72,19 @@ def _faultcheck(cid):
     rules = _rb.get(start["ruleset"])
     engine = _eos(start["state"])
     state = engine.load(start["state"])
-    expected, chain = {}, []
+    expected, chain, carried = {}, [], {}
     for n, (pre, asked, logged) in enumerate(_cr._commands(recs), 1):
         if asked["event"] != "intent":
             out["undo_seen"] = True
             break
-        sheets = {k: _Sh.from_dict(v) for k, v in asked.get("sheets", {}).items()}
         for k, v in asked.get("sheets", {}).items():
             if k in expected and _j.loads(_j.dumps(v)) != expected[k]:
                 chain.append("command %d (seq %s) read %s as %s, the fight had left it %s"
                              % (n, asked["seq"], k, v, expected[k]))
+        sheets = _cr.sheets_read(asked, carried)  # those logged, the rest carried forward
         res = engine.apply(state, _it.from_dict(asked["intent"]), sheets, rules,
                            _RD(asked.get("dice", ())))
+        _cr.carry_changes(carried, res.sheet_changes)
         for k, s in res.sheet_changes.items():
             expected[k] = _j.loads(_j.dumps(s.to_dict()))
         state = engine.stamp(res.state, asked.get("timeout"), asked.get("now", 0.0))
