@@ -2,9 +2,12 @@
 
 Each command appends ONE row (``world.models.CombatRecord``) inside the transaction that
 saves the fight's state and the sheets it changed, so the log can never lose or keep a
-command the state did not (issue 14). After the commit the records are appended to
-``COMBAT_LOG_DIR/<combat id>.jsonl``, an export for tools (``bin/replay``) and people; a
-missing export is rebuilt from the rows.
+command the state did not (issue 14). The rows are the log; ``COMBAT_LOG_DIR/<combat
+id>.jsonl`` is an export of them for tools (``bin/replay``) and people, appended to with
+what the fight committed since at each tick of its clock (``typeclasses/combat_timers.py``,
+every 2 s), when it ends and when the server stops (issue 13: one file write a tick, not a
+``stat``, a write and a flush per command). An export that is missing or behind (a crash
+between a commit and the next tick) is rebuilt from the rows.
 
 Each record: ``seq`` (increasing over the whole fight), ``ts`` (unix time), ``combat`` (its
 id), ``ruleset``, ``turn``, ``phase``, ``event`` and the event's own fields.
@@ -24,8 +27,8 @@ from django.db import transaction
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]")
 _last_seq: dict[str, int] = {}  # combat id -> last seq written (the rows are the truth)
 _exported: dict[str, tuple[int, int]] = {}  # combat id -> (last seq, size) of its export
-_open: dict[str, tuple] = {}  # export path -> (its file open for appending, its inode)
-_OPEN_MAX = 64  # more than a game's fights at once (load.py plays 20): each one a descriptor
+#: combat id -> [first seq, last seq, record texts]: committed, not exported yet
+_pending: dict[str, list] = {}
 
 #: ``json.dumps(rec, default=str)`` with its encoder built once (dumps with an argument
 #: builds a new one per call: a fifth of encoding a command's records)
@@ -148,49 +151,64 @@ def write(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable[
     plain_writes.insert_record(combat_id, records[0]["seq"], records[-1]["seq"], turn,
                                "[" + ", ".join(texts) + "]", undo or "")
     _last_seq[combat_id] = records[-1]["seq"]
-    transaction.on_commit(lambda: export(combat_id, records, texts))
+    first, last = records[0]["seq"], records[-1]["seq"]
+    transaction.on_commit(lambda: _queue(combat_id, first, last, texts))
     return records
 
 
-def export(combat_id: str, records: list[dict], texts: list[str] | None = None) -> None:
-    """Append committed ``records`` (``texts``: their JSON if known) to the JSONL file; a
-    file that is missing (or behind) is rebuilt from the rows first."""
-    path = path_for(combat_id)
-    try:
-        st = os.stat(path)
-        size, inode = st.st_size, st.st_ino
-    except FileNotFoundError:
-        size = inode = None
-    # The file as this process left it (same size, ending at the seq before these) needs no
-    # reading; otherwise its tail says where it ends.
-    if _exported.get(combat_id) != (records[0]["seq"] - 1, size):
-        if size is None:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-        if _file_last_seq(path) != records[0]["seq"] - 1:
-            rebuild(combat_id)
-            _exported[combat_id] = (records[-1]["seq"], os.path.getsize(path))
-            return
-    fh = _appender(path, inode)
-    fh.write("".join(t + "\n" for t in (texts or map(json.dumps, records))))
-    fh.flush()  # on disk before the next command reads its size (and for bin/replay)
-    _exported[combat_id] = (records[-1]["seq"], fh.tell())
-
-
-def _appender(path: str, inode: int | None):
-    """The export's file, open for appending: kept open between commands (opening and
-    closing it was half of an export's cost, issue 13), the ``_OPEN_MAX`` latest only. A
-    file replaced since (a rebuild, someone's hand) has another inode: opened anew."""
-    kept = _open.pop(path, None)
-    if kept is not None and (inode is None or kept[1] != inode):
-        kept[0].close()
+def _queue(combat_id: str, first: int, last: int, texts: list[str]) -> None:
+    """Committed records wait for the next ``flush`` of their fight."""
+    kept = _pending.get(combat_id)
+    if kept is not None and kept[1] != first - 1:  # not what follows: export those first
+        flush(combat_id)
         kept = None
     if kept is None:
-        fh = open(path, "a", encoding="utf-8")
-        kept = (fh, os.fstat(fh.fileno()).st_ino)
-    _open[path] = kept  # the latest last
-    while len(_open) > _OPEN_MAX:
-        _open.pop(next(iter(_open)))[0].close()
-    return kept[0]
+        _pending[combat_id] = [first, last, list(texts)]
+    else:
+        kept[1] = last
+        kept[2].extend(texts)
+
+
+def flush(combat_id: str) -> None:
+    """Append what ``combat_id`` committed since the last flush to its export. A failure is
+    logged, never raised: the rows are the log, and the next flush rebuilds what is
+    missing."""
+    kept = _pending.pop(combat_id, None)
+    if kept is not None:
+        try:
+            export(combat_id, kept[0], kept[1], kept[2])
+        except Exception:
+            from evennia.utils import logger
+
+            logger.log_trace(f"combat: could not export the log of {combat_id}")
+
+
+def flush_all() -> None:
+    """Every fight's export up to date (the server is stopping)."""
+    for combat_id in list(_pending):
+        flush(combat_id)
+
+
+def export(combat_id: str, first: int, last: int, texts: list[str]) -> None:
+    """Append committed records ``first``..``last`` (their JSON ``texts``) to the JSONL
+    file; a file that is missing (or behind) is rebuilt from the rows instead."""
+    path = path_for(combat_id)
+    try:
+        size = os.path.getsize(path)
+    except FileNotFoundError:
+        size = None
+    # The file as this process left it (same size, ending at the seq before these) needs no
+    # reading; otherwise its tail says where it ends.
+    if _exported.get(combat_id) != (first - 1, size):
+        if size is None:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+        if _file_last_seq(path) != first - 1:
+            rebuild(combat_id)
+            _exported[combat_id] = (last, os.path.getsize(path))
+            return
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write("".join(t + "\n" for t in texts))
+        _exported[combat_id] = (last, fh.tell())
 
 
 def rebuild(combat_id: str) -> str:
@@ -246,11 +264,10 @@ def undone(records: list[dict]) -> set[int]:
 
 
 def forget(combat_id: str) -> None:
-    """Drop what memory keeps of a fight's log: its last seq (a reload, a transaction rolled
-    back) and where its export ends (a fight that ended: nothing is written to it again,
-    and a long-running game would keep both for every fight it ever had)."""
+    """Drop what memory keeps of a fight's log, once its export has what it committed: its
+    last seq (a reload, a transaction rolled back) and where its export ends (a fight that
+    ended: nothing is written to it again, and a long-running game would keep both for
+    every fight it ever had)."""
+    flush(combat_id)
     _last_seq.pop(combat_id, None)
     _exported.pop(combat_id, None)
-    kept = _open.pop(path_for(combat_id), None)  # nor an open file
-    if kept is not None:
-        kept[0].close()
