@@ -15,7 +15,9 @@ from __future__ import annotations
 import json
 
 from django.db import transaction
+from django.db.models.signals import post_delete, post_save
 from evennia.scripts.scripts import DefaultScript
+from evennia.typeclasses.attributes import Attribute
 
 from combat.core.engine import engine_of_state
 from world import combatlog, plain_writes, rulebook, sheet_log
@@ -39,6 +41,28 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
         self.start_delay = True
 
     # ------------------------------------------------------------ reading
+    #
+    # Issue 13: every fight command reads the organizer, the ruleset and its digest, and
+    # the state's Attribute object a dozen times in all: ~5 us each through the Attribute
+    # handler, ~2.5 us each for an ``ndb`` value. They are kept in plain attributes of this
+    # (idmapper-cached) instance instead; a reload makes a new instance, so nothing outlives
+    # what ndb would. The write-once Attributes are kept per ``_generation``: any save or
+    # delete of one of those keys anywhere (our setters, staff, a test) and a rollback
+    # (combat_guard.restore_after_rollback) start every fight's memo afresh.
+
+    def _memo(self) -> dict:
+        kept = getattr(self, "_wod_memo", None)
+        if kept is None or kept[0] != _generation[0]:
+            kept = self._wod_memo = (_generation[0], {})
+        return kept[1]
+
+    def _attribute(self, key: str):
+        memo = self._memo()
+        try:
+            return memo[key]
+        except KeyError:
+            value = memo[key] = self.attributes.get(key)
+            return value
 
     @property
     def combat_id(self) -> str:
@@ -46,43 +70,56 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
 
     @property
     def ruleset_name(self) -> str:
-        return self.attributes.get("ruleset") or rulebook.default_name()
+        return self._attribute("ruleset") or rulebook.default_name()
 
     @property
     def organizer(self) -> str | None:
-        return self.attributes.get("organizer")
+        return self._attribute("organizer")
+
+    @property
+    def is_mock(self) -> bool:
+        """A rehearsal: every sheet the fight changes is put back when it ends."""
+        return bool(self._attribute("mock"))
 
     def ruleset(self):
         # The rules this combat started with, even after +rules/reload or a restart
         # (world/rulebook.pinned: a digest, and a snapshot read only when needed).
-        return rulebook.pinned(self.ruleset_name, self.attributes.get("rules_digest"),
+        return rulebook.pinned(self.ruleset_name, self._attribute("rules_digest"),
                                lambda: self.attributes.get("rules_snapshot"))
 
     def engine(self):
         """The engine this fight's state belongs to (``combat.core.engine``)."""
-        cached = self.ndb.engine
+        cached = getattr(self, "_wod_engine", None)
         if cached is None:
-            cached = self.ndb.engine = engine_of_state(json.loads(self.attributes.get("state")))
+            cached = self._wod_engine = engine_of_state(json.loads(self.stored_text()))
         return cached
 
     def get_state(self):
-        cached = self.ndb.state
+        cached = getattr(self, "_wod_state", None)
         if cached is not None:
             return cached
-        data = json.loads(self.attributes.get("state"))
-        state = self.ndb.state = engine_of_state(data).load(data)
+        data = json.loads(self.stored_text())
+        state = self._wod_state = engine_of_state(data).load(data)
         return state
+
+    def _state_attribute(self):
+        memo = self._memo()
+        attr = memo.get("state")
+        if attr is None or attr.pk is None:
+            attr = memo["state"] = self.attributes.get("state", return_obj=True)
+        return attr
 
     def stored_text(self) -> str:
         """The stored state's JSON: the text of ``get_state()`` (both change together)."""
-        return self.attributes.get("state")
+        attr = self._state_attribute()
+        return attr.value if attr is not None else None
 
     def dump(self, state) -> str:
         """``json.dumps(state.to_dict())``, re-encoding only the combatants that changed
         since the last call (issue 13: a commit costs the same in a fight of 10 or 100)."""
-        writer = self.ndb.state_text
+        writer = getattr(self, "wod_state_text", None)
         if writer is None:
-            writer = self.ndb.state_text = StateText()
+            writer = self.wod_state_text = StateText()
         return writer.text(state)
 
     # ------------------------------------------------------------ writing
@@ -94,10 +131,13 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
         self.attributes.add("rules_snapshot", text)
         self.attributes.add("organizer", organizer)
         self.attributes.add("state", self.dump(state))
-        self.ndb.state = state
+        self._wod_state = state
 
     def set_organizer(self, key: str) -> None:
         self.attributes.add("organizer", key)
+
+    def set_mock(self) -> None:
+        self.attributes.add("mock", True)
 
     def commit(self, state, sheets=(), events=(), before=None, stored: str | None = None,
                undo=None) -> list[dict]:
@@ -110,7 +150,7 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
         sheets = list(sheets)
         try:
             with transaction.atomic():
-                attr = self.attributes.get("state", return_obj=True)
+                attr = self._state_attribute()
                 if attr is None:
                     self.attributes.add("state", text)
                 else:
@@ -121,19 +161,20 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
                                           *combatlog.clock(before), events, undo=undo)
         except BaseException:
             # The rows are rolled back; put the cached copies back too.
-            self.ndb.state = None
+            self._wod_state = None
             combatlog.forget(state.id)
             sheet_log.forget(self)
             combat_guard.restore_after_rollback([self, *(char for char, _ in sheets)])
             raise
-        self.ndb.state = state
+        self._wod_state = state
         return records
 
     def forget_cache(self) -> None:
         """Drop in-memory copies (what a reload does)."""
-        if self.ndb.state is not None:
-            combatlog.forget(self.ndb.state.id)
-        self.ndb.state = None
+        state = getattr(self, "_wod_state", None)
+        if state is not None:
+            combatlog.forget(state.id)
+        self._wod_state = self._wod_memo = None
         sheet_log.forget(self)
 
 
@@ -141,13 +182,33 @@ def combat_in(room) -> CombatScript | None:
     """The combat running in ``room``, if any."""
     if room is None:
         return None
-    # Remembered on the room between commands: the lookup is a query, and every +combat
-    # command needs it. A deleted script has no pk any more, so it is never returned.
-    cached = room.ndb.wod_combat
+    # Remembered on the room between commands (a plain attribute of the cached instance,
+    # as the fight's own caches): the lookup is a query, and every +combat command needs
+    # it. A deleted script has no pk any more, so it is never returned.
+    cached = getattr(room, "_wod_combat", None)
     if cached is not None and cached.pk is not None and cached.db_obj_id == room.id:
         return cached
     for script in room.scripts.get(COMBAT_KEY):
         if isinstance(script, CombatScript):
-            room.ndb.wod_combat = script
+            room._wod_combat = script
             return script
     return None
+
+
+#: bumped when a memo'd Attribute of any fight is saved or deleted (see CombatScript._memo)
+_generation = [0]
+_MEMO_KEYS = frozenset({"ruleset", "rules_digest", "organizer", "mock", "state"})
+
+
+def memo_changed() -> None:
+    _generation[0] += 1
+
+
+def _on_attribute_write(sender, instance, **kwargs):
+    if instance.db_key in _MEMO_KEYS:
+        memo_changed()
+
+
+post_save.connect(_on_attribute_write, sender=Attribute, dispatch_uid="wod_combat_memo_saved")
+post_delete.connect(_on_attribute_write, sender=Attribute,
+                    dispatch_uid="wod_combat_memo_deleted")

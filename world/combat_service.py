@@ -258,7 +258,7 @@ def start(room, rules, options: Mapping, organizer, rng: random.Random,
             script = create_script(SCRIPT_TYPECLASS, key=COMBAT_KEY, obj=room, persistent=True)
             script.setup(out.state, rules.name, key)
             if mock:
-                script.attributes.add("mock", True)
+                script.set_mock()
             return run(script, it.Join(by=key, actor=key, name=organizer.key, opening=True),
                        rng, prelude=(first,))
     except BaseException:
@@ -289,7 +289,7 @@ def add_npc(script, name: str, sheet, by: str, rng: random.Random,
 
 
 def is_mock(script) -> bool:
-    return bool(script.attributes.get("mock"))
+    return script.is_mock
 
 
 def put_back(script, objects: Objects, only: str | None = None) -> list[str]:

@@ -9,7 +9,7 @@ each sheet forward from the last one logged, or from the change its own re-appli
 made (``world/combat_replay.py``); intent records written this way say so
 (``sheets_carried``), older ones are replayed as before.
 
-What the log gives is kept per fight in ``ndb`` (a reload starts over: the next command logs
+What the log gives is kept per fight in memory (a reload starts over: the next command logs
 every sheet it reads again), as the stored JSON text, so "unchanged" is one string compare;
 a logged sheet is that stored text spliced in, never encoded again.
 """
@@ -23,15 +23,15 @@ _dumps = json.dumps
 
 def known(script) -> dict[str, str]:
     """key -> the sheet's stored JSON as the fight's log last gave it."""
-    kept = script.ndb.sheets_logged
+    kept = getattr(script, "wod_sheets_logged", None)
     if kept is None:
-        kept = script.ndb.sheets_logged = {}
+        kept = script.wod_sheets_logged = {}
     return kept
 
 
 def forget(script) -> None:
     """After a rollback or an undo (sheets put back outside the engine): log them again."""
-    script.ndb.sheets_logged = None
+    script.wod_sheets_logged = None
 
 
 def to_log(sheets, given: dict[str, str]) -> dict[str, str]:

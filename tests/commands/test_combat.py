@@ -295,10 +295,10 @@ class TestQueryCount(CombatTest):
         self.player("+combat/dodge")
         start = script.attributes.get("state")
         self.cmd("+combat/declare attack Thug")
-        self.assertEqual(script.ndb.state_text.encoded, 1)  # Char declared
+        self.assertEqual(script.wod_state_text.encoded, 1)  # Char declared
         with self.dice(8, 7, 6, 2, 1, 9, 6, 3, 2, 7, 3):
             self.cmd("+combat/act")
-        self.assertLessEqual(script.ndb.state_text.encoded, 2)
+        self.assertLessEqual(script.wod_state_text.encoded, 2)
         stored = script.attributes.get("state")
         self.assertEqual(stored, json.dumps(script.get_state().to_dict()))
         rows = list(combatlog.rows(script.combat_id))

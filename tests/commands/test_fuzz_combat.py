@@ -256,7 +256,7 @@ class CombatFuzzCase(EvenniaCommandTest):
             self.setup_fight()
             return
         script.attributes.add("state", state)
-        script.ndb.state = None
+        script.forget_cache()
         for obj in self.sheeted():
             data = sheets.get(obj.id)
             if data is not None:
