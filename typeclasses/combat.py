@@ -3,11 +3,13 @@
 Why a Script: it lives in the database, so the combat survives ``evennia reload`` and a
 restart; attached to the room, ``+combat`` finds it with the room's script handler.
 
-Storage: the whole engine state is ONE Attribute (``state``: its ``to_dict`` as JSON text,
-so Evennia's pickled containers never leak into the engine), plus the ruleset name it
-started with and the organizer's dbref, written once. ``world/combat_service.py`` computes
-every new value first (state and sheets) and then ``commit``s them here inside one
-transaction: all or nothing.
+Storage: the whole engine state is one JSON text (its ``to_dict``, so Evennia's pickled
+containers never leak into the engine). The fight's log (``world.models.CombatRecord``, one
+row per command) keeps the state after each command; the newest row's is the fight's state
+(issue 13: one INSERT a command, no UPDATE). The ``state`` Attribute keeps the state it
+started with (and its id), with the ruleset name, the rules' digest and the organizer's
+dbref, written once. ``world/combat_service.py`` computes every new value first (state and
+sheets) and then ``commit``s them here inside one transaction: all or nothing.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from evennia.scripts.scripts import DefaultScript
 from evennia.typeclasses.attributes import Attribute
 
 from combat.core.engine import engine_of_state
-from world import combatlog, plain_writes, rulebook, sheet_log
+from world import combatlog, rulebook, sheet_log
 from world.combat_service import COMBAT_KEY
 from world.state_text import StateText
 
@@ -109,8 +111,24 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
             attr = memo["state"] = self.attributes.get("state", return_obj=True)
         return attr
 
-    def stored_text(self) -> str:
+    def stored_text(self) -> str | None:
         """The stored state's JSON: the text of ``get_state()`` (both change together)."""
+        text = getattr(self, "_wod_stored", None)
+        if text is None:
+            text = self._wod_stored = self._read_stored()
+        return text
+
+    def _read_stored(self) -> str | None:
+        """The newest log row's state; before the first, the ``state`` Attribute's."""
+        first = self.started_text()
+        if first is None:
+            return None
+        return combatlog.state_before(json.loads(first)["id"]) or first
+
+    def started_text(self) -> str | None:
+        """The ``state`` Attribute: the state the fight started with (for a fight logged
+        before issue 13, its state up to its first command since): the state before the
+        first log row that keeps one."""
         attr = self._state_attribute()
         return attr.value if attr is not None else None
 
@@ -130,8 +148,9 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
         self.attributes.add("rules_digest", digest)
         self.attributes.add("rules_snapshot", text)
         self.attributes.add("organizer", organizer)
-        self.attributes.add("state", self.dump(state))
-        self._wod_state = state
+        text = self.dump(state)
+        self.attributes.add("state", text)  # the state it starts with (and its id)
+        self._wod_state, self._wod_stored = state, text
 
     def set_organizer(self, key: str) -> None:
         self.attributes.add("organizer", key)
@@ -141,32 +160,36 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
 
     def commit(self, state, sheets=(), events=(), before=None, stored: str | None = None,
                undo=None) -> list[dict]:
-        """Save the new state, every changed sheet ((character, Sheet) pairs) and the log's
-        row for these events in one transaction. ``before``: the state the command started
-        from (the log's turn and phase); ``stored``: the state's JSON if the caller has it
-        already; ``undo``: what restoring the fight to before needs. Returns the records."""
+        """Save every changed sheet ((character, Sheet) pairs) and the log's row for these
+        events, which keeps the new state, in one transaction. ``before``: the state the
+        command started from (the log's turn and phase); ``stored``: the state's JSON if the
+        caller has it already; ``undo``: what restoring the fight to before needs beyond
+        the row before this one (the sheets). Returns the records."""
+        events = list(events)
+        if not events:  # no row, no state: every command logs at least its intent
+            raise ValueError("a fight's commit logs at least one record")
         before = before or state
         text = stored if stored is not None else self.dump(state)
         sheets = list(sheets)
         try:
             with transaction.atomic():
-                attr = self._state_attribute()
-                if attr is None:
+                if self._state_attribute() is None:  # set up without one: its first state
                     self.attributes.add("state", text)
-                else:
-                    plain_writes.update_text(attr, text)  # one UPDATE, no save machinery
                 for char, sheet in sheets:
                     char.sheet.save(sheet)
+                # Issue 13: the state goes in the log's row (one INSERT) instead of an
+                # UPDATE of the Attribute: one statement and one copy of the state fewer.
                 records = combatlog.write(state.id, self.ruleset_name,
-                                          *combatlog.clock(before), events, undo=undo)
+                                          *combatlog.clock(before), events, undo=undo,
+                                          state=text)
         except BaseException:
             # The rows are rolled back; put the cached copies back too.
-            self._wod_state = None
+            self._wod_state = self._wod_stored = None
             combatlog.forget(state.id)
             sheet_log.forget(self)
             combat_guard.restore_after_rollback([self, *(char for char, _ in sheets)])
             raise
-        self._wod_state = state
+        self._wod_state, self._wod_stored = state, text
         return records
 
     def forget_cache(self) -> None:
@@ -174,7 +197,7 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
         state = getattr(self, "_wod_state", None)
         if state is not None:
             combatlog.forget(state.id)
-        self._wod_state = self._wod_memo = None
+        self._wod_state = self._wod_stored = self._wod_memo = None
         sheet_log.forget(self)
 
 

@@ -30,7 +30,7 @@ from combat.core.engine import engine_for
 from combat.core.events import Event
 from combat.errors import IllegalAction
 
-from . import combat_text, combatlog, oob, sheet_log, state_text
+from . import combat_text, combatlog, oob, sheet_log
 from .dice_source import GAME_DICE
 from .combat_text import Names
 
@@ -130,6 +130,7 @@ class Applied:
     events: tuple[Event, ...]
     records: list[dict]
     text: str | None  # what the room read
+    names: Names | None = None  # who is who in that text (drawn once for room and prompts)
 
 
 def digest(stored: str) -> str:
@@ -167,7 +168,8 @@ def run(script, intent: it.Intent, rng: random.Random, *, objects: Objects | Non
         changed.append((obj, sheet))
     prelude = tuple({**e, "prelude": True} for e in prelude)  # told before the intent
     events = (*(Event.from_dict(e) for e in prelude), *out.events)
-    text = combat_text.room_text(engine.name, events, state, names_of(state, events, objects))
+    names = names_of(state, events, objects)
+    text = combat_text.room_text(engine.name, events, state, names)
     stored = script.dump(state)
     given = sheet_log.known(script)
     logged = sheet_log.to_log(sheets, given)  # the rest the log already gives (replay)
@@ -179,8 +181,8 @@ def run(script, intent: it.Intent, rng: random.Random, *, objects: Objects | Non
     undo_sheets = {k: sheet_log.text_of(sheets, k) if k in sheets.read else
                    _dumps(o.sheet.get().to_dict())
                    for (o, _), k in zip(changed, out.sheet_changes)}
-    # The state it started from, as stored: {"state": before.to_dict(), "sheets": ...}
-    undo = state_text.undo_text(script.stored_text(), sheet_log.as_json(undo_sheets))
+    # The state it started from is the row before's (typeclasses/combat.py); the sheets:
+    undo = '{"sheets": ' + sheet_log.as_json(undo_sheets) + "}"
     if is_mock(script):  # a rehearsal: each sheet as it was before the fight first changed it
         kept = dict(script.attributes.get("mock_sheets") or {})
         fresh = {k: json.loads(undo_sheets[k]) for k in out.sheet_changes if k not in kept}
@@ -193,7 +195,7 @@ def run(script, intent: it.Intent, rng: random.Random, *, objects: Objects | Non
                                                                       out.sheet_changes)))
     if is_mock(script) and isinstance(intent, it.Remove) and intent.actor:
         put_back(script, objects, only=intent.actor)
-    done = Applied(script, before, state, events, records, text)
+    done = Applied(script, before, state, events, records, text, names)
     announce(done, objects)
     return done
 
@@ -202,7 +204,7 @@ def announce(done: Applied, objects: Objects) -> None:
     """The room reads what happened (ending with "everyone has declared" or "acted" when
     that is so), then whoever is now up is told."""
     script, engine = done.script, done.script.engine()
-    names = names_of(done.state, done.events, objects)
+    names = done.names or names_of(done.state, done.events, objects)
     room = script.obj
     already = set(engine.prompts(done.before))
     organizer = script.organizer
@@ -422,7 +424,7 @@ def _undoable(script, state):
     undone: set[int] = set()
     turn = combatlog.clock(state)[0]
     latest = True
-    for row in combatlog.rows(script.combat_id).order_by("-first_seq"):
+    for row in combatlog.rows(script.combat_id).defer("state").order_by("-first_seq"):
         records = json.loads(row.records)
         for r in records:
             if r["event"] == "undo":
@@ -454,6 +456,9 @@ def undo(script, by: str, rng: random.Random) -> Applied:
     row, asked = found
     kept = json.loads(row.undo)
     objects = Objects(script.obj)
+    if "state" not in kept:  # issue 13: the row before keeps the state the command started from
+        kept["state"] = json.loads(combatlog.state_before(script.combat_id, row.first_seq)
+                                   or script.started_text())
     state = engine.load(kept["state"])
     now, timeout = time.time(), timeout_of(engine, state)[0]
     state = engine.stamp(state, timeout, now)

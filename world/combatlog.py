@@ -71,6 +71,12 @@ def clock(state) -> tuple[int, str]:
     return state.turn, state.phase
 
 
+#: a record's own fields: an event's field of the same name is dropped, or (its own turn
+#: and phase, but for the events that move the clock) kept as ``event_turn``/``event_phase``
+_RESERVED = frozenset({"event", "seq", "ts", "combat", "ruleset", "turn", "phase"})
+_CLOCK_EVENTS = frozenset({"turn", "phase", "prompt"})
+
+
 def build(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable[Mapping],
           *, seq: int = 0, now: float = 0.0) -> list[dict]:
     return _build(combat_id, ruleset, turn, phase, events, seq=seq, now=now)[0]
@@ -91,6 +97,7 @@ def _build(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable
     write).
     """
     records, texts = [], []
+    ts = round(now, 3)
     for ev in events:
         kind = ev.get("event", "note")
         if kind == "turn":
@@ -104,13 +111,14 @@ def _build(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable
         elif kind in ("spotlight", "prompt") and ev.get("stage"):
             phase = ev["stage"]
         seq += 1
-        rec = {"seq": seq, "ts": round(now, 3), "combat": combat_id, "ruleset": ruleset,
+        rec = {"seq": seq, "ts": ts, "combat": combat_id, "ruleset": ruleset,
                "turn": turn, "phase": phase, "event": kind}
+        moved = kind not in _CLOCK_EVENTS
         for k, v in ev.items():
-            if k in ("turn", "phase") and kind not in ("turn", "phase", "prompt"):
-                rec["event_" + k] = v
-            elif k not in ("event", "seq", "ts", "combat", "ruleset", "turn", "phase"):
+            if k not in _RESERVED:
                 rec[k] = v
+            elif moved and (k == "turn" or k == "phase"):
+                rec["event_" + k] = v
         # Encoded once: the row and the export are these texts (dumping the decoded record
         # again gives the same text), the record is what JSON keeps.
         raw = [k for k, v in rec.items() if type(v) is RawJSON] if kind == "intent" else ()
@@ -134,11 +142,12 @@ def _last(combat_id: str) -> int:
 
 
 def write(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable[Mapping],
-          *, undo: Mapping | str | None = None) -> list[dict]:
-    """Append ``events`` as one row (call it inside the transaction that saves the state);
+          *, undo: Mapping | str | None = None, state: str = "") -> list[dict]:
+    """Append ``events`` as one row (call it inside the transaction that saves the sheets);
     the JSONL export follows the commit. ``undo``: what restoring the fight to before this
-    command needs (or its JSON already). Returns the records (with their seq) as built:
-    what the row holds is their JSON, which ``read`` decodes."""
+    command needs beyond the row before it (or its JSON already); ``state``: the fight's
+    state after it, as JSON. Returns the records (with their seq) as built: what the row
+    holds is their JSON, which ``read`` decodes."""
     from . import plain_writes
 
     events = list(events)
@@ -149,7 +158,7 @@ def write(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable[
     if undo and not isinstance(undo, str):
         undo = json.dumps(undo)
     plain_writes.insert_record(combat_id, records[0]["seq"], records[-1]["seq"], turn,
-                               "[" + ", ".join(texts) + "]", undo or "")
+                               "[" + ", ".join(texts) + "]", undo or "", state)
     _last_seq[combat_id] = records[-1]["seq"]
     first, last = records[0]["seq"], records[-1]["seq"]
     transaction.on_commit(lambda: _queue(combat_id, first, last, texts))
@@ -246,8 +255,19 @@ def rows(combat_id: str):
 
 def read(combat_id: str, last: int | None = None) -> list[dict]:
     """Every record (or the ``last`` ones), oldest first, from the rows."""
-    out = [r for row in rows(combat_id) for r in json.loads(row.records)]
+    out = [r for text in rows(combat_id).values_list("records", flat=True)
+           for r in json.loads(text)]
     return out[-last:] if last else out
+
+
+def state_before(combat_id: str, seq: int | None = None) -> str | None:
+    """The fight's stored state as the newest row before ``seq`` (None: the newest row of
+    all) left it; None if no such row keeps one (rows written before issue 13), so the
+    Script's ``state`` Attribute has it."""
+    found = rows(combat_id).exclude(state="")
+    if seq is not None:
+        found = found.filter(last_seq__lt=seq)
+    return found.order_by("-last_seq").values_list("state", flat=True).first()
 
 
 def undone(records: list[dict]) -> set[int]:

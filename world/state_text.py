@@ -49,8 +49,3 @@ class StateText:
             items.append(_dumps({k: head[k] for k in keys[at + 1:]})[1:-1])
         return "{" + ", ".join(items) + "}"
 
-
-def undo_text(before_text: str, sheets_text: str) -> str:
-    """``json.dumps({"state": before, "sheets": sheets})`` from the state's stored text and
-    the sheets' JSON, as they are (the command's starting state was stored exactly so)."""
-    return '{"state": ' + before_text + ', "sheets": ' + sheets_text + "}"

@@ -53,7 +53,9 @@ def snapshot(script, *chars):
             return {}
         return Attribute.objects.filter(pk=attr.pk).values_list("db_value", flat=True)[0]
 
-    state = row(script.attributes.get("state", return_obj=True))
+    started = row(script.attributes.get("state", return_obj=True))
+    # issue 13: the newest log row keeps the state (the Attribute the one it started with)
+    state = combatlog.state_before(json.loads(started)["id"]) or started
     def sheet(value):  # issue 13: stored as JSON text (a dict before)
         return json.loads(value) if isinstance(value, str) else dict(value)
 

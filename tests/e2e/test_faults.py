@@ -12,12 +12,13 @@ from 0-80 ms; the test prints how many kills landed before and after the commit.
 ``bin/gamectl.py start`` then starts the Server again (the Portal is still running) and the
 checks run:
 
-* read straight from the SQLite file (no game cache involved): the ``state`` Attribute of the
-  fight's Script, the ``CombatRecord`` rows and the sheets. The last row's intent (or undo)
-  ``digest`` is the fingerprint of the stored state; the rows' seqs run 1, 2, 3... with no gap
-  or overlap; the JSONL export holds exactly a prefix of the rows' records (the export is
-  written at the fight's clock tick after the commits, so a kill may leave it behind, never
-  ahead and never with a record the rows do not have);
+* read straight from the SQLite file (no game cache involved): the fight's state (its newest
+  ``CombatRecord`` row's; the Script's ``state`` Attribute before the first), the rows and
+  the sheets. The last row's intent (or undo) ``digest`` is the fingerprint of the stored
+  state; the rows' seqs run 1, 2, 3... with no gap or overlap; the JSONL export holds
+  exactly a prefix of the rows' records (the export is written at the fight's clock tick
+  after the commits, so a kill may leave it behind, never ahead and never with a record the
+  rows do not have);
 * inside the server (``py``): ``world.combat_replay.replay`` over the rows reports ok, and
   re-applying every logged intent gives, for every sheet the fight changed, the sheet that
   is stored now (compared in the test with the SQLite copy) and the sheet the next command
@@ -195,7 +196,12 @@ class Db:
             "WHERE s.db_key = 'wod_combat' AND s.db_obj_id = ? AND a.db_key = 'state'",
             (room_id,)).fetchall()
         assert len(rows) == 1, f"expected one fight state in room #{room_id}, got {len(rows)}"
-        return _unpickle(rows[0][0])
+        started = _unpickle(rows[0][0])  # the state the fight started with
+        # issue 13: the newest log row keeps the fight's state
+        row = self.conn.execute(
+            "SELECT state FROM world_combatrecord WHERE combat = ? AND state != '' "
+            "ORDER BY last_seq DESC LIMIT 1", (json.loads(started)["id"],)).fetchone()
+        return row[0] if row else started
 
     def rows(self, combat_id: str) -> list[tuple]:
         return self.conn.execute(
