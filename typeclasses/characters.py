@@ -21,7 +21,7 @@ from evennia.typeclasses.attributes import Attribute
 from evennia.utils.utils import lazy_property
 
 from combat.sheet import Sheet
-from world import oob, plain_writes, rulebook
+from world import jsontext, oob, plain_writes, rulebook
 
 from .objects import ObjectParent
 
@@ -95,7 +95,7 @@ class SheetHandler:
 
     def save(self, sheet: Sheet) -> None:
         key, category = SHEET_ATTR
-        text = json.dumps(sheet.to_dict())
+        text = jsontext.dumps(sheet.to_dict())  # json.dumps, its encoder built once
         attr = self._attr()
         if attr is None:
             self.obj.attributes.add(key, text, category=category)

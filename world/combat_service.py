@@ -30,11 +30,11 @@ from combat.core.engine import engine_for
 from combat.core.events import Event
 from combat.errors import IllegalAction
 
-from . import combat_text, combatlog, oob, sheet_log
+from . import combat_text, combatlog, jsontext, oob, sheet_log
 from .dice_source import GAME_DICE
 from .combat_text import Names
 
-_dumps = json.dumps
+_dumps = jsontext.dumps  # json.dumps, its encoder built once
 COMBAT_KEY = "wod_combat"
 SCRIPT_TYPECLASS = "typeclasses.combat.CombatScript"
 NPC_TYPECLASS = "typeclasses.characters.NPC"

@@ -24,6 +24,8 @@ from typing import Iterable, Mapping
 from django.conf import settings
 from django.db import transaction
 
+from . import jsontext
+
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]")
 _last_seq: dict[str, int] = {}  # combat id -> last seq written (the rows are the truth)
 _exported: dict[str, tuple[int, int]] = {}  # combat id -> (last seq, size) of its export
@@ -31,8 +33,8 @@ _exported: dict[str, tuple[int, int]] = {}  # combat id -> (last seq, size) of i
 _pending: dict[str, list] = {}
 
 #: ``json.dumps(rec, default=str)`` with its encoder built once (dumps with an argument
-#: builds a new one per call: a fifth of encoding a command's records)
-_encode = json.JSONEncoder(default=str).encode
+#: builds a new one per call: a fifth of encoding a command's records; world/jsontext.py)
+_encode = jsontext.dumps_or_str
 
 #: records ``+combat/log`` leaves out: bookkeeping, not something that happened
 QUIET = frozenset({"intent", "prompt", "defend", "extra_actions"})
@@ -156,7 +158,7 @@ def write(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable[
     records, texts = _build(combat_id, ruleset, turn, phase, events, seq=_last(combat_id),
                             now=time.time(), decoded=False)
     if undo and not isinstance(undo, str):
-        undo = json.dumps(undo)
+        undo = jsontext.dumps(undo)
     plain_writes.insert_record(combat_id, records[0]["seq"], records[-1]["seq"], turn,
                                "[" + ", ".join(texts) + "]", undo or "", state)
     _last_seq[combat_id] = records[-1]["seq"]

@@ -16,9 +16,9 @@ a logged sheet is that stored text spliced in, never encoded again.
 
 from __future__ import annotations
 
-import json
+from . import jsontext
 
-_dumps = json.dumps
+_dumps = jsontext.dumps  # json.dumps, its encoder built once
 
 
 def known(script) -> dict[str, str]:
