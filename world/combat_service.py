@@ -32,6 +32,7 @@ from combat.errors import IllegalAction
 
 from . import combat_text, combatlog, jsontext, oob, sheet_log
 from .dice_source import GAME_DICE
+from .text_width import prefitted
 from .combat_text import Names
 
 _dumps = jsontext.dumps  # json.dumps, its encoder built once
@@ -223,7 +224,7 @@ def announce(done: Applied, objects: Objects) -> None:
                                                   or not obj.sessions.count()):
                 continue
             own = personal.pop(f"#{obj.id}", None)
-            obj.msg("\n".join((done.text, *own)) if own else done.text)
+            obj.msg(prefitted(done.text, *own) if own else done.text)
     for key, msgs in personal.items():  # told though not in the room (or nothing to read)
         obj = objects(key)
         if obj is not None:

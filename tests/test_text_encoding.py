@@ -1,4 +1,5 @@
-"""world/jsontext.py encodes as json.dumps does (issue 13)."""
+"""Issue 13: world/jsontext.py encodes as json.dumps does; text_width.prefitted text goes
+out as fit makes it."""
 
 import json
 
@@ -24,3 +25,17 @@ def test_a_value_json_has_no_form_for():
     with pytest.raises(TypeError):
         jsontext.dumps({"x": object()})
     assert jsontext.dumps_or_str({"x": {1, 2}}) == json.dumps({"x": {1, 2}}, default=str)
+
+
+def test_a_prefitted_text_is_sent_as_fit_makes_it_and_as_a_plain_string():
+    import pickle
+
+    from world.text_width import fit, fit_message, prefitted
+
+    room = "|w[Combat]|n " + "word " * 30
+    prompt = "|w[Combat]|n Your turn to act: +combat/act"
+    text = prefitted(room, prompt)
+    assert text == room + "\n" + prompt  # what the code that sent it sees
+    sent = fit_message(text)
+    assert type(sent) is str and sent == fit(room + "\n" + prompt) != text
+    assert type(pickle.loads(pickle.dumps(text))) is str
