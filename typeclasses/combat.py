@@ -159,12 +159,12 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
         self.attributes.add("mock", True)
 
     def commit(self, state, sheets=(), events=(), before=None, stored: str | None = None,
-               undo=None) -> list[dict]:
+               undo=None) -> list[str]:
         """Save every changed sheet ((character, Sheet) pairs) and the log's row for these
         events, which keeps the new state, in one transaction. ``before``: the state the
         command started from (the log's turn and phase); ``stored``: the state's JSON if the
         caller has it already; ``undo``: what restoring the fight to before needs beyond
-        the row before this one (the sheets). Returns the records."""
+        the row before this one (the sheets). Returns the records' JSON texts."""
         events = list(events)
         if not events:  # no row, no state: every command logs at least its intent
             raise ValueError("a fight's commit logs at least one record")

@@ -129,7 +129,7 @@ class Applied:
     before: Any
     state: Any
     events: tuple[Event, ...]
-    records: list[dict]
+    records: list[str]  # the log records' JSON
     text: str | None  # what the room read
     names: Names | None = None  # who is who in that text (drawn once for room and prompts)
 
@@ -189,9 +189,8 @@ def run(script, intent: it.Intent, rng: random.Random, *, objects: Objects | Non
         fresh = {k: json.loads(undo_sheets[k]) for k in out.sheet_changes if k not in kept}
         if fresh:
             script.attributes.add("mock_sheets", {**kept, **fresh})
-    records = script.commit(state, changed, [*prelude, asked, *(e.to_dict() for e in
-                                                                 out.events)],
-                            before=before, stored=stored, undo=undo)
+    records = script.commit(state, changed, [*prelude, asked, *out.events], before=before,
+                            stored=stored, undo=undo)
     sheet_log.remember(given, logged, ((k, o) for (o, _), k in zip(changed,
                                                                       out.sheet_changes)))
     if is_mock(script) and isinstance(intent, it.Remove) and intent.actor:

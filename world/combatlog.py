@@ -24,6 +24,8 @@ from typing import Iterable, Mapping
 from django.conf import settings
 from django.db import transaction
 
+from combat.core.events import Event
+
 from . import jsontext
 
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]")
@@ -81,27 +83,29 @@ _CLOCK_EVENTS = frozenset({"turn", "phase", "prompt"})
 
 def build(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable[Mapping],
           *, seq: int = 0, now: float = 0.0) -> list[dict]:
-    return _build(combat_id, ruleset, turn, phase, events, seq=seq, now=now)[0]
+    return [json.loads(t) for t in texts(combat_id, ruleset, turn, phase, events, seq=seq,
+                                         now=now)]
 
 
-def _build(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable[Mapping],
-           *, seq: int = 0, now: float = 0.0, decoded: bool = True
-           ) -> tuple[list[dict], list[str]]:
-    """The log records of ``events``, numbered from ``seq`` + 1 (pure; ``bin/replay``
-    rebuilds a command's records this way to compare them with the logged ones).
+def texts(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable,
+          *, seq: int = 0, now: float = 0.0) -> list[str]:
+    """The log records of ``events`` (dicts, or the engine's ``Event`` values), numbered from
+    ``seq`` + 1, as JSON texts (pure; ``bin/replay`` rebuilds a command's records this way,
+    through ``build``, to compare them with the logged ones).
 
     ``turn`` and ``phase`` are where the combat stood before these events; the d10
     ``turn``/``phase`` and the spotlight ``round``/stage events move them on, so each record
     says when it happened. An event's own ``turn``/``phase`` field (an act's main/extra) is
     kept as ``event_turn``/``event_phase``. Values are as JSON keeps them (lists, not
-    tuples). ``decoded=False``: the records as built, not read back from their JSON (a
-    command's write needs only their texts and seqs; decoding them cost a fifth of its log
-    write).
+    tuples). Each text is what ``json.dumps`` gives for the record, so the row, the export
+    and a record decoded and dumped again agree byte for byte.
     """
-    records, texts = [], []
-    ts = round(now, 3)
+    out = []
+    ts = repr(round(now, 3))  # json.dumps writes a float as its repr
+    fight = f"{_encode(combat_id)}, \"ruleset\": {_encode(ruleset)}"
+    clock = None  # (turn, phase) the encoded part below is for
     for ev in events:
-        kind = ev.get("event", "note")
+        kind = ev.get("event", "note") if type(ev) is not Event else ev.kind
         if kind == "turn":
             turn = ev.get("turn", turn)
         elif kind == "phase":
@@ -113,24 +117,32 @@ def _build(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable
         elif kind in ("spotlight", "prompt") and ev.get("stage"):
             phase = ev["stage"]
         seq += 1
-        rec = {"seq": seq, "ts": ts, "combat": combat_id, "ruleset": ruleset,
+        fields = ev.fields if type(ev) is Event else None
+        if fields is not None and _RESERVED.isdisjoint(fields):
+            # Issue 13: most events: the record's own fields as text, then the event's
+            # fields encoded as they are (no record dict copied from them).
+            if clock != (turn, phase):
+                clock = (turn, phase)
+                when = f"\"turn\": {_encode(turn)}, \"phase\": {_encode(phase)}"
+            head = (f"{{\"seq\": {seq}, \"ts\": {ts}, \"combat\": {fight}, {when}, "
+                    f"\"event\": {_encode(kind)}")
+            out.append(head + ", " + _encode(fields)[1:] if fields else head + "}")
+            continue
+        rec = {"seq": seq, "ts": round(now, 3), "combat": combat_id, "ruleset": ruleset,
                "turn": turn, "phase": phase, "event": kind}
         moved = kind not in _CLOCK_EVENTS
-        for k, v in ev.items():
+        for k, v in (ev.to_dict() if type(ev) is Event else ev).items():
             if k not in _RESERVED:
                 rec[k] = v
             elif moved and (k == "turn" or k == "phase"):
                 rec["event_" + k] = v
-        # Encoded once: the row and the export are these texts (dumping the decoded record
-        # again gives the same text), the record is what JSON keeps.
         raw = [k for k, v in rec.items() if type(v) is RawJSON] if kind == "intent" else ()
         if raw:
             head = _encode({k: v for k, v in rec.items() if k not in raw})[:-1]
-            texts.append(head + "".join(f", {_encode(k)}: {rec[k]}" for k in raw) + "}")
+            out.append(head + "".join(f", {_encode(k)}: {rec[k]}" for k in raw) + "}")
         else:
-            texts.append(_encode(rec))
-        records.append(json.loads(texts[-1]) if decoded else rec)
-    return records, texts
+            out.append(_encode(rec))
+    return out
 
 
 def _last(combat_id: str) -> int:
@@ -148,23 +160,21 @@ def write(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable[
     """Append ``events`` as one row (call it inside the transaction that saves the sheets);
     the JSONL export follows the commit. ``undo``: what restoring the fight to before this
     command needs beyond the row before it (or its JSON already); ``state``: the fight's
-    state after it, as JSON. Returns the records (with their seq) as built: what the row
-    holds is their JSON, which ``read`` decodes."""
+    state after it, as JSON. Returns the records' JSON texts (``read`` decodes the row's)."""
     from . import plain_writes
 
-    events = list(events)
-    if not events:
+    first = _last(combat_id) + 1
+    done = texts(combat_id, ruleset, turn, phase, events, seq=first - 1, now=time.time())
+    if not done:
         return []
-    records, texts = _build(combat_id, ruleset, turn, phase, events, seq=_last(combat_id),
-                            now=time.time(), decoded=False)
     if undo and not isinstance(undo, str):
         undo = jsontext.dumps(undo)
-    plain_writes.insert_record(combat_id, records[0]["seq"], records[-1]["seq"], turn,
-                               "[" + ", ".join(texts) + "]", undo or "", state)
-    _last_seq[combat_id] = records[-1]["seq"]
-    first, last = records[0]["seq"], records[-1]["seq"]
-    transaction.on_commit(lambda: _queue(combat_id, first, last, texts))
-    return records
+    last = first + len(done) - 1
+    plain_writes.insert_record(combat_id, first, last, turn, "[" + ", ".join(done) + "]",
+                               undo or "", state)
+    _last_seq[combat_id] = last
+    transaction.on_commit(lambda: _queue(combat_id, first, last, done))
+    return done
 
 
 def _queue(combat_id: str, first: int, last: int, texts: list[str]) -> None:

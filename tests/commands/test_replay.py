@@ -131,3 +131,23 @@ class TestSheetsCarriedForward(TestReplay):
         self.assertIn(f"#{self.char2.id}", self.intents(records)[-2]["sheets"])
         report = combat_replay.replay(json.loads(json.dumps(records)), rules)
         self.assertTrue(report.ok, str(report.difference))
+
+
+class TestRecordTexts(TestReplay):
+    def test_an_event_is_logged_as_its_dict_would_be(self):
+        """Issue 13: the engine's events are encoded from their fields; the text is the one
+        json.dumps gives for the record built from the event's dict (replay's way)."""
+        from combat.core.events import Event
+
+        records = self.play()
+        events = [Event.from_dict(combatlog.event_of(r).to_dict()) for r in records
+                  if r["event"] not in ("intent", "start")]
+        events.append(Event("turn", {"turn": 3}))  # fields named as the record's own
+        events.append(Event("act", {"turn": "extra", "phase": "main", "x": (1, 2)}))
+        events.append(Event("note", {}))
+        args = ("cid-1", "numetal", 2, "declare")
+        fast = combatlog.texts(*args, events, seq=7, now=1796250796.5184)
+        slow = combatlog.texts(*args, [e.to_dict() for e in events], seq=7,
+                               now=1796250796.5184)
+        self.assertEqual(fast, slow)
+        self.assertEqual([json.dumps(json.loads(t)) for t in fast], fast)
