@@ -15,6 +15,7 @@ sheets) and then ``commit``s them here inside one transaction: all or nothing.
 from __future__ import annotations
 
 import json
+from contextlib import nullcontext
 
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
@@ -171,9 +172,15 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
         before = before or state
         text = stored if stored is not None else self.dump(state)
         sheets = list(sheets)
+        first = self._state_attribute() is None  # set up without one: its first state
+        # A command that changes no sheet writes one statement, the log row with the state:
+        # atomic on its own, so no BEGIN ... COMMIT around it (issue 13: Django's
+        # transaction costs a declaration more than its INSERT). Inside a caller's
+        # transaction (a fight's start, a new NPC) it is part of that one.
+        whole = transaction.atomic() if sheets or first else nullcontext()
         try:
-            with transaction.atomic():
-                if self._state_attribute() is None:  # set up without one: its first state
+            with whole:
+                if first:
                     self.attributes.add("state", text)
                 for char, sheet in sheets:
                     char.sheet.save(sheet)

@@ -290,6 +290,10 @@ class TestQueryCount(CombatTest):
         # it keeps the new state too (no UPDATE of the Script's Attribute).
         self.assertEqual(len(writes(declare)), 1, declare.sql)  # the log row with the state
         self.assertEqual(len(writes(act)), 2, act.sql)  # Thug's sheet, the log row
+        # One statement is atomic on its own: a declaration opens no transaction (here, in
+        # the test's, no savepoint); the act's two writes are one.
+        self.assertEqual(declare.query_count, 1, declare.sql)
+        self.assertEqual(act.query_count, 4, act.sql)  # SAVEPOINT, UPDATE, INSERT, RELEASE
 
     def test_commit_encodes_only_who_changed(self):
         """The stored state is json.dumps(state.to_dict()) byte for byte, and a commit
