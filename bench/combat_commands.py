@@ -133,7 +133,7 @@ def one_size(n: int, turns: int, seed: int, profiler=None, only: str = "") -> di
                             profiler if only == "act" else None, cpu)
                 if os.environ.get("WOD_BENCH_SQL") and len(queries) == 3:
                     print("\n".join(q["sql"][:120] for q in ctx.captured_queries))
-        size = len(script.attributes.get("state"))
+        size = len(script.stored_text())
         boss.execute_cmd("+combat/end")
     finally:
         patch.stop()

@@ -21,6 +21,19 @@ from world.dice_source import GAME_DICE, GameDice
 from world.combat_text import plain, second_person
 
 
+class WhenAsked:
+    """A yes or no worked out only when someone asks (``bool(...)``): the permission checks
+    a command may need cost more than the rest of its parsing (issue 13)."""
+
+    __slots__ = ("_ask",)
+
+    def __init__(self, ask):
+        self._ask = ask
+
+    def __bool__(self) -> bool:
+        return bool(self._ask())
+
+
 class WodCommand(MuxCommand):
     """Dispatches ``+cmd/switch`` to ``do_switch`` (bare command: ``do_default``)."""
 

@@ -21,7 +21,7 @@ from evennia.typeclasses.attributes import Attribute
 from evennia.utils.utils import lazy_property
 
 from combat.sheet import Sheet
-from world import oob, plain_writes, rulebook
+from world import jsontext, oob, plain_writes, rulebook
 
 from .objects import ObjectParent
 
@@ -79,9 +79,23 @@ class SheetHandler:
             self._sheet, self._raw = _parse(attr), raw
         return self._sheet
 
+    def read(self) -> tuple[Sheet, str | None]:
+        """(the sheet, the JSON text it was parsed from): the text is what the combat log
+        splices in as the sheet read (no encoding again; ``None`` for a sheet stored as a
+        dict before issue 13, or no sheet stored)."""
+        sheet = self.get()
+        raw = self._raw
+        return sheet, (raw if isinstance(raw, str) and self._sheet is sheet else None)
+
+    def stored_text(self) -> str | None:
+        """The stored sheet's JSON text (what ``save`` wrote), or None."""
+        attr = self._attr()
+        raw = attr.db_value if attr is not None else None
+        return raw if isinstance(raw, str) else None
+
     def save(self, sheet: Sheet) -> None:
         key, category = SHEET_ATTR
-        text = json.dumps(sheet.to_dict())
+        text = jsontext.dumps(sheet.to_dict())  # json.dumps, its encoder built once
         attr = self._attr()
         if attr is None:
             self.obj.attributes.add(key, text, category=category)

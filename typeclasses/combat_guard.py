@@ -27,8 +27,10 @@ def restore_after_rollback(objs) -> None:
     from evennia.typeclasses.attributes import Attribute
 
     from .characters import sheets_changed
+    from .combat import memo_changed
 
     sheets_changed()  # a value put back here is no save: what was drawn from sheets is old
+    memo_changed()  # nor what a fight keeps of its Attributes
     for obj in objs:
         if obj is None:
             continue
@@ -69,8 +71,8 @@ def discard_unborn(script) -> None:
             task.stop()
         script.ndb._task = None
         room = script.obj
-        if room is not None and room.ndb.wod_combat is script:
-            room.ndb.wod_combat = None
+        if room is not None and getattr(room, "_wod_combat", None) is script:
+            room._wod_combat = None
         if type(script).get_cached_instance(script.pk) is script:
             script.flush_from_cache(force=True)
     except Exception:  # never hide the original error behind a cleanup error

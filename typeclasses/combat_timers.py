@@ -17,7 +17,7 @@ from __future__ import annotations
 from django.conf import settings
 from evennia.utils import logger
 
-from world import combat_service
+from world import combat_service, combatlog
 
 #: seconds between deadline checks (the timeout is honoured to within this)
 TICK = int(getattr(settings, "COMBAT_TIMER_TICK", 2) or 2)
@@ -54,5 +54,7 @@ class TimerMixin:
         try:
             if self.attributes.has("state"):
                 check(self)
+                # what the fight committed since the last tick goes to its JSONL export
+                combatlog.flush(self.combat_id)
         except Exception:  # the clock must keep ticking whatever one combat does
             logger.log_trace(f"combat: idle timeout check failed for {self.key} #{self.id}")

@@ -83,6 +83,25 @@ def _strip(records: Iterable[dict]) -> list[dict]:
     return [{k: v for k, v in r.items() if k not in _META} for r in records]
 
 
+def sheets_read(asked: dict, carried: dict[str, Sheet]) -> dict[str, Sheet]:
+    """The sheets an intent's command read: those its record logs, and (a record that says
+    ``sheets_carried``) every other one as the log last gave it, but for those it found no
+    sheet for. ``carried`` takes the logged ones."""
+    logged = {k: Sheet.from_dict(v) for k, v in asked.get("sheets", {}).items()}
+    carried.update(logged)
+    if not asked.get("sheets_carried"):
+        return logged  # logged before issue 13's change: every sheet read is in the record
+    missing = asked.get("no_sheet") or ()
+    return {k: v for k, v in carried.items() if k not in missing}
+
+
+def carry_changes(carried: dict[str, Sheet], changes) -> None:
+    """A re-applied command's sheet changes, as the next command reads them back from
+    their stored JSON."""
+    for key, sheet in changes.items():
+        carried[key] = Sheet.from_dict(json.loads(json.dumps(sheet.to_dict())))
+
+
 def replay(records: list[dict], load_rules: Callable[[str], object]) -> Report:
     """Re-apply every command of one fight's log; ``load_rules(name)`` gives its rules."""
     from .combat_service import digest
@@ -95,9 +114,11 @@ def replay(records: list[dict], load_rules: Callable[[str], object]) -> Report:
     state = engine.load(start["state"])
     done = 0
     befores: dict[int, object] = {}  # intent seq -> the state before it (for undo)
+    carried: dict[str, Sheet] = {}  # each sheet as the log last gave it (world/sheet_log.py)
     for n, (prelude, asked, logged) in enumerate(_commands(records), 1):
         seq = logged[0]["seq"] if logged else asked["seq"]
         if asked["event"] == "undo":  # the state goes back to before the undone command
+            carried.clear()  # and its sheets: the commands after it log them again
             state = befores[asked["undone"]]
             state = engine.stamp(state, asked.get("timeout"), asked.get("now", 0.0))
             mine_digest = digest(json.dumps(state.to_dict()))
@@ -108,12 +129,13 @@ def replay(records: list[dict], load_rules: Callable[[str], object]) -> Report:
             continue
         befores[asked["seq"]] = state
         intent = it.from_dict(asked["intent"])
-        sheets = {k: Sheet.from_dict(v) for k, v in asked.get("sheets", {}).items()}
+        sheets = sheets_read(asked, carried)
         turn, phase = asked["turn"], asked["phase"]
         try:
             out = engine.apply(state, intent, sheets, rules, ReplayDice(asked.get("dice", ())))
         except (WodError, OutOfDice) as err:
             return Report(done, Difference(n, seq, "error", "applied", repr(err)))
+        carry_changes(carried, out.sheet_changes)
         events = [e.to_dict() for e in out.events]
         mine = combatlog.build(start["combat"], start["ruleset"], turn, phase, events)
         if _strip(mine) != _strip(logged):

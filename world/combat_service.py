@@ -30,10 +30,12 @@ from combat.core.engine import engine_for
 from combat.core.events import Event
 from combat.errors import IllegalAction
 
-from . import combat_text, combatlog, oob, state_text
+from . import combat_text, combatlog, jsontext, oob, sheet_log
 from .dice_source import GAME_DICE
+from .text_width import prefitted
 from .combat_text import Names
 
+_dumps = jsontext.dumps  # json.dumps, its encoder built once
 COMBAT_KEY = "wod_combat"
 SCRIPT_TYPECLASS = "typeclasses.combat.CombatScript"
 NPC_TYPECLASS = "typeclasses.characters.NPC"
@@ -91,18 +93,24 @@ class Objects:
 
 
 class Sheets(Mapping):
-    """The engine's ``sheets``: each character's sheet read once, when the engine asks."""
+    """The engine's ``sheets``: each character's sheet read once, when the engine asks.
+    ``texts`` keeps the stored JSON each was parsed from (the log splices it in as it is),
+    ``missing`` the keys asked for that have no sheet here (replay must refuse them too)."""
 
     def __init__(self, objects: Objects):
         self._objects = objects
         self.read: dict[str, Any] = {}
+        self.texts: dict[str, str | None] = {}
+        self.missing: list[str] = []
 
     def __getitem__(self, key: str):
         if key not in self.read:
             obj = self._objects(key)
             if obj is None or not hasattr(obj, "sheet"):
+                if key not in self.missing:
+                    self.missing.append(key)
                 raise KeyError(key)
-            self.read[key] = obj.sheet.get()
+            self.read[key], self.texts[key] = obj.sheet.read()
         return self.read[key]
 
     def __iter__(self):
@@ -121,8 +129,9 @@ class Applied:
     before: Any
     state: Any
     events: tuple[Event, ...]
-    records: list[dict]
+    records: list[str]  # the log records' JSON
     text: str | None  # what the room read
+    names: Names | None = None  # who is who in that text (drawn once for room and prompts)
 
 
 def digest(stored: str) -> str:
@@ -160,26 +169,33 @@ def run(script, intent: it.Intent, rng: random.Random, *, objects: Objects | Non
         changed.append((obj, sheet))
     prelude = tuple({**e, "prelude": True} for e in prelude)  # told before the intent
     events = (*(Event.from_dict(e) for e in prelude), *out.events)
-    text = combat_text.room_text(engine.name, events, state, names_of(state, events, objects))
+    names = names_of(state, events, objects)
+    text = combat_text.room_text(engine.name, events, state, names)
     stored = script.dump(state)
+    given = sheet_log.known(script)
+    logged = sheet_log.to_log(sheets, given)  # the rest the log already gives (replay)
     asked = {"event": "intent", "intent": intent.to_dict(), "dice": list(dice.faces),
-             "sheets": {k: s.to_dict() for k, s in sheets.read.items()}, "now": now,
-             "timeout": timeout, "digest": digest(stored), "text": text}
-    undo_sheets = {k: (sheets.read[k] if k in sheets.read else o.sheet.get()).to_dict()
+             "sheets": combatlog.RawJSON(sheet_log.as_json(logged)), "sheets_carried": True,
+             "now": now, "timeout": timeout, "digest": digest(stored), "text": text}
+    if sheets.missing:
+        asked["no_sheet"] = list(sheets.missing)
+    undo_sheets = {k: sheet_log.text_of(sheets, k) if k in sheets.read else
+                   _dumps(o.sheet.get().to_dict())
                    for (o, _), k in zip(changed, out.sheet_changes)}
-    # The state it started from, as stored: {"state": before.to_dict(), "sheets": ...}
-    undo = state_text.undo_text(script.stored_text(), undo_sheets)
+    # The state it started from is the row before's (typeclasses/combat.py); the sheets:
+    undo = '{"sheets": ' + sheet_log.as_json(undo_sheets) + "}"
     if is_mock(script):  # a rehearsal: each sheet as it was before the fight first changed it
         kept = dict(script.attributes.get("mock_sheets") or {})
-        fresh = {k: undo_sheets[k] for k in out.sheet_changes if k not in kept}
+        fresh = {k: json.loads(undo_sheets[k]) for k in out.sheet_changes if k not in kept}
         if fresh:
             script.attributes.add("mock_sheets", {**kept, **fresh})
-    records = script.commit(state, changed, [*prelude, asked, *(e.to_dict() for e in
-                                                                 out.events)],
-                            before=before, stored=stored, undo=undo)
+    records = script.commit(state, changed, [*prelude, asked, *out.events], before=before,
+                            stored=stored, undo=undo)
+    sheet_log.remember(given, logged, ((k, o) for (o, _), k in zip(changed,
+                                                                      out.sheet_changes)))
     if is_mock(script) and isinstance(intent, it.Remove) and intent.actor:
         put_back(script, objects, only=intent.actor)
-    done = Applied(script, before, state, events, records, text)
+    done = Applied(script, before, state, events, records, text, names)
     announce(done, objects)
     return done
 
@@ -188,7 +204,7 @@ def announce(done: Applied, objects: Objects) -> None:
     """The room reads what happened (ending with "everyone has declared" or "acted" when
     that is so), then whoever is now up is told."""
     script, engine = done.script, done.script.engine()
-    names = names_of(done.state, done.events, objects)
+    names = done.names or names_of(done.state, done.events, objects)
     room = script.obj
     already = set(engine.prompts(done.before))
     organizer = script.organizer
@@ -207,7 +223,7 @@ def announce(done: Applied, objects: Objects) -> None:
                                                   or not obj.sessions.count()):
                 continue
             own = personal.pop(f"#{obj.id}", None)
-            obj.msg("\n".join((done.text, *own)) if own else done.text)
+            obj.msg(prefitted(done.text, *own) if own else done.text)
     for key, msgs in personal.items():  # told though not in the room (or nothing to read)
         obj = objects(key)
         if obj is not None:
@@ -244,7 +260,7 @@ def start(room, rules, options: Mapping, organizer, rng: random.Random,
             script = create_script(SCRIPT_TYPECLASS, key=COMBAT_KEY, obj=room, persistent=True)
             script.setup(out.state, rules.name, key)
             if mock:
-                script.attributes.add("mock", True)
+                script.set_mock()
             return run(script, it.Join(by=key, actor=key, name=organizer.key, opening=True),
                        rng, prelude=(first,))
     except BaseException:
@@ -275,7 +291,7 @@ def add_npc(script, name: str, sheet, by: str, rng: random.Random,
 
 
 def is_mock(script) -> bool:
-    return bool(script.attributes.get("mock"))
+    return script.is_mock
 
 
 def put_back(script, objects: Objects, only: str | None = None) -> list[str]:
@@ -408,7 +424,7 @@ def _undoable(script, state):
     undone: set[int] = set()
     turn = combatlog.clock(state)[0]
     latest = True
-    for row in combatlog.rows(script.combat_id).order_by("-first_seq"):
+    for row in combatlog.rows(script.combat_id).defer("state").order_by("-first_seq"):
         records = json.loads(row.records)
         for r in records:
             if r["event"] == "undo":
@@ -440,6 +456,9 @@ def undo(script, by: str, rng: random.Random) -> Applied:
     row, asked = found
     kept = json.loads(row.undo)
     objects = Objects(script.obj)
+    if "state" not in kept:  # issue 13: the row before keeps the state the command started from
+        kept["state"] = json.loads(combatlog.state_before(script.combat_id, row.first_seq)
+                                   or script.started_text())
     state = engine.load(kept["state"])
     now, timeout = time.time(), timeout_of(engine, state)[0]
     state = engine.stamp(state, timeout, now)
@@ -456,6 +475,7 @@ def undo(script, by: str, rng: random.Random) -> Applied:
     events = (Event.from_dict(ev),)
     text = combat_text.room_text(engine.name, events, state, names_of(state, events, objects))
     records = script.commit(state, sheets, [ev], before=before, stored=stored)
+    sheet_log.forget(script)  # sheets put back outside the engine: the next command logs them
     done = Applied(script, before, state, events, records, text)
     announce(done, objects)
     return done

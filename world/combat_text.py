@@ -187,8 +187,15 @@ _RULE_ID = re.compile(r"\s*\((?:[A-Z]{2,5}-\d{2}(?:/\d{2}\b)*[/, ]*)+\)"
                       r"|,?\s*\b[A-Z]{2,5}-\d{2}\b(?:/(?:[A-Z]{2,5}-)?\d{2}\b)*")
 
 
+# Every rule ID has a capital, a hyphen and a digit in a row: a line without one (most of
+# them) skips the long pattern above, which costs several times this search (issue 13).
+_MAYBE_RULE_ID = re.compile(r"[A-Z]-\d")
+
+
 def plain(note: str) -> str:
     """A note from the engine without its rule IDs (player text names no rules)."""
+    if _MAYBE_RULE_ID.search(note) is None:
+        return note.rstrip()
     return _RULE_ID.sub("", note).rstrip()
 
 

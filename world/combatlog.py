@@ -2,9 +2,12 @@
 
 Each command appends ONE row (``world.models.CombatRecord``) inside the transaction that
 saves the fight's state and the sheets it changed, so the log can never lose or keep a
-command the state did not (issue 14). After the commit the records are appended to
-``COMBAT_LOG_DIR/<combat id>.jsonl``, an export for tools (``bin/replay``) and people; a
-missing export is rebuilt from the rows.
+command the state did not (issue 14). The rows are the log; ``COMBAT_LOG_DIR/<combat
+id>.jsonl`` is an export of them for tools (``bin/replay``) and people, appended to with
+what the fight committed since at each tick of its clock (``typeclasses/combat_timers.py``,
+every 2 s), when it ends and when the server stops (issue 13: one file write a tick, not a
+``stat``, a write and a flush per command). An export that is missing or behind (a crash
+between a commit and the next tick) is rebuilt from the rows.
 
 Each record: ``seq`` (increasing over the whole fight), ``ts`` (unix time), ``combat`` (its
 id), ``ruleset``, ``turn``, ``phase``, ``event`` and the event's own fields.
@@ -21,18 +24,30 @@ from typing import Iterable, Mapping
 from django.conf import settings
 from django.db import transaction
 
+from combat.core.events import Event
+
+from . import jsontext
+
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]")
 _last_seq: dict[str, int] = {}  # combat id -> last seq written (the rows are the truth)
 _exported: dict[str, tuple[int, int]] = {}  # combat id -> (last seq, size) of its export
-_open: dict[str, tuple] = {}  # export path -> (its file open for appending, its inode)
-_OPEN_MAX = 64  # more than a game's fights at once (load.py plays 20): each one a descriptor
+#: combat id -> [first seq, last seq, record texts]: committed, not exported yet
+_pending: dict[str, list] = {}
 
 #: ``json.dumps(rec, default=str)`` with its encoder built once (dumps with an argument
-#: builds a new one per call: a fifth of encoding a command's records)
-_encode = json.JSONEncoder(default=str).encode
+#: builds a new one per call: a fifth of encoding a command's records; world/jsontext.py)
+_encode = jsontext.dumps_or_str
 
 #: records ``+combat/log`` leaves out: bookkeeping, not something that happened
 QUIET = frozenset({"intent", "prompt", "defend", "extra_actions"})
+
+
+class RawJSON(str):
+    """A record's field already encoded as JSON (the sheets an intent read, as stored): the
+    record's text splices it in as it is, after the other fields, instead of decoding and
+    encoding it again (issue 13)."""
+
+    __slots__ = ()
 
 
 def log_dir() -> str:
@@ -60,28 +75,37 @@ def clock(state) -> tuple[int, str]:
     return state.turn, state.phase
 
 
+#: a record's own fields: an event's field of the same name is dropped, or (its own turn
+#: and phase, but for the events that move the clock) kept as ``event_turn``/``event_phase``
+_RESERVED = frozenset({"event", "seq", "ts", "combat", "ruleset", "turn", "phase"})
+_CLOCK_EVENTS = frozenset({"turn", "phase", "prompt"})
+
+
 def build(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable[Mapping],
           *, seq: int = 0, now: float = 0.0) -> list[dict]:
-    return _build(combat_id, ruleset, turn, phase, events, seq=seq, now=now)[0]
+    return [json.loads(t) for t in texts(combat_id, ruleset, turn, phase, events, seq=seq,
+                                         now=now)]
 
 
-def _build(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable[Mapping],
-           *, seq: int = 0, now: float = 0.0, decoded: bool = True
-           ) -> tuple[list[dict], list[str]]:
-    """The log records of ``events``, numbered from ``seq`` + 1 (pure; ``bin/replay``
-    rebuilds a command's records this way to compare them with the logged ones).
+def texts(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable,
+          *, seq: int = 0, now: float = 0.0) -> list[str]:
+    """The log records of ``events`` (dicts, or the engine's ``Event`` values), numbered from
+    ``seq`` + 1, as JSON texts (pure; ``bin/replay`` rebuilds a command's records this way,
+    through ``build``, to compare them with the logged ones).
 
     ``turn`` and ``phase`` are where the combat stood before these events; the d10
     ``turn``/``phase`` and the spotlight ``round``/stage events move them on, so each record
     says when it happened. An event's own ``turn``/``phase`` field (an act's main/extra) is
     kept as ``event_turn``/``event_phase``. Values are as JSON keeps them (lists, not
-    tuples). ``decoded=False``: the records as built, not read back from their JSON (a
-    command's write needs only their texts and seqs; decoding them cost a fifth of its log
-    write).
+    tuples). Each text is what ``json.dumps`` gives for the record, so the row, the export
+    and a record decoded and dumped again agree byte for byte.
     """
-    records, texts = [], []
+    out = []
+    ts = repr(round(now, 3))  # json.dumps writes a float as its repr
+    fight = f"{_encode(combat_id)}, \"ruleset\": {_encode(ruleset)}"
+    clock = None  # (turn, phase) the encoded part below is for
     for ev in events:
-        kind = ev.get("event", "note")
+        kind = ev.get("event", "note") if type(ev) is not Event else ev.kind
         if kind == "turn":
             turn = ev.get("turn", turn)
         elif kind == "phase":
@@ -93,18 +117,32 @@ def _build(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable
         elif kind in ("spotlight", "prompt") and ev.get("stage"):
             phase = ev["stage"]
         seq += 1
+        fields = ev.fields if type(ev) is Event else None
+        if fields is not None and _RESERVED.isdisjoint(fields):
+            # Issue 13: most events: the record's own fields as text, then the event's
+            # fields encoded as they are (no record dict copied from them).
+            if clock != (turn, phase):
+                clock = (turn, phase)
+                when = f"\"turn\": {_encode(turn)}, \"phase\": {_encode(phase)}"
+            head = (f"{{\"seq\": {seq}, \"ts\": {ts}, \"combat\": {fight}, {when}, "
+                    f"\"event\": {_encode(kind)}")
+            out.append(head + ", " + _encode(fields)[1:] if fields else head + "}")
+            continue
         rec = {"seq": seq, "ts": round(now, 3), "combat": combat_id, "ruleset": ruleset,
                "turn": turn, "phase": phase, "event": kind}
-        for k, v in ev.items():
-            if k in ("turn", "phase") and kind not in ("turn", "phase", "prompt"):
-                rec["event_" + k] = v
-            elif k not in ("event", "seq", "ts", "combat", "ruleset", "turn", "phase"):
+        moved = kind not in _CLOCK_EVENTS
+        for k, v in (ev.to_dict() if type(ev) is Event else ev).items():
+            if k not in _RESERVED:
                 rec[k] = v
-        # Encoded once: the row and the export are these texts (dumping the decoded record
-        # again gives the same text), the record is what JSON keeps.
-        texts.append(_encode(rec))
-        records.append(json.loads(texts[-1]) if decoded else rec)
-    return records, texts
+            elif moved and (k == "turn" or k == "phase"):
+                rec["event_" + k] = v
+        raw = [k for k, v in rec.items() if type(v) is RawJSON] if kind == "intent" else ()
+        if raw:
+            head = _encode({k: v for k, v in rec.items() if k not in raw})[:-1]
+            out.append(head + "".join(f", {_encode(k)}: {rec[k]}" for k in raw) + "}")
+        else:
+            out.append(_encode(rec))
+    return out
 
 
 def _last(combat_id: str) -> int:
@@ -118,66 +156,80 @@ def _last(combat_id: str) -> int:
 
 
 def write(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable[Mapping],
-          *, undo: Mapping | str | None = None) -> list[dict]:
-    """Append ``events`` as one row (call it inside the transaction that saves the state);
+          *, undo: Mapping | str | None = None, state: str = "") -> list[dict]:
+    """Append ``events`` as one row (call it inside the transaction that saves the sheets);
     the JSONL export follows the commit. ``undo``: what restoring the fight to before this
-    command needs (or its JSON already). Returns the records (with their seq) as built:
-    what the row holds is their JSON, which ``read`` decodes."""
+    command needs beyond the row before it (or its JSON already); ``state``: the fight's
+    state after it, as JSON. Returns the records' JSON texts (``read`` decodes the row's)."""
     from . import plain_writes
 
-    events = list(events)
-    if not events:
+    first = _last(combat_id) + 1
+    done = texts(combat_id, ruleset, turn, phase, events, seq=first - 1, now=time.time())
+    if not done:
         return []
-    records, texts = _build(combat_id, ruleset, turn, phase, events, seq=_last(combat_id),
-                            now=time.time(), decoded=False)
     if undo and not isinstance(undo, str):
-        undo = json.dumps(undo)
-    plain_writes.insert_record(combat_id, records[0]["seq"], records[-1]["seq"], turn,
-                               "[" + ", ".join(texts) + "]", undo or "")
-    _last_seq[combat_id] = records[-1]["seq"]
-    transaction.on_commit(lambda: export(combat_id, records, texts))
-    return records
+        undo = jsontext.dumps(undo)
+    last = first + len(done) - 1
+    plain_writes.insert_record(combat_id, first, last, turn, "[" + ", ".join(done) + "]",
+                               undo or "", state)
+    _last_seq[combat_id] = last
+    transaction.on_commit(lambda: _queue(combat_id, first, last, done))
+    return done
 
 
-def export(combat_id: str, records: list[dict], texts: list[str] | None = None) -> None:
-    """Append committed ``records`` (``texts``: their JSON if known) to the JSONL file; a
-    file that is missing (or behind) is rebuilt from the rows first."""
-    path = path_for(combat_id)
-    try:
-        st = os.stat(path)
-        size, inode = st.st_size, st.st_ino
-    except FileNotFoundError:
-        size = inode = None
-    # The file as this process left it (same size, ending at the seq before these) needs no
-    # reading; otherwise its tail says where it ends.
-    if _exported.get(combat_id) != (records[0]["seq"] - 1, size):
-        if size is None:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-        if _file_last_seq(path) != records[0]["seq"] - 1:
-            rebuild(combat_id)
-            _exported[combat_id] = (records[-1]["seq"], os.path.getsize(path))
-            return
-    fh = _appender(path, inode)
-    fh.write("".join(t + "\n" for t in (texts or map(json.dumps, records))))
-    fh.flush()  # on disk before the next command reads its size (and for bin/replay)
-    _exported[combat_id] = (records[-1]["seq"], fh.tell())
-
-
-def _appender(path: str, inode: int | None):
-    """The export's file, open for appending: kept open between commands (opening and
-    closing it was half of an export's cost, issue 13), the ``_OPEN_MAX`` latest only. A
-    file replaced since (a rebuild, someone's hand) has another inode: opened anew."""
-    kept = _open.pop(path, None)
-    if kept is not None and (inode is None or kept[1] != inode):
-        kept[0].close()
+def _queue(combat_id: str, first: int, last: int, texts: list[str]) -> None:
+    """Committed records wait for the next ``flush`` of their fight."""
+    kept = _pending.get(combat_id)
+    if kept is not None and kept[1] != first - 1:  # not what follows: export those first
+        flush(combat_id)
         kept = None
     if kept is None:
-        fh = open(path, "a", encoding="utf-8")
-        kept = (fh, os.fstat(fh.fileno()).st_ino)
-    _open[path] = kept  # the latest last
-    while len(_open) > _OPEN_MAX:
-        _open.pop(next(iter(_open)))[0].close()
-    return kept[0]
+        _pending[combat_id] = [first, last, list(texts)]
+    else:
+        kept[1] = last
+        kept[2].extend(texts)
+
+
+def flush(combat_id: str) -> None:
+    """Append what ``combat_id`` committed since the last flush to its export. A failure is
+    logged, never raised: the rows are the log, and the next flush rebuilds what is
+    missing."""
+    kept = _pending.pop(combat_id, None)
+    if kept is not None:
+        try:
+            export(combat_id, kept[0], kept[1], kept[2])
+        except Exception:
+            from evennia.utils import logger
+
+            logger.log_trace(f"combat: could not export the log of {combat_id}")
+
+
+def flush_all() -> None:
+    """Every fight's export up to date (the server is stopping)."""
+    for combat_id in list(_pending):
+        flush(combat_id)
+
+
+def export(combat_id: str, first: int, last: int, texts: list[str]) -> None:
+    """Append committed records ``first``..``last`` (their JSON ``texts``) to the JSONL
+    file; a file that is missing (or behind) is rebuilt from the rows instead."""
+    path = path_for(combat_id)
+    try:
+        size = os.path.getsize(path)
+    except FileNotFoundError:
+        size = None
+    # The file as this process left it (same size, ending at the seq before these) needs no
+    # reading; otherwise its tail says where it ends.
+    if _exported.get(combat_id) != (first - 1, size):
+        if size is None:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+        if _file_last_seq(path) != first - 1:
+            rebuild(combat_id)
+            _exported[combat_id] = (last, os.path.getsize(path))
+            return
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write("".join(t + "\n" for t in texts))
+        _exported[combat_id] = (last, fh.tell())
 
 
 def rebuild(combat_id: str) -> str:
@@ -215,8 +267,19 @@ def rows(combat_id: str):
 
 def read(combat_id: str, last: int | None = None) -> list[dict]:
     """Every record (or the ``last`` ones), oldest first, from the rows."""
-    out = [r for row in rows(combat_id) for r in json.loads(row.records)]
+    out = [r for text in rows(combat_id).values_list("records", flat=True)
+           for r in json.loads(text)]
     return out[-last:] if last else out
+
+
+def state_before(combat_id: str, seq: int | None = None) -> str | None:
+    """The fight's stored state as the newest row before ``seq`` (None: the newest row of
+    all) left it; None if no such row keeps one (rows written before issue 13), so the
+    Script's ``state`` Attribute has it."""
+    found = rows(combat_id).exclude(state="")
+    if seq is not None:
+        found = found.filter(last_seq__lt=seq)
+    return found.order_by("-last_seq").values_list("state", flat=True).first()
 
 
 def undone(records: list[dict]) -> set[int]:
@@ -233,11 +296,10 @@ def undone(records: list[dict]) -> set[int]:
 
 
 def forget(combat_id: str) -> None:
-    """Drop what memory keeps of a fight's log: its last seq (a reload, a transaction rolled
-    back) and where its export ends (a fight that ended: nothing is written to it again,
-    and a long-running game would keep both for every fight it ever had)."""
+    """Drop what memory keeps of a fight's log, once its export has what it committed: its
+    last seq (a reload, a transaction rolled back) and where its export ends (a fight that
+    ended: nothing is written to it again, and a long-running game would keep both for
+    every fight it ever had)."""
+    flush(combat_id)
     _last_seq.pop(combat_id, None)
     _exported.pop(combat_id, None)
-    kept = _open.pop(path_for(combat_id), None)  # nor an open file
-    if kept is not None:
-        kept[0].close()

@@ -131,7 +131,8 @@ def snapshot(script) -> dict:
         rows.append(row)
     waiting = [{"key": k, "name": names(k), "what": w} for k, w in view["waiting"]]
     recent, version = [], 0
-    for row in combatlog.rows(state.id).order_by("-first_seq")[:RECENT]:
+    for row in combatlog.rows(state.id).only("last_seq", "records").order_by(
+            "-first_seq")[:RECENT]:
         version = max(version, row.last_seq)
         for rec in json.loads(row.records):
             if rec.get("event") == "intent" and rec.get("text"):

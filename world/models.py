@@ -1,22 +1,28 @@
 """The combat log in the database: one append-only row per command (issue 14).
 
-Written in the same transaction as the fight's state and the sheets it changed, so a crash
-can never keep the one without the other. ``records`` holds the command's log records (the
-intent, its dice and sheets, the events) as JSON; ``undo`` what restoring the fight to
-before this command needs (the state and the sheets it changed, as they were). Rows are
-never updated or deleted: an undo is a row of its own that names the command it undid.
+Written in the same transaction as the sheets the command changed, so a crash can never
+keep the one without the other. ``records`` holds the command's log records (the intent,
+its dice and sheets, the events) as JSON; ``state`` the fight's state after the command
+(issue 13: the newest row's is the fight's state, see ``typeclasses/combat.py``); ``undo``
+what restoring the fight to before this command needs beyond the row before it: the sheets
+it changed, as they were (rows written before issue 13 hold the state before too, and no
+``state``). Rows are never updated or deleted: an undo is a row of its own that names the
+command it undid.
 """
 
 from django.db import models
 
 
 class CombatRecord(models.Model):
-    combat = models.CharField(max_length=80, db_index=True)
+    # Looked up by the unique (combat, first_seq) index below: no index of its own (issue 13:
+    # one b-tree page fewer written per command).
+    combat = models.CharField(max_length=80)
     first_seq = models.PositiveIntegerField()
     last_seq = models.PositiveIntegerField()
     turn = models.IntegerField(default=0)  # where the fight stood before the command
     records = models.TextField()  # JSON list of the log records
-    undo = models.TextField(blank=True, default="")  # JSON: {"state": ..., "sheets": {...}}
+    undo = models.TextField(blank=True, default="")  # JSON: {"sheets": {...}}, old: + "state"
+    state = models.TextField(blank=True, default="")  # JSON: the state after it ("": older)
 
     class Meta:
         app_label = "world"

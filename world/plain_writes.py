@@ -1,8 +1,8 @@
 """The writes every combat command makes, as one plain SQL statement each (issue 13).
 
-A command commits the fight's state (an Attribute of its Script holding JSON text), the
-sheets it changed (Attributes holding JSON text) and the log's row
-(``world.models.CombatRecord``). Through the ORM each costs a savepoint, Django's save
+A command commits the sheets it changed (Attributes holding JSON text) and the log's row
+(``world.models.CombatRecord``), which holds the fight's new state too. Through the ORM each
+costs a savepoint, Django's save
 machinery and the idmapper's post-save hooks: about 0.25 ms apiece, a sixth of what a whole
 ``look`` costs the server. They are written as plain parameterised statements inside the
 command's transaction (the same SQL on SQLite and PostgreSQL); what Evennia's save would
@@ -21,7 +21,7 @@ from .models import CombatRecord
 _ATTR_TABLE = Attribute._meta.db_table
 _VALUE = Attribute._meta.get_field("db_value")
 _LOG_TABLE = CombatRecord._meta.db_table
-_LOG_FIELDS = ("combat", "first_seq", "last_seq", "turn", "records", "undo")
+_LOG_FIELDS = ("combat", "first_seq", "last_seq", "turn", "records", "undo", "state")
 
 
 def update_text(attr: Attribute, text: str) -> None:
@@ -33,10 +33,12 @@ def update_text(attr: Attribute, text: str) -> None:
     MONITOR_HANDLER.at_update(attr, "db_value")
 
 
+_INSERT = (f"INSERT INTO {_LOG_TABLE} ({', '.join(_LOG_FIELDS)}) "
+           f"VALUES ({', '.join(['%s'] * len(_LOG_FIELDS))})")
+
+
 def insert_record(combat: str, first_seq: int, last_seq: int, turn: int, records: str,
-                  undo: str) -> None:
+                  undo: str, state: str = "") -> None:
     """Append one log row (the table's own columns, in ``_LOG_FIELDS`` order)."""
-    cols = ", ".join(_LOG_FIELDS)
     with connection.cursor() as cur:
-        cur.execute(f"INSERT INTO {_LOG_TABLE} ({cols}) VALUES (%s, %s, %s, %s, %s, %s)",
-                    [combat, first_seq, last_seq, turn, records, undo])
+        cur.execute(_INSERT, [combat, first_seq, last_seq, turn, records, undo, state])

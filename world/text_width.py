@@ -106,9 +106,30 @@ VERBATIM = frozenset({"py", "py_input", "py_output"})
 _last_fit: tuple = ("", "")  # (text, fitted): a room's text is fitted once, not per reader
 
 
+class Prefitted(str):
+    """A text that knows its fitted form already (``prefitted``): ``msg`` sends that. A
+    fight's readers each get the room's text with their own prompt after it, five different
+    texts: the room's part is fitted once for all of them (issue 13)."""
+
+    fitted: str
+
+    def __reduce__(self):  # pickled (a msg that does not fit text) as the plain string
+        return (str, (str(self),))
+
+
+def prefitted(*parts: str) -> Prefitted:
+    """The parts (the room's text, a reader's own lines) on separate lines; each part is
+    fitted on its own (``fit`` works line by line: the same text as fitting the whole)."""
+    text = Prefitted("\n".join(parts))
+    text.fitted = "\n".join(fit(part) for part in parts)
+    return text
+
+
 def fit_message(text):
     """``fit`` for what ``msg`` takes: a string, or ``(string, {options})``."""
     global _last_fit
+    if type(text) is Prefitted:
+        return text.fitted
     if isinstance(text, str):
         if text is not _last_fit[0]:
             _last_fit = (text, fit(text))

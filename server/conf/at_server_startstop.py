@@ -45,7 +45,11 @@ def at_server_stop():
     This is called just before the server is shut down, regardless
     of it is for a reload, reset or shutdown.
     """
-    pass
+    # Each fight's JSONL export is appended to at its clock's tick: what the last two
+    # seconds committed goes out now (world/combatlog.py).
+    from world import combatlog
+
+    combatlog.flush_all()
 
 
 def at_server_reload_start():

@@ -149,7 +149,7 @@ class TestRefusals(CombatTest):
     def test_refusals_change_nothing(self):
         self.setup_fight()
         script = combat_in(self.room1)
-        before = script.attributes.get("state")
+        before = stored_state(script)
         cases = {
             "+combat/declare attack Nobody": "not in this fight",  # not a combatant
             "+combat/declare Thug=attack Char": "only the organizer or staff run",
@@ -169,18 +169,18 @@ class TestRefusals(CombatTest):
         }
         for line, words in cases.items():
             self.assertIn(words.lower(), self.player(line).text.lower(), line)
-        self.assertEqual(script.attributes.get("state"), before)
+        self.assertEqual(stored_state(script), before)
         # staff: malformed input gets the usage and changes nothing
         for line in ("+combat/init Thug=banana", "+combat/damage Char2=two lethal",
                      "+combat/npc Rat", "+combat/log many", "+combat/start"):
             text = self.cmd(line).text
             self.assertTrue("Usage" in text or "already running" in text, (line, text))
-        self.assertEqual(script.attributes.get("state"), before)
+        self.assertEqual(stored_state(script), before)
 
     def test_malformed_input_never_breaks(self):
         self.setup_fight()
         script = combat_in(self.room1)
-        before = script.attributes.get("state")
+        before = stored_state(script)
         for line in ("+combat/declare attack", "+combat/declare attack Thug with banana",
                      "+combat/declare attack Thug as flying_kick", "+combat/declare Thug=",
                      "+combat/declare Thug=dodge against", "+combat/declare ;",
@@ -194,7 +194,7 @@ class TestRefusals(CombatTest):
             self.assertNotIn("went wrong", text, line)
             self.assertNotIn("Traceback", text, line)
             self.assertTrue(text.strip(), line)
-        self.assertEqual(script.attributes.get("state"), before)
+        self.assertEqual(stored_state(script), before)
         self.assertFalse([o for o in self.room1.contents if o.key == "Rat"])
 
     def test_start_bad_ruleset_or_option(self):
@@ -243,13 +243,18 @@ class TestReload(CombatTest):
         fresh = ScriptDB.objects.get(id=script.id)
         from combat.state import CombatState
 
-        self.assertEqual(CombatState.from_dict(json.loads(fresh.attributes.get("state"))),
+        self.assertEqual(CombatState.from_dict(json.loads(fresh.stored_text())),
                          before)
         self.assertEqual(fresh.get_state(), before)
         last = combatlog.read(script.combat_id)[-1]["seq"]
         self.player("+combat/dodge")
         self.assertEqual(self.state().get(f"#{self.char2.id}").actions, ({"kind": "dodge"},))
         self.assertGreater(combatlog.read(script.combat_id)[-1]["seq"], last)
+
+
+def stored_state(script) -> str:
+    """The fight's state as the database keeps it (its newest log row's), not a cache."""
+    return combatlog.state_before(script.combat_id) or script.started_text()
 
 
 def _sql(run, *verbs):
@@ -281,28 +286,37 @@ class TestQueryCount(CombatTest):
         # sheets and the log's last seq are in memory.
         self.assertEqual(selects(declare), [], declare.sql)
         self.assertEqual(selects(act), [], act.sql)
-        # Issue 14: the log's row is written with them (one INSERT per command).
-        self.assertEqual(len(writes(declare)), 2, declare.sql)  # the state, the log row
-        self.assertEqual(len(writes(act)), 3, act.sql)  # the state, Thug's sheet, the log row
+        # Issue 14: the log's row is written with them (one INSERT per command); issue 13:
+        # it keeps the new state too (no UPDATE of the Script's Attribute).
+        self.assertEqual(len(writes(declare)), 1, declare.sql)  # the log row with the state
+        self.assertEqual(len(writes(act)), 2, act.sql)  # Thug's sheet, the log row
+        # One statement is atomic on its own: a declaration opens no transaction (here, in
+        # the test's, no savepoint); the act's two writes are one.
+        self.assertEqual(declare.query_count, 1, declare.sql)
+        self.assertEqual(act.query_count, 4, act.sql)  # SAVEPOINT, UPDATE, INSERT, RELEASE
 
     def test_commit_encodes_only_who_changed(self):
         """The stored state is json.dumps(state.to_dict()) byte for byte, and a commit
-        encodes again only the combatants the command changed; the undo record holds the
-        state the command started from as it was stored."""
+        encodes again only the combatants the command changed; each log row keeps the
+        state its command left, so the row before holds the state a command started from
+        and the undo record only the sheets."""
         self.setup_fight()
         script = combat_in(self.room1)
         self.cmd("+combat/declare Thug=attack Char2")
         self.player("+combat/dodge")
-        start = script.attributes.get("state")
+        start = stored_state(script)
         self.cmd("+combat/declare attack Thug")
-        self.assertEqual(script.ndb.state_text.encoded, 1)  # Char declared
+        self.assertEqual(script.wod_state_text.encoded, 1)  # Char declared
         with self.dice(8, 7, 6, 2, 1, 9, 6, 3, 2, 7, 3):
             self.cmd("+combat/act")
-        self.assertLessEqual(script.ndb.state_text.encoded, 2)
-        stored = script.attributes.get("state")
+        self.assertLessEqual(script.wod_state_text.encoded, 2)
+        stored = stored_state(script)
         self.assertEqual(stored, json.dumps(script.get_state().to_dict()))
         rows = list(combatlog.rows(script.combat_id))
-        self.assertEqual(json.loads(rows[-2].undo)["state"], json.loads(start))
+        self.assertEqual(rows[-3].state, start)  # before the declaration
+        self.assertEqual(json.loads(rows[-2].undo), {"sheets": {}})  # it changed no sheet
+        thug = next(c.key for c in script.get_state().combatants if c.name == "Thug")
+        self.assertEqual(list(json.loads(rows[-1].undo)["sheets"]), [thug])  # as it was
 
     def test_status_reads_nothing(self):
         self.setup_fight()
@@ -391,7 +405,7 @@ class TestQueryCount(CombatTest):
         self.assertEqual(look.query_count, 0, look.sql)
         self.assertEqual(status.query_count, 0, status.sql)
         self.assertEqual(selects(act), [], act.sql)
-        self.assertEqual(len(writes(act)), 3, act.sql)
+        self.assertEqual(len(writes(act)), 2, act.sql)  # the hurt sheet, the log row
         calls = [c for c in checks.call_args_list  # the command handler's merge asks "call"
                  if (c.kwargs.get("access_type") or (c.args[2:3] or [""])[0]) == "call"]
         self.assertTrue(calls)  # the players and the room are still asked

@@ -101,6 +101,58 @@ class TestUndoD10(UndoChecks, EffectsTest):
         self.assertEqual(self.snapshot(), before)
 
 
+class TestStateInTheRows(UndoChecks, EffectsTest):
+    """Issue 13: each log row keeps the state its command left (the newest row's is the
+    fight's); an undo takes the state from the row before. A fight logged before that (the
+    state in the Script's Attribute, each row's undo holding the state before) goes on."""
+
+    def as_written_before(self, script):
+        """The fight's rows and Attribute as the code before issue 13's change left them."""
+        from world.models import CombatRecord
+
+        rows = list(CombatRecord.objects.filter(combat=script.combat_id).order_by("first_seq"))
+        previous = script.started_text()
+        for row in rows:
+            undo = json.loads(row.undo) if row.undo else None
+            if undo is not None:
+                undo = {"state": json.loads(previous), **undo}
+            CombatRecord.objects.filter(pk=row.pk).update(
+                state="", undo=json.dumps(undo) if undo is not None else "")
+            previous = row.state
+        script.attributes.add("state", previous)  # the newest state, kept there
+        script.forget_cache()
+
+    def test_the_newest_row_keeps_the_state_and_the_attribute_the_first(self):
+        self.setup_fight()
+        script = combat_in(self.room1)
+        self.cmd("+combat/declare Thug=dodge")
+        rows = list(combatlog.rows(script.combat_id))
+        self.assertEqual(rows[-1].state, json.dumps(script.get_state().to_dict()))
+        self.assertEqual(json.loads(script.started_text())["combatants"], [])  # as it began
+        before = self.snapshot()
+        script.forget_cache()  # what a reload does: read back from the newest row
+        self.assertEqual(self.snapshot(), before)
+
+    def test_a_fight_logged_before_goes_on_and_undoes(self):
+        self.setup_fight()
+        script = combat_in(self.room1)
+        self.cmd("+combat/declare Thug=dodge")
+        old_start = self.snapshot()
+        self.player("+combat/declare other waits")
+        old_end = self.snapshot()
+        self.as_written_before(script)
+        self.assertEqual(self.snapshot(), old_end)  # read from the Attribute
+        self.cmd("+combat/declare other waits")  # the first row with a state
+        self.assertEqual(self.state().phase, "act")
+        self.cmd("+combat/undo")  # the row before keeps no state: the Attribute has it
+        self.assertEqual(self.snapshot(), old_end)
+        self.cmd("+combat/undo")  # a row of the old form: its undo holds the state
+        self.assertEqual(self.snapshot(), old_start)
+        script.forget_cache()  # the newest row (the undo's) keeps the state
+        self.assertEqual(self.snapshot(), old_start)
+        self.assert_replays()
+
+
 class TestUndoSpotlight(UndoChecks, SpotTest):
     def test_attack_with_harm(self):
         self.setup_fight()

@@ -230,23 +230,29 @@ class CombatFuzzCase(EvenniaCommandTest):
         return [o for o in self.room1.contents if o.attributes.has("sheet", category="wod")]
 
     def snapshot(self):
-        """The stored state (from the database row, not a cache) and every sheet."""
+        """The stored state (from the database, not a cache: the newest log row's, issue 13),
+        the log's last seq and every sheet."""
+        from django.db.models import Max
         from evennia.typeclasses.attributes import Attribute
 
         script = combat_in(self.room1)
-        state = None
+        state = last = None
         if script is not None:
             attr = script.attributes.get("state", return_obj=True)
-            state = Attribute.objects.filter(pk=attr.pk).values_list("db_value", flat=True)[0]
+            started = Attribute.objects.filter(pk=attr.pk).values_list("db_value",
+                                                                       flat=True)[0]
+            cid = json.loads(started)["id"]
+            state = combatlog.state_before(cid) or started
+            last = combatlog.rows(cid).aggregate(last=Max("last_seq"))["last"] or 0
         sheets = {o.id: deserialize(o.attributes.get("sheet", category="wod"))
                   for o in self.sheeted()}
-        return state, sheets
+        return (state, last), sheets
 
     def reset(self):
         for obj in list(self.room1.contents):
             if obj.id not in self._contents:  # an NPC an input created
                 obj.delete()
-        state, sheets = self._saved
+        (state, last), sheets = self._saved
         script = combat_in(self.room1)
         if script is None:  # a successful /end
             for obj in list(self.room1.contents):
@@ -255,8 +261,8 @@ class CombatFuzzCase(EvenniaCommandTest):
                     obj.delete()
             self.setup_fight()
             return
-        script.attributes.add("state", state)
-        script.ndb.state = None
+        combatlog.rows(script.combat_id).filter(first_seq__gt=last).delete()  # its state too
+        script.forget_cache()
         for obj in self.sheeted():
             data = sheets.get(obj.id)
             if data is not None:
@@ -314,7 +320,7 @@ class CombatFuzzCase(EvenniaCommandTest):
                 hit = hit or (DICT_REPR.search(text) if "{" not in line else None)
                 if hit:
                     self.fail(f"{who} {shown}: error not in plain words: {text!r}")
-        state, sheets = after
+        (state, _), sheets = after
         for data in [json.loads(state) if state else "", *sheets.values()]:
             for s in _strings(data):
                 self.assertFalse(CONTROL_CHARS.search(s),

@@ -2,6 +2,7 @@
 same dice and sheets give the same events, state and room text; a changed die is found."""
 
 import json
+from unittest import mock
 
 from tests.commands.test_combat import CombatTest
 from tests.commands.test_combat_spotlight import SpotTest
@@ -75,3 +76,78 @@ class TestReplayAcrossTheEnd(CombatTest):
         self.cmd("+combat/end")
         report = combat_replay.replay(records_of(combat_id), rules)
         self.assertTrue(report.ok, str(report.difference))
+
+
+class TestSheetsCarriedForward(TestReplay):
+    """Issue 13: a sheet is logged when the log does not already say what it is (the first
+    read, or after a change outside the fight's commands); replay carries it forward."""
+
+    def intents(self, records):
+        return [r for r in records if r["event"] == "intent"]
+
+    def test_each_sheet_is_logged_once_while_only_the_fight_changes_it(self):
+        records = self.play()
+        logged = [k for r in self.intents(records) for k in r.get("sheets", {})]
+        self.assertEqual(sorted(logged), sorted(set(logged)))  # each once: at its join
+        self.assertEqual(len(logged), 3)
+        self.assertTrue(all(r["sheets_carried"] for r in self.intents(records)))
+        acts = [r for r in self.intents(records) if r["intent"]["intent"] == "act"]
+        self.assertEqual([r["sheets"] for r in acts], [{}, {}])
+        self.assertTrue(combat_replay.replay(records, rules).ok)
+
+    def test_a_sheet_changed_outside_the_fight_is_logged_again(self):
+        self.play()
+        self.cmd("+sheet/set Char2/dexterity=4")  # staff, between two commands of the fight
+        self.cmd("+combat/damage Char2=1 bashing")
+        records = combatlog.read(combat_in(self.room1).combat_id)
+        last = self.intents(records)[-1]
+        self.assertEqual(list(last["sheets"]), [f"#{self.char2.id}"])
+        self.assertEqual(last["sheets"][f"#{self.char2.id}"]["traits"]["Dexterity"], 4)
+        report = combat_replay.replay(records, rules)
+        self.assertTrue(report.ok, str(report.difference))
+
+    def test_after_a_reload_the_next_command_logs_what_it_reads(self):
+        self.play()
+        combat_in(self.room1).forget_cache()  # what a reload does to memory
+        self.cmd("+combat/damage Char2=1 bashing")
+        records = combatlog.read(combat_in(self.room1).combat_id)
+        self.assertEqual(list(self.intents(records)[-1]["sheets"]), [f"#{self.char2.id}"])
+        self.assertTrue(combat_replay.replay(records, rules).ok)
+
+    def test_a_sheet_the_replay_carries_wrongly_is_a_difference(self):
+        records = self.play()
+        first = self.intents(records)[1]  # Char2's join logged Char2's sheet
+        sheet = first["sheets"][f"#{self.char2.id}"]
+        sheet["traits"]["Dexterity"] = 1  # as if the log had it wrong
+        report = combat_replay.replay(json.loads(json.dumps(records)), rules)
+        self.assertFalse(report.ok)
+
+    def test_a_log_written_before_sheets_were_carried_replays(self):
+        """Records of the old form log every sheet read and no ``sheets_carried``."""
+        with mock.patch("world.sheet_log.known", lambda script: {}):  # every read logged
+            records = self.play()
+        for r in self.intents(records):
+            del r["sheets_carried"]
+        self.assertIn(f"#{self.char2.id}", self.intents(records)[-2]["sheets"])
+        report = combat_replay.replay(json.loads(json.dumps(records)), rules)
+        self.assertTrue(report.ok, str(report.difference))
+
+
+class TestRecordTexts(TestReplay):
+    def test_an_event_is_logged_as_its_dict_would_be(self):
+        """Issue 13: the engine's events are encoded from their fields; the text is the one
+        json.dumps gives for the record built from the event's dict (replay's way)."""
+        from combat.core.events import Event
+
+        records = self.play()
+        events = [Event.from_dict(combatlog.event_of(r).to_dict()) for r in records
+                  if r["event"] not in ("intent", "start")]
+        events.append(Event("turn", {"turn": 3}))  # fields named as the record's own
+        events.append(Event("act", {"turn": "extra", "phase": "main", "x": (1, 2)}))
+        events.append(Event("note", {}))
+        args = ("cid-1", "numetal", 2, "declare")
+        fast = combatlog.texts(*args, events, seq=7, now=1796250796.5184)
+        slow = combatlog.texts(*args, [e.to_dict() for e in events], seq=7,
+                               now=1796250796.5184)
+        self.assertEqual(fast, slow)
+        self.assertEqual([json.dumps(json.loads(t)) for t in fast], fast)

@@ -11,6 +11,7 @@ import glob
 import json
 import os
 import re
+import time
 import uuid
 
 TRANSCRIPT = "/tmp/combat_scene_transcript.txt"
@@ -129,9 +130,18 @@ def test_combat_scene(game_server):
         fh.write("\n".join(scene.lines))
 
     # ------------------------------------------------------------ the JSONL log
-    files = sorted(set(glob.glob(logs)) - earlier)
-    assert len(files) == 1, files
-    recs = [json.loads(line) for line in open(files[0]) if line.strip()]
+    # The export is appended to at the fight's clock tick (every 2 s): wait for the one
+    # that writes the last blow.
+    deadline = time.monotonic() + 10
+    while True:
+        files = sorted(set(glob.glob(logs)) - earlier)
+        assert len(files) <= 1, files
+        recs = ([json.loads(line) for line in open(files[0]) if line.strip()]
+                if files else [])
+        if any(r["event"] == "outcome" and r["outcome"] in ("dead", "torpor") for r in recs):
+            break
+        assert time.monotonic() < deadline, "the export never got the fight's last blow"
+        time.sleep(0.25)
     seqs = [r["seq"] for r in recs]
     assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
     for r in recs:
