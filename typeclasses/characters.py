@@ -155,9 +155,16 @@ class NPC(Character):
         join the typist's? A character's is ``call:false()`` (DefaultCharacter), so the
         answer for an NPC is no without evaluating it, and a room of 100 NPCs costs nothing
         per command. A call lock staff changed is evaluated as usual."""
-        if (access_type == "call" and no_superuser_bypass
-                and self.locks.get("call") == "call:false()"):
-            return False  # what evaluating it gives (no one bypasses it)
+        if access_type == "call" and no_superuser_bypass:
+            # The answer is kept with the lock string it was read from (a lock change stores
+            # a new one): asking the lock handler costs more than the rest of this check.
+            stored = self.db_lock_storage
+            known = self.__dict__.get("_wod_call_false")
+            if known is None or known[0] is not stored:
+                known = self._wod_call_false = (stored,
+                                                 self.locks.get("call") == "call:false()")
+            if known[1]:
+                return False  # what evaluating it gives (no one bypasses it)
         return super().access(accessing_obj, access_type=access_type, default=default,
                               no_superuser_bypass=no_superuser_bypass, **kwargs)
 

@@ -70,12 +70,21 @@ class Objects:
     def forget(self) -> None:
         self._cache = None
 
+    def in_room(self) -> dict[str, Any]:
+        """``#dbref`` -> object for what is in the room but the excluded one (and what was
+        looked up since)."""
+        if self._cache is None:
+            room = self._room
+            gone = self._exclude
+            self._cache = {f"#{o.id}": o for o in (room.contents if room else [])
+                           if o is not gone}
+        return self._cache
+
     def __call__(self, key: str | None):
         if not key:
             return None
         if self._cache is None:
-            room = self._room
-            self._cache = {f"#{o.id}": o for o in (room.contents if room else [])}
+            self.in_room()
         if key not in self._cache:
             from evennia.objects.models import ObjectDB
 
@@ -87,9 +96,8 @@ class Objects:
             if pk is not None:
                 obj = ObjectDB.get_cached_instance(pk) or ObjectDB.objects.filter(
                     id=pk).first()
-            self._cache[key] = obj
-        obj = self._cache[key]
-        return None if obj is None or obj is self._exclude else obj
+            self._cache[key] = None if obj is self._exclude else obj
+        return self._cache[key]
 
 
 class Sheets(Mapping):

@@ -95,5 +95,12 @@ def combat_changed(engine, before, state, objects) -> None:
     keys = [c.key for c in state.combatants]
     staying = set(keys)  # not state.get per key: a lookup each, 100 of them in a crowd
     keys += [c.key for c in before.combatants if c.key not in staying]
+    # Issue 13: an NPC nobody puppets (most of a crowd) is passed over with a dict lookup
+    # and one attribute, not a call through ``objects`` and ``send_combat`` each.
+    here = objects.in_room()
     for key in keys:
-        send_combat(objects(key), engine, state)
+        obj = here.get(key)
+        if obj is None:
+            obj = objects(key)  # not in the room: looked up
+        if obj is not None and obj.db_account_id is not None:
+            send_combat(obj, engine, state)

@@ -367,8 +367,16 @@ class TestQueryCount(CombatTest):
         npc = create_object("typeclasses.characters.NPC", key="Extra", location=self.room1)
         self.assertEqual(npc.locks.get("call"), "call:false()")  # DefaultCharacter's
         self.assertFalse(npc.access(self.char1, "call", no_superuser_bypass=True))
+        from evennia.locks.lockhandler import LockHandler
+
+        with mock.patch.object(LockHandler, "get", autospec=True,
+                               side_effect=LockHandler.get) as asked:
+            self.assertFalse(npc.access(self.char1, "call", no_superuser_bypass=True))
+        self.assertEqual(asked.call_count, 0)  # the answer kept with its lock string
         npc.locks.add("call:all()")  # staff changed it: evaluated as usual
         self.assertTrue(npc.access(self.char1, "call", no_superuser_bypass=True))
+        npc.locks.add("call:false()")  # and back
+        self.assertFalse(npc.access(self.char1, "call", no_superuser_bypass=True))
         self.assertIn("Extra", self.cmd("examine Extra").text)  # staff still reach it
 
     def test_a_crowd_of_npcs_costs_nothing_here(self):

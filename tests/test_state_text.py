@@ -1,0 +1,45 @@
+"""Issue 13: a fight's stored text is ``json.dumps(state.to_dict())`` byte for byte, and a
+commit encodes again only the combatants that are new objects (world/state_text.py)."""
+
+import json
+
+from combat.state import Combatant, CombatState
+from combat.values import replace
+from world.state_text import StateText
+
+
+def fighter(key: str, **kw) -> Combatant:
+    return Combatant(key=key, name=key.lstrip("#").upper(), **kw)
+
+
+def state_of(*combatants: Combatant) -> CombatState:
+    return CombatState(id="1-test", ruleset="numetal", combatants=tuple(combatants))
+
+
+def test_the_text_is_json_dumps_of_to_dict_and_only_new_objects_are_encoded():
+    w = StateText()
+    a, b, c = fighter("#1"), fighter("#2"), fighter("#3")
+    s = state_of(a, b, c)
+    assert w.text(s) == json.dumps(s.to_dict())
+    assert w.encoded == 3
+    hurt = replace(b, declared=True)
+    s = state_of(a, hurt, c)  # one changed in place
+    assert w.text(s) == json.dumps(s.to_dict())
+    assert w.encoded == 1
+    assert w.text(replace(s, turn=2)) == json.dumps(replace(s, turn=2).to_dict())
+    assert w.encoded == 0  # only the head changed
+
+
+def test_joins_leaves_and_reorders_keep_the_others_texts():
+    w = StateText()
+    a, b, c, d = (fighter(f"#{i}") for i in range(1, 5))
+    w.text(state_of(a, b, c))
+    s = state_of(c, a, d, b)  # one joined, the rest moved
+    assert w.text(s) == json.dumps(s.to_dict())
+    assert w.encoded == 1
+    s = state_of(b, a)  # two left, two swapped places
+    assert w.text(s) == json.dumps(s.to_dict())
+    assert w.encoded == 0
+    s = state_of(a, b)  # same length, places swapped back: re-encoded, still right
+    assert w.text(s) == json.dumps(s.to_dict())
+    assert w.encoded == 2
