@@ -21,7 +21,7 @@ CPU is read before and after each batch; the probe counts SQL statements and the
 CPU per command. Printed: a table per size and the ratio of the largest size to the smallest
 (target: at most 1.2x for act, declare and status).
 
-    .venv/bin/python bench/scale.py                    # 10, 50 and 100 combatants, 4 turns
+    .venv/bin/python bench/scale.py                    # 10, 50 and 100 combatants, 4 turns at 100
     .venv/bin/python bench/scale.py --quick            # 10 and 100, 2 turns
     .venv/bin/python bench/scale.py --sizes 10 200 --turns 2
 """
