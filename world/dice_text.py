@@ -49,7 +49,9 @@ def v5_faces_text(faces: Iterable[int], hunger: int, success_at: int = 6) -> str
 
 
 def v5_outcome_text(successes: int, result: str) -> str:
-    """'4 successes, critical' / '0 successes, bestial failure'."""
+    """'4 successes, critical' / '2 successes, win' / '0 successes, bestial failure'. A
+    plain win reads "win" (V5's word for a test passed): "3 successes, success" said the
+    same thing twice."""
     count = f"{successes} success{'es' if successes != 1 else ''}"
     colour = {"messy critical": "|R", "bestial failure": "|r", "failure": "|y"}.get(result, "|g")
-    return f"{count}, {colour}{result}|n"
+    return f"{count}, {colour}{'win' if result == 'success' else result}|n"

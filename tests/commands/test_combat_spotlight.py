@@ -204,7 +204,7 @@ class TestTurnRangesAndHarm(SpotTest):
         # Thug's Dex 2 + Athletics 1 = [2 3 4] -> 0: margin 3 + fists 0 = 3 Superficial.
         with self.dice(8, 6, 3, 1, 10, 2, 3, 4):
             out = self.cmd("+combat/act attack Thug").text
-        self.assertIn("[8 6 3 1 10] => 3 successes, success", out)
+        self.assertIn("[8 6 3 1 10] => 3 successes, win", out)
         self.assertIn("Thug defends: Dexterity 2 + Athletics 1 = 3 dice: [2 3 4]", out)
         self.assertIn("Thug takes 3 superficial harm: HP 6 -> 3/6", out)
         thug = self.fighter("Thug")

@@ -140,7 +140,7 @@ class TestRollAndSheetUnderSpotlight(V5Play):
         self.assertIn("Hunger [1 3] => 0 successes, bestial failure", out)
         with self.dice(1, 1, 1, 6):
             out = self.player("+roll 4")  # ones cancel nothing, no botch (Hunger 1 2 here)
-        self.assertIn("=> 1 success, success", out)
+        self.assertIn("=> 1 success, win", out)
         self.assertIn("successes needed", self.player("+roll 2 vs 0"))
 
     def test_bp_means_blood_outside_spotlight_and_help_says_so(self):
