@@ -482,6 +482,8 @@ def _d10(ev: Event, n: Callable[[str], str], state) -> str | list[str] | None:  
     if k == "defense_ineffective":
         why = third_person(plain(ev["reason"]), who)
         return f"  {who}'s {ev['kind']} does not work against this attack: {why}"
+    if k == "defense_waits":  # a declared defense that cannot answer this attack yet
+        return f"  {who} does not defend: {plain(ev['reason'])}"
     if k == "counter":
         return f"  {who}'s parry turns on {n(ev['target'])}:"
     if k == "miss":

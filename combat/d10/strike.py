@@ -172,9 +172,34 @@ def _defense(f: Fight, key: str, tkey: str, intent: Attack, ctx: Context, can_so
             defense = Defense(tkey, to["kind"], weapon=_defended_with(f, tkey, to["kind"]),
                               extra=close.defense_extra(f, tkey))
             f.put(tkey, aborted_to={**to, "resolved": True})
+        else:
+            why = _why_undefended(f, key, t)
+            if why:
+                return None, {"event": "defense_waits", "actor": tkey, "against": key,
+                              "reason": why}
     if defense is None:
         return None, None
     return _usable(f, key, tkey, defense, intent, ctx, can_soak)
+
+
+def _why_undefended(f: Fight, key: str, t) -> str | None:
+    """Why a target who declared a defense still unspent does not defend against ``key``'s
+    attack, when that is the declaration's timing, not a lack of one: the room is told
+    instead of reading no defense roll and guessing."""
+    if t.lost:
+        return None
+    free = [i for i in t.reactive if i not in t.used]
+    later = [i for i in free if i >= t.main] if f.state.phase == "act" else []
+    if later:  # TURN-07: the k-th action of a split comes in the extra phase
+        a = t.actions[later[0]]
+        return (f"{t.name}'s {a['kind']} is action #{later[0] + 1}: it comes in the extra "
+                f"phase, after this attack (TURN-07).")
+    reserved = [i for i in free if t.actions[i].get("against") not in (None, key)]
+    if reserved:  # TURN-09: a defense declared against another's anticipated attack
+        a = t.actions[reserved[0]]
+        return (f"{t.name}'s {a['kind']} answers {f.name(a['against'])}'s attack, not this "
+                f"one (TURN-09).")
+    return None
 
 
 def _defended_with(f: Fight, tkey: str, kind: str) -> str | None:

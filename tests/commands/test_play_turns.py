@@ -309,6 +309,44 @@ class TestTurnPhases(PlayTest):
             self.assertEqual(len(self.rolls("defense")), n, ruleset)
             self.cmd("+combat/end")
 
+    @pytest.mark.rule("TURN-09")
+    def test_a_defense_kept_for_another_attacker_is_told(self):
+        """numetal: Thug's dodge answers Char2's attack; Char, acting first, meets no dodge
+        and the room reads why."""
+        self.setup_in("numetal")
+        self.cmd("+combat/declare Thug=dodge against Char2")
+        self.player("+combat/declare attack Thug")
+        self.cmd("+combat/declare attack Thug")
+        n = len(self.rolls("defense"))
+        with self.dice(2, 2, 2, 2, 2):  # Char: a miss
+            out = self.cmd("+combat/act").text
+        self.assertEqual(len(self.rolls("defense")), n)
+        self.assertIn("Thug does not defend: Thug's dodge answers Char2's attack, not this "
+                      "one.", out.replace("\n  ", " "))
+        with self.dice(2, 2, 9, 2):  # Char2: a miss; the dodge is rolled against it
+            self.player("+combat/act")
+        self.assertEqual(self.rolls("defense")[-1]["actor"], self.key("Thug"))
+        self.cmd("+combat/end")
+
+    @pytest.mark.rule("TURN-07")
+    def test_a_defense_split_second_is_told_too_late_for_a_main_phase_attack(self):
+        """numetal, revised: Thug (declaring first) splits "attack Char; dodge"; Char's attack
+        in the main phase finds the dodge not yet due: the room reads why there is no
+        defense roll, and the dodge still answers in the extra phase."""
+        for ruleset in ("numetal", "revised"):
+            self.setup_in(ruleset)
+            self.cmd("+combat/declare Thug=attack Char; dodge")
+            self.player("+combat/declare other waits")
+            self.cmd("+combat/declare attack Thug")
+            n = len(self.rolls("defense"))
+            with self.dice(2, 2, 2, 2, 2):  # Char: 5 dice, a miss
+                out = self.cmd("+combat/act").text
+            self.assertEqual(len(self.rolls("defense")), n, ruleset)  # no dodge rolled
+            self.assertIn("Thug does not defend: Thug's dodge is action #2: it comes in the "
+                          "extra phase, after this attack.", out.replace("\n  ", " "), ruleset)
+            self.assertNotIn("TURN-07", out)  # player text names no rules
+            self.cmd("+combat/end")
+
     @pytest.mark.rule("TURN-11")
     def test_everyman_split_all_in_the_everyman_turn(self):
         """everyman #6: a split's second action is in the main turn too (no extra phase)."""

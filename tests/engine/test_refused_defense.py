@@ -257,3 +257,22 @@ def test_a_mortal_in_armor_blocks_a_blade(rs):
     assert of(out, "defense_ineffective") == []
     (block,) = of(out, "roll", purpose="defense")
     assert (block["label"], block["faces"], block["successes"]) == ("block", [2, 2, 2, 9], 1)
+
+
+@pytest.mark.rule("TURN-07")
+def test_a_dodge_split_second_waits_for_the_extra_phase_and_says_so(rs):
+    """Dee splits "attack Ann; dodge": Ann's main-phase punch meets no dodge yet (the dodge
+    is the second action, TURN-07): a ``defense_waits`` event says why, nothing is rolled for
+    it, and the dodge is still Dee's to use later."""
+    f = Fight(rs)
+    f(I.Declare(by=DEE, actor=DEE, actions=({"kind": "attack", "target": ANN},
+                                            {"kind": "dodge"})))
+    f(I.Declare(by=ANN, actor=ANN, actions=({"kind": "attack", "target": DEE},)))
+    attack = (2, 2, 2, 2, 2)  # Dex 3 + Brawl 2: a miss
+    out = f.act(*attack)
+    (waits,) = of(out, "defense_waits")
+    assert (waits["actor"], waits["against"]) == (DEE, ANN)
+    assert "action #2" in waits["reason"] and "extra phase" in waits["reason"]
+    assert of(out, "defense_ineffective") == [] and of(out, "roll", purpose="defense") == []
+    c = f.state.get(DEE)
+    assert 1 in c.reactive and 1 not in c.used  # not spent
