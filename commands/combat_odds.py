@@ -10,6 +10,7 @@ disk, on every core.
 
 from __future__ import annotations
 
+import re
 import time
 
 from combat import simulate as sim
@@ -23,7 +24,7 @@ DEFAULT_TRIALS = 1000
 MAX_TRIALS = 2000  # ~5-10 ms a fight today: a preview takes 20 s at most
 SEED_OF_THE_DAY = None  # each preview rolls fresh dice (a seed: repeatable, for tests)
 USAGE = ("+combat/odds <template or character>=<template or character>[/<fights>]"
-         "[/<ruleset>], e.g. +combat/odds thug=gunman/2000")
+         "[/<ruleset>], e.g. +combat/odds thug=gunman/2000 (or thug vs gunman/2000)")
 
 
 class OddsSwitches:
@@ -34,9 +35,14 @@ class OddsSwitches:
     def do_odds(self):
         if not self.is_staff():
             raise IllegalAction("Only staff preview the odds of a fight.")
-        if self.rhs is None or not self.lhs.strip() or not self.rhs.strip():
+        left, rhs = self.lhs, self.rhs
+        if rhs is None:  # "thug vs gunman/2000", as people say a matchup
+            parts = re.split(r"\s+vs\.?\s+", left, maxsplit=1, flags=re.IGNORECASE)
+            if len(parts) == 2:
+                left, rhs = parts
+        if rhs is None or not left.strip() or not rhs.strip():
             raise InputError(f"Usage: {USAGE}")
-        right, *extra = [p.strip() for p in self.rhs.split("/")]
+        right, *extra = [p.strip() for p in rhs.split("/")]
         trials, ruleset = DEFAULT_TRIALS, None
         for part in extra:
             if part.isdecimal():
@@ -49,7 +55,7 @@ class OddsSwitches:
         from world import rulebook
 
         rules = rulebook.get(ruleset) if ruleset else self.ruleset_here()
-        a = self.odds_side(rules, self.lhs, sim.A)
+        a = self.odds_side(rules, left, sim.A)
         b = self.odds_side(rules, right, sim.B)
         m = matchup.matchup(rules, rulebook.rules_dir(), a, b, turn_cap=20)
         seed = self.odds_seed if self.odds_seed is not None else int(time.time() * 1000)

@@ -34,6 +34,11 @@ class TestOdds(OddsTest):
         first = numbers(self.odds("+combat/odds thug=gunman/8").text)
         self.assertEqual(first, numbers(self.odds("+combat/odds thug=gunman/8").text))
 
+    def test_a_matchup_said_with_vs(self):
+        out = self.odds("+combat/odds thug vs gunman/6").text
+        self.assertIn("thug vs gunman: 6 fights, ruleset numetal", out)
+        self.assertIn("Usage: +combat/odds", self.odds("+combat/odds thug vs ").text)
+
     def test_a_character_and_a_named_ruleset(self):
         out = self.odds("+combat/odds Char2=thug/5/spotlight").text
         self.assertIn("Char2 vs thug: 5 fights, ruleset spotlight", out)
