@@ -43,3 +43,24 @@ def test_joins_leaves_and_reorders_keep_the_others_texts():
     s = state_of(a, b)  # same length, places swapped back: re-encoded, still right
     assert w.text(s) == json.dumps(s.to_dict())
     assert w.encoded == 2
+
+
+def test_a_delta_read_back_onto_the_state_before_gives_the_text():
+    from world.state_text import apply_delta, is_delta
+
+    w = StateText()
+    a, b, c = fighter("#1"), fighter("#2"), fighter("#3")
+    s1 = state_of(a, b, c)
+    t1 = w.text(s1)
+    w.committed()
+    s2 = replace(state_of(a, replace(b, declared=True), c), turn=3)
+    t2 = w.text(s2)
+    d = w.delta(s1, s2)
+    assert d is not None and is_delta(d) and not is_delta(t2)
+    assert list(json.loads(d)["delta"]) == ["1"]  # only the changed one, by place
+    assert json.dumps(apply_delta(json.loads(t1), d)) == t2
+    w.committed()
+    s3 = state_of(a, replace(b, declared=True))  # someone left: only the whole text will do
+    w.text(s3)
+    assert w.delta(s2, s3) is None
+    assert w.delta(s1, s3) is None  # not a change of the state before it either

@@ -29,6 +29,10 @@ from world.state_text import StateText
 
 from . import combat_guard, combat_timers
 
+#: a log row keeps the whole state at least this often (the others keep what changed), so
+#: reading a fight's state back after a reload or an undo reads at most this many rows
+FULL_STATE_EVERY = 50
+
 __all__ = ["COMBAT_KEY", "CombatScript", "combat_in"]
 
 
@@ -178,6 +182,7 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
         # transaction costs a declaration more than its INSERT). Inside a caller's
         # transaction (a fight's start, a new NPC) it is part of that one.
         whole = transaction.atomic() if sheets or first else nullcontext()
+        row_state = self._row_state(state, text)
         try:
             with whole:
                 if first:
@@ -188,16 +193,34 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
                 # UPDATE of the Attribute: one statement and one copy of the state fewer.
                 records = combatlog.write(state.id, self.ruleset_name,
                                           *combatlog.clock(before), events, undo=undo,
-                                          state=text)
+                                          state=row_state)
         except BaseException:
             # The rows are rolled back; put the cached copies back too.
             self._wod_state = self._wod_stored = None
+            self.wod_state_text = None  # its deltas were of a state no row keeps
             combatlog.forget(state.id)
             sheet_log.forget(self)
             combat_guard.restore_after_rollback([self, *(char for char, _ in sheets)])
             raise
         self._wod_state, self._wod_stored = state, text
+        writer = getattr(self, "wod_state_text", None)
+        if writer is not None:
+            writer.committed()
         return records
+
+    def _row_state(self, state, text: str) -> str:
+        """What the log row keeps of ``state``: the change from the row before's state
+        (issue 13: a commit writes what the command changed, not the whole fight: the state
+        of a crowd of 100 is ~20 kB), or the whole ``text`` every ``FULL_STATE_EVERY`` rows,
+        when the writer has no base (after a reload, a rollback) or when someone joined or
+        left. ``combatlog.state_before`` reads the rows back onto the last whole one."""
+        writer = getattr(self, "wod_state_text", None)
+        since = getattr(self, "_wod_since_full", None)
+        delta = None
+        if writer is not None and since is not None and since + 1 < FULL_STATE_EVERY:
+            delta = writer.delta(getattr(self, "_wod_state", None), state)
+        self._wod_since_full = 0 if delta is None else since + 1
+        return text if delta is None else delta
 
     def forget_cache(self) -> None:
         """Drop in-memory copies (what a reload does)."""
@@ -205,6 +228,7 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
         if state is not None:
             combatlog.forget(state.id)
         self._wod_state = self._wod_stored = self._wod_memo = None
+        self.wod_state_text = self._wod_since_full = None
         sheet_log.forget(self)
 
 

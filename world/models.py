@@ -2,8 +2,10 @@
 
 Written in the same transaction as the sheets the command changed, so a crash can never
 keep the one without the other. ``records`` holds the command's log records (the intent,
-its dice and sheets, the events) as JSON; ``state`` the fight's state after the command
-(issue 13: the newest row's is the fight's state, see ``typeclasses/combat.py``); ``undo``
+its dice and sheets, the events) as JSON; ``state`` the fight's state after the command,
+whole or as the change from the row before's (issue 13: what the command changed, the whole
+state every ``FULL_STATE_EVERY`` rows; ``combatlog.state_before`` reads it back, see
+``typeclasses/combat.py`` and ``world/state_text.py``); ``undo``
 what restoring the fight to before this command needs beyond the row before it: the sheets
 it changed, as they were (rows written before issue 13 hold the state before too, and no
 ``state``). Rows are never updated or deleted: an undo is a row of its own that names the
@@ -22,7 +24,8 @@ class CombatRecord(models.Model):
     turn = models.IntegerField(default=0)  # where the fight stood before the command
     records = models.TextField()  # JSON list of the log records
     undo = models.TextField(blank=True, default="")  # JSON: {"sheets": {...}}, old: + "state"
-    state = models.TextField(blank=True, default="")  # JSON: the state after it ("": older)
+    state = models.TextField(blank=True, default="")  # JSON: the state after it, or its
+    # change from the row before's ('{"delta": ...'); "": rows written before issue 13
 
     class Meta:
         app_label = "world"

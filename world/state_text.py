@@ -9,6 +9,7 @@ options ...) is small and encoded as usual.
 
 from __future__ import annotations
 
+import json
 from itertools import compress
 from operator import is_not
 
@@ -28,6 +29,9 @@ class StateText:
         self._combatants: tuple = ()
         self._texts: list[str] = []
         self.encoded = 0  # combatants encoded by the last call (tests count them)
+        # what the last call changed, for ``delta``: (combatants before, combatants after,
+        # indexes changed or None when someone joined or left, the head's keys and JSON items)
+        self._last: tuple | None = None
 
     def _combatant_texts(self, combatants: tuple) -> list[str]:
         old, texts = self._combatants, self._texts
@@ -40,7 +44,9 @@ class StateText:
                 for i in changed:
                     texts[i] = _dumps(combatants[i].to_dict())
             self.encoded = len(changed)
+            self._changed = changed
         else:  # someone joined or left: the others' texts found by identity
+            self._changed = None
             known = {id(c): t for c, t in zip(old, texts)}
             texts, self.encoded = [], 0
             for c in combatants:
@@ -54,8 +60,10 @@ class StateText:
         return texts
 
     def text(self, state) -> str:
+        before = self._combatants
         combatants = self._combatant_texts(state.combatants)
         head = replace(state, combatants=()).to_dict()  # the engine's copier: a third the cost
+        self._last = None
         if head.get("combatants") != []:  # not the shape this was written for: encode it all
             return _dumps(state.to_dict())
         # The keys before and after "combatants" as one dict each, their braces cut off: two
@@ -67,5 +75,51 @@ class StateText:
             items.insert(0, _dumps({k: head[k] for k in keys[:at]})[1:-1])
         if at + 1 < len(keys):
             items.append(_dumps({k: head[k] for k in keys[at + 1:]})[1:-1])
+        self._last = (before, state.combatants, self._changed, tuple(keys),
+                      [t for t in items if not t.startswith('"combatants": [')])
         return "{" + ", ".join(items) + "}"
+
+    def delta(self, old_state, state) -> str | None:
+        """``state``'s text as a change of ``old_state``'s (the one stored before it): its
+        head and the combatants that are new objects, by place, as ``DELTA`` JSON. None when
+        only the whole text will do: the last ``text`` call was not for ``state`` right after
+        ``old_state``, someone joined or left, or the head's keys changed. Issue 13: a log
+        row then holds what the command changed, not the whole fight."""
+        last = self._last
+        if (last is None or old_state is None or last[0] is not old_state.combatants
+                or last[1] is not state.combatants or last[2] is None
+                or last[3] != self._keys_before):
+            return None
+        changed = ", ".join(f'"{i}": {self._texts[i]}' for i in last[2])
+        return "{" + ", ".join([f'{DELTA}{{{changed}}}', *last[4]]) + "}"
+
+    def committed(self) -> None:
+        """The last ``text`` is now the stored one: the next delta's head keys compare
+        with its."""
+        if self._last is not None:
+            self._keys_before = self._last[3]
+
+    _keys_before: tuple = ()
+
+
+#: how a log row's state that is a delta begins (a whole state begins '{"v": ')
+DELTA = '"delta": '
+_DELTA_HEAD = "{" + DELTA
+
+
+def is_delta(text: str) -> bool:
+    return text.startswith(_DELTA_HEAD)
+
+
+def apply_delta(whole: dict, delta: str) -> dict:
+    """The state (as ``json.loads`` of its text) that ``delta`` made of ``whole``, in place:
+    its head keys replaced where they stand, its combatants replaced by place, so that
+    ``json.dumps`` of the result is the text ``StateText.text`` gave for it."""
+    d = json.loads(delta)
+    changed = d.pop("delta")
+    whole.update(d)
+    combatants = whole["combatants"]
+    for i, c in changed.items():
+        combatants[int(i)] = c
+    return whole
 

@@ -313,10 +313,44 @@ class TestQueryCount(CombatTest):
         stored = stored_state(script)
         self.assertEqual(stored, json.dumps(script.get_state().to_dict()))
         rows = list(combatlog.rows(script.combat_id))
-        self.assertEqual(rows[-3].state, start)  # before the declaration
+        # the row before keeps the state a command started from (read back onto the last
+        # whole one: most rows keep only what their command changed)
+        self.assertEqual(combatlog.state_before(script.combat_id, rows[-2].first_seq), start)
+        self.assertTrue(rows[-2].state.startswith('{"delta": {'), rows[-2].state)
+        self.assertEqual(list(json.loads(rows[-2].state)["delta"]), ["0"])  # Char, in place 0
+        self.assertLess(len(rows[-1].state), len(stored))
         self.assertEqual(json.loads(rows[-2].undo), {"sheets": {}})  # it changed no sheet
         thug = next(c.key for c in script.get_state().combatants if c.name == "Thug")
         self.assertEqual(list(json.loads(rows[-1].undo)["sheets"]), [thug])  # as it was
+
+    def test_rows_keep_changes_read_back_onto_whole_states(self):
+        """Issue 13: a row keeps the whole state after a reload, when someone joins or
+        leaves and every FULL_STATE_EVERY rows; the others what changed. The state read back
+        is the one the fight had, byte for byte, and undo still walks back."""
+        from typeclasses import combat as combat_tc
+
+        self.setup_fight()
+        script = combat_in(self.room1)
+        texts = []
+        with mock.patch.object(combat_tc, "FULL_STATE_EVERY", 3):
+            for line in ("+combat/declare Thug=attack Char2", "+combat/dodge"):
+                (self.player if line == "+combat/dodge" else self.cmd)(line)
+                texts.append(script.stored_text())
+            script.forget_cache()  # what a reload does: the next row is whole
+            self.cmd("+combat/declare attack Thug")
+            texts.append(script.stored_text())
+            with self.dice(8, 7, 6, 2, 1, 9, 6, 3, 2, 7, 3):
+                self.cmd("+combat/act")
+            texts.append(script.stored_text())
+        rows = list(combatlog.rows(script.combat_id))[-4:]
+        kinds = ["delta" if r.state.startswith('{"delta"') else "whole" for r in rows]
+        self.assertEqual(kinds[2:], ["whole", "delta"])
+        for row, text in zip(rows, texts):
+            self.assertEqual(combatlog.state_before(script.combat_id, row.last_seq + 1), text)
+        self.assertEqual(stored_state(script), json.dumps(script.get_state().to_dict()))
+        self.cmd("+combat/undo")
+        self.assertEqual(json.loads(stored_state(script))["combatants"],
+                         json.loads(texts[2])["combatants"])
 
     def test_status_reads_nothing(self):
         self.setup_fight()
