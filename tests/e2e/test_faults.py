@@ -197,11 +197,22 @@ class Db:
             (room_id,)).fetchall()
         assert len(rows) == 1, f"expected one fight state in room #{room_id}, got {len(rows)}"
         started = _unpickle(rows[0][0])  # the state the fight started with
-        # issue 13: the newest log row keeps the fight's state
-        row = self.conn.execute(
-            "SELECT state FROM world_combatrecord WHERE combat = ? AND state != '' "
-            "ORDER BY last_seq DESC LIMIT 1", (json.loads(started)["id"],)).fetchone()
-        return row[0] if row else started
+        # issue 13: the newest log rows keep the fight's state: the last whole one and the
+        # changes after it (world/state_text.py), read back as combatlog.state_before does
+        from world.state_text import apply_delta, is_delta
+
+        deltas = []
+        for (text,) in self.conn.execute(
+                "SELECT state FROM world_combatrecord WHERE combat = ? AND state != '' "
+                "ORDER BY last_seq DESC", (json.loads(started)["id"],)):
+            if not is_delta(text):
+                whole = json.loads(text)
+                for delta in reversed(deltas):
+                    apply_delta(whole, delta)
+                return json.dumps(whole) if deltas else text
+            deltas.append(text)
+        assert not deltas, "the log keeps changes of a state it lacks"
+        return started
 
     def rows(self, combat_id: str) -> list[tuple]:
         return self.conn.execute(
