@@ -1323,6 +1323,18 @@ def delay(state: CombatState, key: str, ruleset) -> Step:
     return _finish(state, _put(state, replace(c, delayed=True)), rules, events)
 
 
+def defense_not_due(state: CombatState, c, against: str | None) -> tuple[str, int]:
+    """Why ``c``'s unspent declared defense cannot answer ``against``'s attack now, and its
+    place: ("later", i) a split's k-th action, due in the extra phase (TURN-07); ("reserved",
+    i) declared against another's anticipated attack (TURN-09); ("", -1) neither."""
+    free = [i for i in c.reactive if i not in c.used]
+    later = [i for i in free if i >= c.main and state.phase == "act"]
+    if later:
+        return "later", later[0]
+    reserved = [i for i in free if c.actions[i].get("against") not in (None, against)]
+    return ("reserved", reserved[0]) if reserved else ("", -1)
+
+
 def defend(
     state: CombatState, key: str, ruleset, *, against: str | None = None, kind: str | None = None
 ) -> Step:
@@ -1378,17 +1390,16 @@ def defend(
     if pick is None:
         pick = next((i for i in usable if c.actions[i].get("against") is None), None)
     if pick is None:
-        later = [i for i in free if i >= c.main and state.phase == "act"]
-        if later:
+        why, i = defense_not_due(state, c, against)
+        if why == "later":
             raise IllegalAction(
-                f"{c.name}'s {c.actions[later[0]]['kind']} is action #{later[0] + 1}: it "
+                f"{c.name}'s {c.actions[i]['kind']} is action #{i + 1}: it "
                 f"happens in the extra phase (TURN-07). To defend now, abort (TURN-08)."
             )
-        reserved = [i for i in free if c.actions[i].get("against") not in (None, against)]
-        if reserved:
+        if why == "reserved":
             raise IllegalAction(
                 f"{c.name}'s declared defense answers "
-                f"{_names(state, [c.actions[reserved[0]]['against']])}'s attack (TURN-09). "
+                f"{_names(state, [c.actions[i]['against']])}'s attack (TURN-09). "
                 f"To defend against this one, abort (TURN-08)."
             )
         raise IllegalAction(

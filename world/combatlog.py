@@ -276,26 +276,13 @@ def state_before(combat_id: str, seq: int | None = None) -> str | None:
     """The fight's stored state as the newest row before ``seq`` (None: the newest row of
     all) left it; None if no such row keeps one (rows written before issue 13), so the
     Script's ``state`` Attribute has it."""
-    from .state_text import apply_delta, is_delta
+    from .state_text import read_back
 
     found = rows(combat_id).exclude(state="")
     if seq is not None:
         found = found.filter(last_seq__lt=seq)
-    # Issue 13: most rows keep only what their command changed (world/state_text.py): read
-    # back from the newest row to the last that keeps the whole state, then forward.
-    deltas = []
-    for text in found.order_by("-last_seq").values_list("state", flat=True).iterator():
-        if not is_delta(text):
-            if not deltas:
-                return text
-            whole = json.loads(text)
-            for delta in reversed(deltas):
-                apply_delta(whole, delta)
-            return json.dumps(whole)
-        deltas.append(text)
-    if deltas:
-        raise ValueError(f"combat {combat_id}: its log keeps changes of a state it lacks")
-    return None
+    # Issue 13: most rows keep only what their command changed (world/state_text.py)
+    return read_back(found.order_by("-last_seq").values_list("state", flat=True).iterator())
 
 
 def undone(records: list[dict]) -> set[int]:

@@ -111,6 +111,25 @@ def is_delta(text: str) -> bool:
     return text.startswith(_DELTA_HEAD)
 
 
+def read_back(newest_first) -> str | None:
+    """The newest state's text from a fight's row states, newest first (each whole or a
+    delta of the one before): from the newest to the last whole one, then forward. None
+    without any; ValueError when the deltas have no whole state under them."""
+    deltas = []
+    for text in newest_first:
+        if not is_delta(text):
+            if not deltas:
+                return text
+            whole = json.loads(text)
+            for delta in reversed(deltas):
+                apply_delta(whole, delta)
+            return json.dumps(whole)
+        deltas.append(text)
+    if deltas:
+        raise ValueError("the log keeps changes of a state it lacks")
+    return None
+
+
 def apply_delta(whole: dict, delta: str) -> dict:
     """The state (as ``json.loads`` of its text) that ``delta`` made of ``whole``, in place:
     its head keys replaced where they stand, its combatants replaced by place, so that

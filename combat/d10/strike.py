@@ -188,17 +188,13 @@ def _why_undefended(f: Fight, key: str, t) -> str | None:
     instead of reading no defense roll and guessing."""
     if t.lost:
         return None
-    free = [i for i in t.reactive if i not in t.used]
-    later = [i for i in free if i >= t.main] if f.state.phase == "act" else []
-    if later:  # TURN-07: the k-th action of a split comes in the extra phase
-        a = t.actions[later[0]]
-        return (f"{t.name}'s {a['kind']} is action #{later[0] + 1}: it comes in the extra "
+    why, i = sch.defense_not_due(f.state, t, key)
+    if why == "later":  # TURN-07: the k-th action of a split comes in the extra phase
+        return (f"{t.name}'s {t.actions[i]['kind']} is action #{i + 1}: it comes in the extra "
                 f"phase, after this attack (TURN-07).")
-    reserved = [i for i in free if t.actions[i].get("against") not in (None, key)]
-    if reserved:  # TURN-09: a defense declared against another's anticipated attack
-        a = t.actions[reserved[0]]
-        return (f"{t.name}'s {a['kind']} answers {f.name(a['against'])}'s attack, not this "
-                f"one (TURN-09).")
+    if why == "reserved":  # TURN-09: a defense declared against another's anticipated attack
+        return (f"{t.name}'s {t.actions[i]['kind']} answers {f.name(t.actions[i]['against'])}'s "
+                f"attack, not this one (TURN-09).")
     return None
 
 

@@ -199,20 +199,11 @@ class Db:
         started = _unpickle(rows[0][0])  # the state the fight started with
         # issue 13: the newest log rows keep the fight's state: the last whole one and the
         # changes after it (world/state_text.py), read back as combatlog.state_before does
-        from world.state_text import apply_delta, is_delta
+        from world.state_text import read_back
 
-        deltas = []
-        for (text,) in self.conn.execute(
-                "SELECT state FROM world_combatrecord WHERE combat = ? AND state != '' "
-                "ORDER BY last_seq DESC", (json.loads(started)["id"],)):
-            if not is_delta(text):
-                whole = json.loads(text)
-                for delta in reversed(deltas):
-                    apply_delta(whole, delta)
-                return json.dumps(whole) if deltas else text
-            deltas.append(text)
-        assert not deltas, "the log keeps changes of a state it lacks"
-        return started
+        return read_back(text for (text,) in self.conn.execute(
+            "SELECT state FROM world_combatrecord WHERE combat = ? AND state != '' "
+            "ORDER BY last_seq DESC", (json.loads(started)["id"],))) or started
 
     def rows(self, combat_id: str) -> list[tuple]:
         return self.conn.execute(
