@@ -19,6 +19,18 @@ def _short(value) -> str:
     return str(value)
 
 
+VALUE_LINE = 77  # columns of a statement's value line: inside an 80-column client
+
+
+def _value_line(text: str, where: str) -> str:
+    """``path = value`` and the file:line it comes from, on one line: the file whole (an
+    admin opens it; a cut name cannot be found), the value cut with "..." to make room."""
+    room = max(20, VALUE_LINE - 11 - len(where))
+    if len(text) > room:
+        text = text[: room - 3] + "..."
+    return f"          {text:<{room}} |x{where}|n"
+
+
 class CmdRules(WodCommand):
     """
     Show the rules in force; admins check and reload the rules files.
@@ -106,12 +118,13 @@ class CmdRules(WodCommand):
                 source += f"; also {r.book}"
             lines += wrap(f" |w{r.id:<9}|n{source}", indent=10)
             for path, value, where in r.values:
-                text = f"{path} = {_short(value)}"
-                lines.append(f"          {text[:44]:<44} |x{where.removeprefix('rules/')[-22:]}|n")
+                lines.append(_value_line(f"{path} = {_short(value)}",
+                                         where.removeprefix("rules/")))
         carried = sum(1 for r in shown if r.carried)
         lines.append(rule())
-        lines.append(f" {len(shown)} rules; {len(shown) - carried} from {rs.name}'s own "
-                     f"document, {carried} carried by the core.")
+        lines.append(f" {len(shown)} rule{'' if len(shown) == 1 else 's'}; "
+                     f"{len(shown) - carried} from {rs.name}'s own document, {carried} "
+                     f"carried by the core.")
         self.msg("\n".join(lines))
 
     def _tables(self):

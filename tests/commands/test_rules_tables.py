@@ -38,7 +38,18 @@ class TestRulesStatement(EvenniaCommandTest):
         self.assertIn("carried from the core: V20 p. 284-285", out)
         self.assertIn("damage.conversions", out)
         self.assertIn("core/damage.yaml:", out)
-        self.assertIn("1 rules; 0 from everyman's own document, 1 carried by the core.", out)
+        self.assertIn("1 rule; 0 from everyman's own document, 1 carried by the core.", out)
+        self.assertTrue(all(len(line) <= 78 for line in out.splitlines()), out)
+
+    def test_file_names_are_whole_and_long_values_cut_with_dots(self):
+        """An admin opens the file a value comes from: its name is never cut (it was cut
+        on the left: "ore/maneuvers.yaml"); a value too long for the line ends "..."."""
+        out = run_command(self.char1, "+rules v20=CLOSE").text
+        self.assertIn(" core/maneuvers.yaml:", out)
+        self.assertNotIn(" ore/maneuvers.yaml", out)
+        self.assertIn("maneuvers.natural_weapons = {Ajaba: ", out)
+        self.assertIn("...", out)
+        self.assertIn("13 rules;", out)
         self.assertTrue(all(len(line) <= 78 for line in out.splitlines()), out)
 
     def test_numetal_house_rule_comes_from_numetal(self):
