@@ -24,8 +24,24 @@ def levels_and_kind(f: Fight, n: int, word: str) -> tuple[int, str]:
     w = str(word).strip().lower()
     hits = [k for k in DAMAGE_TYPES if w and k.startswith(w)]
     if len(hits) != 1:
-        raise InputError(f"'{word}' is not a damage type: {', '.join(DAMAGE_TYPES)}.")
+        types = ", ".join(DAMAGE_TYPES)
+        if w and _is_source(f, w):  # "=3 fire": the type was left out, or put after
+            raise InputError(f"'{word}' is a damage source; the type comes first, then the "
+                             f"source, e.g. ={n} lethal {w} (types: {types}).")
+        raise InputError(f"'{word}' is not a damage type: {types}.")
     return n, hits[0]
+
+
+def _is_source(f: Fight, word: str) -> bool:
+    """Whether ``word`` names a damage source of this ruleset (DMG-05..13: fire, sunlight,
+    silver ...), as ``damage.source_tags`` reads it."""
+    if not (f.rules.section("damage") or {}).get("sources"):
+        return False  # a ruleset that lists none takes any word as a source
+    try:
+        dmg.source_tags(f.rules, word)
+    except InputError:
+        return False
+    return True
 
 
 def damage(f: Fight, key: str, n: int, kind: str, sources: tuple[str, ...] = ()) -> None:

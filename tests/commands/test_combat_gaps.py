@@ -270,7 +270,8 @@ class TestStaffDamage(EffectsTest):
 
     def test_bad_damage_changes_nothing(self):
         self.setup_fight()
-        self.assertIn("not a damage type", self.cmd("+combat/damage Thug=2 fire").text)
+        self.assertIn("not a damage type", self.cmd("+combat/damage Thug=2 plasma").text)
+        self.assertIn("the type comes first", self.cmd("+combat/damage Thug=2 fire").text)
         self.assertIn("Only the organizer", self.player("+combat/damage Thug=2 lethal").text)
         self.assertEqual(thug(self).sheet.get().health["lethal"], 0)
 

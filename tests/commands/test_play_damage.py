@@ -70,7 +70,9 @@ class TestSoak(DamageTest):
                 self.cmd(f"+combat/damage Char2=1 {kind}")
             h = self.health()
             self.assertEqual((h["bashing"], h["lethal"], h["aggravated"]), (1, 1, 1), ruleset)
-            self.assertIn("not a damage type", self.cmd("+combat/damage Char2=1 fire").text)
+            self.assertIn("not a damage type", self.cmd("+combat/damage Char2=1 plasma").text)
+            self.assertIn("is a damage source; the type comes first",
+                          self.cmd("+combat/damage Char2=1 fire").text)
             self.cmd("+combat/end")
 
 
@@ -140,6 +142,20 @@ class TestRaces(DamageTest):
         self.hurt("1 bashing sun", 2)
         self.assertEqual(self.health()["aggravated"], 2)
         self.assertIn("Sources:", self.cmd("+combat/damage Char2=1 lethal napalm").text)
+
+    @pytest.mark.rule("DMG-15")
+    def test_a_source_given_as_the_type_says_the_order(self):
+        """"=2 fire" (or "=2 fire lethal") names a source where the type goes: the staffer
+        reads the order to type, and nothing is marked."""
+        self.fight(splat="vampire", stamina=3)
+        for line in ("2 fire", "2 fire lethal"):
+            text = self.hurt(line)
+            self.assertIn("'fire' is a damage source; the type comes first, then the source, "
+                          "e.g. =2 lethal fire", text)
+        self.assertIn("'plasma' is not a damage type", self.hurt("2 plasma"))
+        self.assertEqual(self.health(), dict(self.char2.sheet.get().health))
+        self.assertEqual(sum(self.health().values()), 0)
+        self.assertFalse(self.events("damage"))
 
 
 class TestArmor(DamageTest):
