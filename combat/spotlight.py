@@ -635,6 +635,17 @@ def initiative_ratings(sheet, ruleset) -> dict[str, int]:
     return {name: sheet.rating(cat, name) for name in rules.init_traits}
 
 
+def sheet_health(sheet, ruleset) -> tuple[int, int, int]:
+    """(max HP, superficial, aggravated) of a character as ``join`` brings it into a fight:
+    a vampire's HP from the Blood Potency table (SPOT-13), anyone else's the YAML's
+    ``default_hp``; the Harm the sheet carries kept within that track, Aggravated first."""
+    p = sheet_profile(sheet, ruleset)
+    rules = spot_rules(ruleset)
+    hp_max = hp_row(rules, p["blood_potency"])[0] if p["vampire"] else rules.default_hp
+    aggravated = min(p["aggravated"], hp_max)
+    return hp_max, min(p["superficial"], hp_max - aggravated), aggravated
+
+
 def _whole(value, what: str, lo: int = 0, hi: int | None = None) -> int:
     if (
         isinstance(value, bool)

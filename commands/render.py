@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from combat import spotlight
 from combat.dice import Roll
 from combat.pools import PoolSpec
 from combat.sheet import Sheet
@@ -57,6 +58,16 @@ def health_line(track) -> str:
     elif penalty:
         state += f" ({penalty:+d} dice)"
     return f" {boxes}  {state}"
+
+
+def hp_line(hp_max: int, superficial: int, aggravated: int) -> str:
+    """SPOT-13's track: a box per HP, Aggravated (X) first, then Superficial (/)."""
+    boxes = "[X]" * aggravated + "[/]" * superficial + "[ ]" * (hp_max - aggravated
+                                                             - superficial)
+    harm = [f"{n} {k}" for n, k in ((aggravated, "aggravated"), (superficial, "superficial"))
+            if n]
+    state = f"HP {hp_max - aggravated - superficial}/{hp_max}"
+    return f" {boxes}  {state}" + (f" ({', '.join(harm)})" if harm else "")
 
 
 def sheet_text(name: str, sheet: Sheet, ruleset) -> str:
@@ -111,11 +122,15 @@ def sheet_text(name: str, sheet: Sheet, ruleset) -> str:
         )
     lines.append(" " + ("   ".join(pools) or "none"))
     lines.append(rule("Health"))
-    lines.append(health_line(sheet.track(ruleset.section("health"))))
+    in_hp = spotlight.engine_of(ruleset) == "spotlight"  # SPOT-13: HP and Harm, no d10 track
+    if in_hp:
+        lines.append(hp_line(*spotlight.sheet_health(sheet, ruleset)))
+    else:
+        lines.append(health_line(sheet.track(ruleset.section("health"))))
     if sheet.fate:  # HLT-03..05: kept after the fight until staff undo it
         lines.append(f" |r{sheet.fate_text.upper()}|n: cannot roll or join a fight "
                      f"(staff: +sheet/revive)")
-    if sheet.harm:  # spotlight Harm carried between fights (issue 10)
+    if sheet.harm and not in_hp:  # spotlight Harm carried between fights (issue 10)
         lines.append(" Harm (spotlight): " + ", ".join(
             f"{sheet.harm[k]} {k}" for k in ("superficial", "aggravated") if sheet.harm.get(k)))
     if sheet.weapons or sheet.armor:

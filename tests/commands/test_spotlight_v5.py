@@ -143,6 +143,24 @@ class TestRollAndSheetUnderSpotlight(V5Play):
         self.assertIn("=> 1 success, win", out)
         self.assertIn("successes needed", self.player("+roll 2 vs 0"))
 
+    @pytest.mark.rule("SPOT-13", "SPOT-11")
+    def test_sheet_in_a_spotlight_room_shows_hp_not_the_d10_track(self):
+        """Under the spotlight rules +sheet shows the HP track the fight uses (Blood Potency
+        3: 12 HP), Aggravated marked X and Superficial /, instead of the seven d10 boxes
+        that say Healthy whatever the Harm."""
+        self.cmd("+combat/start spotlight")
+        self.build_alice()
+        self.assertIn(" " + "[ ]" * 12 + "  HP 12/12\n", self.player("+sheet"))
+        self.player("+combat/join")
+        self.cmd("+combat/damage Char2=1 aggravated")
+        self.cmd("+combat/damage Char2=3 superficial")  # by hand: exactly that many
+        out = self.player("+sheet")
+        self.assertIn(" [X][/][/][/]" + "[ ]" * 8 + "  HP 8/12 (1 aggravated, 3 superficial)",
+                      out)
+        self.assertNotIn("Healthy", out)
+        self.assertNotIn("Harm (spotlight)", out)
+        self.assertTrue(all(len(line) <= 78 for line in out.splitlines()), out)
+
     def test_bp_means_blood_outside_spotlight_and_help_says_so(self):
         """Without a spotlight fight in the room the default ruleset's bp= is the Blood
         pool; the help names both meanings."""
