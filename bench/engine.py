@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import pathlib
+import os
 import random
 import sys
 import time
@@ -386,6 +387,8 @@ def main(argv=None) -> int:
         prof = cProfile.Profile()
         prof.runcall(timed, rs, cases, args.n, args.seconds, args.seed, fresh)
         print(f"profile of: {name}")
+        if os.environ.get("WOD_BENCH_PROFILE_OUT"):  # for pstats (callers, callees)
+            prof.dump_stats(os.environ["WOD_BENCH_PROFILE_OUT"])
         pstats.Stats(prof).sort_stats("tottime").print_stats(25)
         return 0
     print(f"ruleset {rs.name}, engine {engine_for(rs).name}, Python {sys.version.split()[0]}, "
