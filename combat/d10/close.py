@@ -14,7 +14,9 @@ allowed, what a grapple forbids, a parry with nothing to parry with, a staked va
 
 from __future__ import annotations
 
+from operator import attrgetter
 from types import MappingProxyType
+from typing import Mapping
 
 from .. import scheduler as sch
 from ..attack import (CONDITIONS, Attack, Context, Magic, Side, _natural, _parry_item,
@@ -93,21 +95,50 @@ def opponents(f: Fight, key: str) -> int:
 
 
 def engaged(f: Fight, keys: tuple[str, ...]) -> dict[str, int]:
-    """``opponents`` of each of ``keys`` (an attacker and a target), in one pass over the
-    declarations: it looks at every combatant, so one pass, plain loops and the cheap tests
-    first keep it a few microseconds in a crowd of 100."""
-    counts = dict.fromkeys(keys, 0)
-    for c in f.state.combatants:
-        if not c.declared or c.outcome in OUT_OF_ACTION:
-            continue
-        seen = ()
-        for a in c.actions:
-            t = a.get("target")
-            if (t in counts and t != c.key and t not in seen and a.get("kind") == "attack"
+    """``opponents`` of each of ``keys`` (an attacker and a target): of the attacks declared
+    on each (``_attacks_on``), those of a foe still in action and made in close combat, one
+    per foe however many they declared. Only the declarations on these keys are looked at,
+    so an attack costs the same in a crowd of 100 as in a duel."""
+    combatants = f.state.combatants
+    on = _attacks_on(combatants)
+    out = {}
+    for k in keys:
+        n, seen = 0, ()
+        for i, a in on.get(k, ()):
+            c = combatants[i]
+            if (i not in seen and c.declared and c.key != k and c.outcome not in OUT_OF_ACTION
                     and is_close(f, c.key, a)):
-                counts[t] += 1
-                seen += (t,)  # one foe counts once, however many attacks they declared
-    return {k: max(1, n) for k, n in counts.items()}
+                n += 1
+                seen += (i,)  # one foe counts once, however many attacks they declared
+        out[k] = max(1, n)
+    return out
+
+
+_ACTIONS = attrgetter("actions")
+# The last table of ``_attacks_on``, with the declarations it was built from: declarations
+# change only when someone declares, while every act asks (twice, at 100 combatants a scan
+# of every declaration each time: bench/engine.py's crowd of 100).
+_LAST_ATTACKS: list = [None, MappingProxyType({})]
+
+
+def _attacks_on(combatants) -> Mapping[str, tuple[tuple[int, dict], ...]]:
+    """target key -> ((place of the attacker in ``combatants``, the declared attack), ...),
+    in the order of the fight. Kept for the next call while the declarations are the same
+    (compared by identity first, then by value: the answer depends on nothing else; whether
+    each attacker is still in action and attacks in close combat is asked anew)."""
+    declared = tuple(map(_ACTIONS, combatants))
+    last = _LAST_ATTACKS
+    if last[0] == declared:
+        return last[1]
+    on: dict[str, list] = {}
+    for i, actions in enumerate(declared):
+        for a in actions:
+            t = a.get("target")
+            if t is not None and a.get("kind") == "attack":
+                on.setdefault(t, []).append((i, a))
+    table = MappingProxyType({t: tuple(v) for t, v in on.items()})
+    last[0], last[1] = declared, table
+    return table
 
 
 def speed(f: Fight, key: str) -> str:
