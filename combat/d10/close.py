@@ -115,10 +115,11 @@ def engaged(f: Fight, keys: tuple[str, ...]) -> dict[str, int]:
 
 
 _ACTIONS = attrgetter("actions")
-# The last table of ``_attacks_on``, with the declarations it was built from: declarations
-# change only when someone declares, while every act asks (twice, at 100 combatants a scan
-# of every declaration each time: bench/engine.py's crowd of 100).
-_LAST_ATTACKS: list = [None, MappingProxyType({})]
+# The last table of ``_attacks_on`` with the declarations it was built from, as one pair
+# replaced whole (a reader never sees the one without the other). Declarations change only
+# when someone declares; every attack and declared attack asks (a scan of every declaration
+# each time was the cost of an act that grew with a crowd: bench/engine.py).
+_LAST_ATTACKS: list = [((), MappingProxyType({}))]
 
 
 def _attacks_on(combatants) -> Mapping[str, tuple[tuple[int, dict], ...]]:
@@ -127,7 +128,7 @@ def _attacks_on(combatants) -> Mapping[str, tuple[tuple[int, dict], ...]]:
     (compared by identity first, then by value: the answer depends on nothing else; whether
     each attacker is still in action and attacks in close combat is asked anew)."""
     declared = tuple(map(_ACTIONS, combatants))
-    last = _LAST_ATTACKS
+    last = _LAST_ATTACKS[0]
     if last[0] == declared:
         return last[1]
     on: dict[str, list] = {}
@@ -137,7 +138,7 @@ def _attacks_on(combatants) -> Mapping[str, tuple[tuple[int, dict], ...]]:
             if t is not None and a.get("kind") == "attack":
                 on.setdefault(t, []).append((i, a))
     table = MappingProxyType({t: tuple(v) for t, v in on.items()})
-    last[0], last[1] = declared, table
+    _LAST_ATTACKS[0] = (declared, table)
     return table
 
 
