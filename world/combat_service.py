@@ -47,11 +47,12 @@ NPC_TYPECLASS = "typeclasses.characters.NPC"
 def names_of(state, events, objects: "Objects") -> Names:
     """Names for the room's text, with whoever acted from outside the fight (staff who left
     it and still deal damage or undo) named, not shown as "#1"."""
-    inside = {c.key for c in getattr(state, "combatants", ())}
+    inside = getattr(state, "get", None)  # its index, per key: no set of a crowd built
     extra = {}
     for ev in events:
         by = ev.get("by")
-        if by and by not in inside and by not in extra:
+        if (by and type(by) is str and by not in extra
+                and (inside is None or inside(by) is None)):
             obj = objects(by)
             if obj is not None:
                 extra[by] = obj.key

@@ -24,18 +24,20 @@ PREFIX = "|w[Combat]|n "
 
 
 class Names:
-    """key -> name: the combatants of a state, plus names events carry (someone who left)."""
+    """key -> name: the combatants of a state, plus names events carry (someone who left)
+    and ``extra`` (someone outside the fight); a combatant's own name first. The state is
+    asked per key (its index), not copied: a command names a few of a crowd of 100."""
 
     def __init__(self, state, events: Iterable[Event] = (), extra: Mapping[str, str] = {}):
+        self._get = getattr(state, "get", None)
         self._names = dict(extra)
         for ev in events:
             if ev.get("actor") and ev.get("name"):
                 self._names.setdefault(ev["actor"], ev["name"])
-        for c in getattr(state, "combatants", ()):
-            self._names[c.key] = c.name
 
     def __call__(self, key) -> str:
-        return self._names.get(key, key or "?")
+        c = self._get(key) if self._get is not None and type(key) is str else None
+        return c.name if c is not None else self._names.get(key, key or "?")
 
 
 def is_npc(c) -> bool:
