@@ -933,7 +933,10 @@ def pay_costs(sheet: Sheet, cost: Mapping[str, int], why: str) -> Sheet:
             continue
         p = pools.get(name)
         if p is None:
-            raise IllegalAction(f"A {sheet.splat} has no {name} to {why}.")
+            # A sheet whose splat was set under other rules (a spotlight vampire has Blood
+            # Potency and Hunger, no Blood) is told how to give it the pool.
+            raise IllegalAction(f"A {sheet.splat} has no {name} to {why}: this sheet has no "
+                                f"{name} pool (+sheet/set {name.lower()}=<n> gives it one).")
         if p.current < n:
             raise IllegalAction(f"Not enough {name} to {why}: it takes {n}, you have {p.current}.")
         pools[name] = Pool(p.current - n, p.permanent)

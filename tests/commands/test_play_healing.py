@@ -61,6 +61,25 @@ class TestBlood(HealingTest):
         self.assertEqual(self.char1.sheet.get().pools["Blood"].current, 4)
         self.assertEqual(health(self.char1).get("aggravated", 0), 0)
 
+    @pytest.mark.rule("HEAL-01")
+    def test_vampire_made_under_spotlight_is_told_how_to_get_a_blood_pool(self):
+        """A vampire whose splat was set in a spotlight room has Blood Potency and Hunger,
+        no Blood pool: in a d10 fight the refusal says how to give the sheet one, and with
+        it the blood heals."""
+        self.cmd("+combat/start spotlight")
+        self.cmd("+sheet/set splat=vampire")
+        self.cmd("+combat/end")
+        self.assertNotIn("Blood", self.char1.sheet.get().pools)
+        self.setup_fight()
+        self.cmd("+combat/damage Char=2 lethal")
+        self.assertIn("A vampire has no Blood to heal: this sheet has no Blood pool "
+                      "(+sheet/set blood=<n> gives it one).",
+                      self.cmd("+combat/declare heal blood 1").text)
+        self.assertEqual(health(self.char1)["lethal"], 2)
+        self.assertIn("Your Blood set to 10/10.", self.cmd("+sheet/set blood=10").text)
+        self.assertIn("Char heals 1 lethal (blood, 1 Blood",
+                      self.cmd("+combat/declare heal blood 1").text)
+
     @pytest.mark.rule("HEAL-02")
     def test_ghoul_heals_with_blood_and_time_and_regrows_a_finger(self):
         self.setup_fight()
