@@ -160,8 +160,9 @@ class NPC(Character):
             # a new one): asking the lock handler costs more than the rest of this check.
             # The field's value is read from the instance as Django's descriptor does (one
             # call fewer per NPC per command); not loaded, the lock is asked as usual.
-            stored = self.__dict__.get("db_lock_storage")
-            known = self.__dict__.get("_wod_call_false")
+            mine = self.__dict__
+            stored = mine.get("db_lock_storage")
+            known = mine.get("_wod_call_false")
             if stored is not None and (known is None or known[0] is not stored):
                 known = self._wod_call_false = (stored,
                                                  self.locks.get("call") == "call:false()")
