@@ -162,12 +162,13 @@ class NPC(Character):
             # call fewer per NPC per command); not loaded, the lock is asked as usual.
             mine = self.__dict__
             stored = mine.get("db_lock_storage")
-            known = mine.get("_wod_call_false")
-            if stored is not None and (known is None or known[0] is not stored):
-                known = self._wod_call_false = (stored,
-                                                 self.locks.get("call") == "call:false()")
-            if stored is not None and known[1]:
-                return False  # what evaluating it gives (no one bypasses it)
+            if stored is not None:
+                known = mine.get("_wod_call_false")
+                if known is None or known[0] is not stored:
+                    known = self._wod_call_false = (stored,
+                                                     self.locks.get("call") == "call:false()")
+                if known[1]:
+                    return False  # what evaluating it gives (no one bypasses it)
         return super().access(accessing_obj, access_type=access_type, default=default,
                               no_superuser_bypass=no_superuser_bypass, **kwargs)
 

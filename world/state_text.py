@@ -32,6 +32,8 @@ class StateText:
         # what the last call changed, for ``delta``: (combatants before, combatants after,
         # indexes changed or None when someone joined or left, the head's keys and JSON items)
         self._last: tuple | None = None
+        self._changed: list[int] | None = None  # places the last call re-encoded
+        self._keys_before: tuple = ()  # the stored state's head keys (``committed``)
 
     def _combatant_texts(self, combatants: tuple) -> list[str]:
         old, texts = self._combatants, self._texts
@@ -99,8 +101,6 @@ class StateText:
         if self._last is not None:
             self._keys_before = self._last[3]
 
-    _keys_before: tuple = ()
-
 
 #: how a log row's state that is a delta begins (a whole state begins '{"v": ')
 DELTA = '"delta": '
@@ -123,7 +123,7 @@ def read_back(newest_first) -> str | None:
             whole = json.loads(text)
             for delta in reversed(deltas):
                 apply_delta(whole, delta)
-            return json.dumps(whole)
+            return _dumps(whole)
         deltas.append(text)
     if deltas:
         raise ValueError("the log keeps changes of a state it lacks")
