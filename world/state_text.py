@@ -34,6 +34,8 @@ class StateText:
         self._last: tuple | None = None
         self._changed: list[int] | None = None  # places the last call re-encoded
         self._keys_before: tuple = ()  # the stored state's head keys (``committed``)
+        self._items_before: list[str] = []  # and its head's JSON items
+        self._order: tuple = (None, "")  # the last ``order`` tuple and its JSON item
 
     def _combatant_texts(self, combatants: tuple) -> list[str]:
         old, texts = self._combatants, self._texts
@@ -64,42 +66,58 @@ class StateText:
     def text(self, state) -> str:
         before = self._combatants
         combatants = self._combatant_texts(state.combatants)
-        head = replace(state, combatants=()).to_dict()  # the engine's copier: a third the cost
+        # The engine's copier (a third the cost of to_dict on the whole); the slots of the
+        # phase (one key per combatant) change only when a phase starts: kept encoded.
+        order = state.order
+        if self._order[0] is order:
+            head = replace(state, combatants=(), order=()).to_dict()
+        else:
+            head = replace(state, combatants=()).to_dict()
+            self._order = (order, '"order": ' + _dumps(head.get("order")))
         self._last = None
-        if head.get("combatants") != []:  # not the shape this was written for: encode it all
-            return _dumps(state.to_dict())
-        # The keys before and after "combatants" as one dict each, their braces cut off: two
-        # encoder calls, not one per key (a dozen of them, each paying json.dumps' own cost).
-        keys = list(head)
-        at = keys.index("combatants")
-        items = ['"combatants": [' + ", ".join(combatants) + "]"]
-        if at:
-            items.insert(0, _dumps({k: head[k] for k in keys[:at]})[1:-1])
-        if at + 1 < len(keys):
-            items.append(_dumps({k: head[k] for k in keys[at + 1:]})[1:-1])
-        self._last = (before, state.combatants, self._changed, tuple(keys),
+        if head.get("combatants") != [] or "order" not in head:  # not the shape this was
+            return _dumps(state.to_dict())  # written for: encode it all
+        # The keys between those two as one dict each, their braces cut off: an encoder call
+        # per run of keys, not one per key (a dozen of them, each paying json.dumps' own cost).
+        items, run = [], []
+        for k in head:
+            if k == "combatants" or k == "order":
+                if run:
+                    items.append(_dumps({r: head[r] for r in run})[1:-1])
+                    run = []
+                items.append('"combatants": [' + ", ".join(combatants) + "]"
+                             if k == "combatants" else self._order[1])
+            else:
+                run.append(k)
+        if run:
+            items.append(_dumps({r: head[r] for r in run})[1:-1])
+        self._last = (before, state.combatants, self._changed, tuple(head),
                       [t for t in items if not t.startswith('"combatants": [')])
         return "{" + ", ".join(items) + "}"
 
     def delta(self, old_state, state) -> str | None:
-        """``state``'s text as a change of ``old_state``'s (the one stored before it): its
-        head and the combatants that are new objects, by place, as ``DELTA`` JSON. None when
-        only the whole text will do: the last ``text`` call was not for ``state`` right after
-        ``old_state``, someone joined or left, or the head's keys changed. Issue 13: a log
-        row then holds what the command changed, not the whole fight."""
+        """``state``'s text as a change of ``old_state``'s (the one stored before it): the
+        combatants that are new objects, by place, and the head's items that changed, as
+        ``DELTA`` JSON. None when only the whole text will do: the last ``text`` call was not
+        for ``state`` right after ``old_state``, someone joined or left, or the head's keys
+        changed. Issue 13: a log row then holds what the command changed, not the whole
+        fight (not the phase's slots either, one key per combatant, unless a phase began)."""
         last = self._last
         if (last is None or old_state is None or last[0] is not old_state.combatants
                 or last[1] is not state.combatants or last[2] is None
                 or last[3] != self._keys_before):
             return None
         changed = ", ".join(f'"{i}": {self._texts[i]}' for i in last[2])
-        return "{" + ", ".join([f'{DELTA}{{{changed}}}', *last[4]]) + "}"
+        was = self._items_before
+        head = (last[4] if len(was) != len(last[4]) else
+                [t for t, w in zip(last[4], was) if t is not w and t != w])
+        return "{" + ", ".join([f'{DELTA}{{{changed}}}', *head]) + "}"
 
     def committed(self) -> None:
-        """The last ``text`` is now the stored one: the next delta's head keys compare
-        with its."""
+        """The last ``text`` is now the stored one: the next delta's head compares with
+        its."""
         if self._last is not None:
-            self._keys_before = self._last[3]
+            self._keys_before, self._items_before = self._last[3], self._last[4]
 
 
 #: how a log row's state that is a delta begins (a whole state begins '{"v": ')
