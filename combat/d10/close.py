@@ -14,7 +14,8 @@ allowed, what a grapple forbids, a parry with nothing to parry with, a staked va
 
 from __future__ import annotations
 
-from operator import attrgetter
+from itertools import compress
+from operator import attrgetter, is_not, itemgetter
 from types import MappingProxyType
 from typing import Mapping
 
@@ -120,6 +121,9 @@ _ACTIONS = attrgetter("actions")
 # when someone declares; every attack and declared attack asks (a scan of every declaration
 # each time was the cost of an act that grew with a crowd: bench/engine.py).
 _LAST_ATTACKS: list = [((), MappingProxyType({}))]
+# A declaration changes one combatant's actions: the table is mended at the few places that
+# changed (a rebuild read every declaration of a crowd of 100 on each one, bench/scale.py).
+_MEND_AT_MOST = 4
 
 
 def _attacks_on(combatants) -> Mapping[str, tuple[tuple[int, dict], ...]]:
@@ -128,18 +132,46 @@ def _attacks_on(combatants) -> Mapping[str, tuple[tuple[int, dict], ...]]:
     (compared by identity first, then by value: the answer depends on nothing else; whether
     each attacker is still in action and attacks in close combat is asked anew)."""
     declared = tuple(map(_ACTIONS, combatants))
-    last = _LAST_ATTACKS[0]
-    if last[0] == declared:
-        return last[1]
+    last, table = _LAST_ATTACKS[0]
+    if last == declared:
+        return table
+    places = range(len(declared))
+    if len(last) == len(declared):
+        changed = list(compress(places, map(is_not, last, declared)))
+        if len(changed) <= _MEND_AT_MOST:
+            table = _mended(table, last, declared, changed)
+            _LAST_ATTACKS[0] = (declared, table)
+            return table
     on: dict[str, list] = {}
-    for i, actions in enumerate(declared):
-        for a in actions:
+    for i in places:
+        for a in declared[i]:
             t = a.get("target")
             if t is not None and a.get("kind") == "attack":
                 on.setdefault(t, []).append((i, a))
     table = MappingProxyType({t: tuple(v) for t, v in on.items()})
     _LAST_ATTACKS[0] = (declared, table)
     return table
+
+
+_PLACE = itemgetter(0)
+
+
+def _mended(table, last, declared, changed: list[int]):
+    """``table`` (built from ``last``) for ``declared``, which differs at ``changed``: the
+    entries of the targets those places attacked or attack now, rebuilt in the same order
+    a whole build gives (by place, then as declared)."""
+    gone = set(changed)
+    on = dict(table)
+    for t in {a.get("target") for i in changed for a in (*last[i], *declared[i])}:
+        entries = [e for e in table.get(t, ()) if e[0] not in gone]
+        entries += [(i, a) for i in changed for a in declared[i]
+                    if a.get("target") == t and a.get("kind") == "attack"]
+        entries.sort(key=_PLACE)  # stable: one place's attacks stay as declared
+        if entries:
+            on[t] = tuple(entries)
+        else:
+            on.pop(t, None)
+    return MappingProxyType(on)
 
 
 def speed(f: Fight, key: str) -> str:

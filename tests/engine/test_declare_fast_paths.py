@@ -96,3 +96,38 @@ def test_out_of_turn_declarations_are_refused_naming_who_the_turn_waits_for(rs):
     st = started(rs, [("a", 8, 7), ("b", 3, 2)])  # TURN-01: low to high, b first
     with pytest.raises(IllegalAction, match="Not A's turn to declare: waiting for B"):
         S.declare(st, "a", [A], rs)
+
+
+# ---------------------------------------------------------------- CLOSE-08's table
+
+
+def test_close_08_attack_table_mended_after_a_declaration_equals_a_whole_build():
+    """CLOSE-08 counts the foes who declared a close attack on someone: a declaration mends
+    the table at the place that changed (a crowd of 100 no longer rebuilds it each time),
+    and the mended table is the one a whole build gives, order included."""
+    import random
+    from types import SimpleNamespace
+
+    from combat.d10 import close
+
+    rng = random.Random(5)
+    keys = [f"#{i}" for i in range(12)]
+
+    def actions():
+        pick = rng.random()
+        if pick < 0.3:
+            return ()
+        if pick < 0.5:
+            return ({"kind": "dodge"},)
+        return tuple({"kind": rng.choice(["attack", "attack", "grapple"]),
+                      "target": rng.choice(keys), "n": n} for n in range(rng.randint(1, 3)))
+
+    crowd = [SimpleNamespace(actions=actions()) for _ in keys]
+    for step in range(300):
+        for _ in range(rng.choice([1, 1, 1, 2, 5])):  # mostly one declaration, at times more
+            crowd[rng.randrange(len(crowd))] = SimpleNamespace(actions=actions())
+        got = close._attacks_on(tuple(crowd))
+        close._LAST_ATTACKS[0] = ((), close.MappingProxyType({}))  # a whole build
+        whole = close._attacks_on(tuple(crowd))
+        assert dict(got) == dict(whole), step
+        close._LAST_ATTACKS[0] = (tuple(c.actions for c in crowd), got)  # go on mending
