@@ -358,7 +358,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodC
         self.rs = self.script.ruleset()
         self.engine = self.script.engine()
         self.state = self.script.get_state()
-        self.objects = combat_service.Objects(self.caller.location)
+        self.objects = combat_service.Objects()
 
     def apply(self, intent: it.Intent) -> combat_service.Applied:
         return combat_service.run(self.script, intent, self.rng, objects=self.objects)
@@ -542,7 +542,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodC
 
     @staticmethod
     def objects_for(script):
-        return combat_service.Objects(script.obj)
+        return combat_service.Objects()
 
     @staticmethod
     def name_in(state, key: str) -> str:

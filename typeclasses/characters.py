@@ -21,7 +21,7 @@ from evennia.typeclasses.attributes import Attribute
 from evennia.utils.utils import lazy_property
 
 from combat.sheet import Sheet
-from world import jsontext, oob, plain_writes, rulebook
+from world import jsontext, listeners, oob, plain_writes, rulebook
 
 from .objects import ObjectParent
 
@@ -127,6 +127,7 @@ class Character(ObjectParent, DefaultCharacter):
     def at_post_puppet(self, **kwargs):
         """Issue 12: a client that connects gets its gauges and the fight's state at once."""
         super().at_post_puppet(**kwargs)
+        listeners.forget(self.location)  # an NPC staff puppet is told the room's fight
         oob.send_vitals(self)
         from .combat import combat_in
 

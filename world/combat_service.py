@@ -31,6 +31,7 @@ from combat.core.events import Event
 from combat.errors import IllegalAction
 
 from . import combat_text, combatlog, jsontext, oob, sheet_log
+from .listeners import listeners
 from .dice_source import GAME_DICE
 from .text_width import prefitted
 from .combat_text import Names
@@ -60,45 +61,34 @@ def names_of(state, events, objects: "Objects") -> Names:
 
 
 class Objects:
-    """Game objects by ``#dbref``: the room's contents first, then the database; each
-    looked up once per command."""
+    """Game objects by ``#dbref``, each looked up once per command: from the server's cache
+    of loaded objects (where whatever is in the room is), else the database. Issue 13: no
+    map of the room's contents is built (a crowd of 100 NPCs paid for it on every command)."""
 
-    def __init__(self, room, exclude=None):
-        self._room = room
+    def __init__(self, exclude=None):
         self._exclude = exclude
-        self._cache: dict[str, Any] | None = None
+        self._cache: dict[str, Any] = {}
 
     def forget(self) -> None:
-        self._cache = None
-
-    def in_room(self) -> dict[str, Any]:
-        """``#dbref`` -> object for what is in the room but the excluded one (and what was
-        looked up since)."""
-        if self._cache is None:
-            room = self._room
-            gone = self._exclude
-            self._cache = {f"#{o.id}": o for o in (room.contents if room else [])
-                           if o is not gone}
-        return self._cache
+        self._cache = {}
 
     def __call__(self, key: str | None):
         if not key:
             return None
-        if self._cache is None:
-            self.in_room()
-        if key not in self._cache:
-            from evennia.objects.models import ObjectDB
+        cache = self._cache
+        if key in cache:
+            return cache[key]
+        from evennia.objects.models import ObjectDB
 
-            try:
-                pk = int(key.lstrip("#"))
-            except ValueError:
-                pk = None
-            obj = None
-            if pk is not None:
-                obj = ObjectDB.get_cached_instance(pk) or ObjectDB.objects.filter(
-                    id=pk).first()
-            self._cache[key] = None if obj is self._exclude else obj
-        return self._cache[key]
+        try:
+            pk = int(key.lstrip("#"))
+        except ValueError:
+            pk = None
+        obj = None
+        if pk is not None:
+            obj = ObjectDB.get_cached_instance(pk) or ObjectDB.objects.filter(id=pk).first()
+        cache[key] = None if obj is self._exclude else obj
+        return cache[key]
 
 
 class Sheets(Mapping):
@@ -163,7 +153,7 @@ def run(script, intent: it.Intent, rng: random.Random, *, objects: Objects | Non
     engine = script.engine()
     rules = script.ruleset()
     before = script.get_state()
-    objects = objects or Objects(script.obj)
+    objects = objects or Objects()
     sheets = Sheets(objects)
     dice = RecordingDice(rng)
     out = engine.apply(before, intent, sheets, rules, dice)
@@ -225,11 +215,8 @@ def announce(done: Applied, objects: Objects) -> None:
     # Issue 13: one message per reader: the room's text with their own prompt after it (each
     # message is a trip to the portal, the biggest cost of a command after the database).
     if done.text and room is not None:
-        for obj in room.contents:  # not msg_contents: it would $funcparse players' words
-            # Nobody reads it there (staff puppeting one do). An NPC nobody puppets has no
-            # account: that answers without asking its sessions (100 NPCs in a crowd).
-            if getattr(obj, "is_npc", False) and (getattr(obj, "db_account_id", None) is None
-                                                  or not obj.sessions.count()):
+        for obj in listeners(room):  # not msg_contents: it would $funcparse players' words
+            if getattr(obj, "is_npc", False) and not obj.sessions.count():  # staff puppet one
                 continue
             own = personal.pop(f"#{obj.id}", None)
             obj.msg(prefitted(done.text, *own) if own else done.text)
@@ -238,7 +225,7 @@ def announce(done: Applied, objects: Objects) -> None:
         if obj is not None:
             for msg in msgs:
                 obj.msg(msg)
-    oob.combat_changed(engine, done.before, done.state, objects)  # GMCP Char.Combat
+    oob.combat_changed(engine, done.before, done.state, objects, room)  # GMCP Char.Combat
 
 
 # ---------------------------------------------------------------- starting and NPCs
@@ -377,7 +364,7 @@ def summary(script, state) -> dict:
 def end(script, by: str, rng: random.Random, keep_npcs: bool = False) -> Applied:
     """End the fight: the summary and the end are logged and told; the script goes, and the
     NPCs made for the fight with it unless ``keep_npcs``."""
-    objects = Objects(script.obj)
+    objects = Objects()
     done = run(script, it.End(by=by), rng, objects=objects,
                prelude=(summary(script, script.get_state()),))
     npcs = list(script.attributes.get("npcs") or [])
@@ -406,7 +393,7 @@ def expire_due(script, now: float | None = None, rng: random.Random | None = Non
     now = time.time() if now is None else now
     if not engine.due(state, now):
         return None
-    objects = Objects(script.obj)
+    objects = Objects()
     gone = tuple(k for k in engine.pending(state) if objects(k) is None)
     if rng is None:
         GAME_DICE.command_started()
@@ -420,7 +407,7 @@ def remove_deleted(script, obj) -> Applied | None:
     if script.get_state().get(key) is None:
         return None
     return run(script, it.Remove(actor=key, why="deleted"), GAME_DICE,
-               objects=Objects(script.obj, exclude=obj))
+               objects=Objects(exclude=obj))
 
 
 
@@ -464,7 +451,7 @@ def undo(script, by: str, rng: random.Random) -> Applied:
         raise IllegalAction("Nothing to undo in this turn.")
     row, asked = found
     kept = json.loads(row.undo)
-    objects = Objects(script.obj)
+    objects = Objects()
     if "state" not in kept:  # issue 13: the row before keeps the state the command started from
         kept["state"] = json.loads(combatlog.state_before(script.combat_id, row.first_seq)
                                    or script.started_text())

@@ -113,7 +113,7 @@ def snapshot(script) -> dict:
     rules = script.ruleset()
     from .combat_service import Objects, Sheets
 
-    sheets = Sheets(Objects(script.obj))  # what +combat hands the engine's view too
+    sheets = Sheets(Objects())  # what +combat hands the engine's view too
     view = engine.view(state, sheets, rules)
     names = combat_text.Names(state)
     turn, phase = combatlog.clock(state)

@@ -14,6 +14,7 @@ and the fight's state are in memory when these are called.
 from __future__ import annotations
 
 from . import combatlog, rulebook
+from .listeners import keys_in, listeners
 
 VITALS = "char_vitals"  # GMCP Char.Vitals
 COMBAT = "char_combat"  # GMCP Char.Combat
@@ -89,18 +90,18 @@ def send_combat(obj, engine, state) -> None:
         _send(obj, COMBAT, combat_state(engine, state, f"#{obj.id}"))
 
 
-def combat_changed(engine, before, state, objects) -> None:
+def combat_changed(engine, before, state, objects, room=None) -> None:
     """After a fight's commit: each combatant (and anyone who just left it) with a session
     hears where the fight stands now."""
-    keys = [c.key for c in state.combatants]
-    staying = set(keys)  # not state.get per key: a lookup each, 100 of them in a crowd
-    keys += [c.key for c in before.combatants if c.key not in staying]
-    # Issue 13: an NPC nobody puppets (most of a crowd) is passed over with a dict lookup
-    # and one attribute, not a call through ``objects`` and ``send_combat`` each.
-    here = objects.in_room()
-    for key in keys:
-        obj = here.get(key)
-        if obj is None:
-            obj = objects(key)  # not in the room: looked up
+    keys = state.index().keys() | before.index().keys()  # set operations in C: a crowd's
+    # Issue 13: in ``room``, only its listeners (kept while its contents are the same) are
+    # asked; NPCs of a crowd nobody runs are not looked up and asked one by one.
+    if room is not None:
+        for obj in listeners(room):
+            if obj.db_account_id is not None and f"#{obj.id}" in keys:
+                send_combat(obj, engine, state)
+        keys -= keys_in(room)
+    for key in keys:  # combatants elsewhere (walked out, or just left the fight)
+        obj = objects(key)
         if obj is not None and obj.db_account_id is not None:
             send_combat(obj, engine, state)

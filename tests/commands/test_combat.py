@@ -473,6 +473,8 @@ class TestQueryCount(CombatTest):
             self.cmd("+combat/declare Thug=attack Char2")
             self.assertNotIn("Thug", told)  # nobody puppets it
             thug.db_account = self.account2  # puppeted (Evennia sets the account) ...
+            thug.at_post_puppet()  # ... and the room's listeners are drawn again
+            told.clear()  # (what puppeting itself tells it)
             with mock.patch.object(thug.sessions, "count", return_value=0):
                 self.player("+combat/dodge")
             self.assertNotIn("Thug", told)  # ... but its session is gone
