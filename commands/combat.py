@@ -36,6 +36,27 @@ from .combat_status import status_text
 from .render import header
 
 
+
+# Issue 13: a name typed is looked up in a table of the fight's names, kept while the same
+# combatants stand in the same places (the state's index is handed on until someone joins
+# or leaves; names never change in a fight), not by lowering every name of a crowd of 100.
+_NAMES: list = []  # (the state's index, lowered name -> key), the last few fights'
+_NAMES_KEPT = 8
+
+
+def _keys_by_name(state) -> dict[str, str]:
+    """Lowered name -> key, the first combatant of each name (as a scan finds)."""
+    idx = state.index()
+    for kept, names in _NAMES:
+        if kept is idx:
+            return names
+    names: dict[str, str] = {}
+    for c in state.combatants:
+        names.setdefault(c.name.lower(), c.key)
+    _NAMES.insert(0, (idx, names))
+    del _NAMES[_NAMES_KEPT:]
+    return names
+
 class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodCommand):
     """
     Run a fight: initiative, declaring, acting, damage.
@@ -387,7 +408,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodC
             c = self.state.get(name)
         else:
             low = name.lower()
-            c = next((x for x in self.state.combatants if x.name.lower() == low), None)
+            key = _keys_by_name(self.state).get(low)
+            c = None if key is None else self.state.get(key)
             if c is None:
                 hits = [x for x in self.state.combatants if x.name.lower().startswith(low)]
                 c = hits[0] if len(hits) == 1 else None
