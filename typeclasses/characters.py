@@ -149,27 +149,39 @@ class NPC(Character):
 
     is_npc = True
 
+    def call_lock_is_false(self) -> bool:
+        """Whether the call lock is ``call:false()`` (DefaultCharacter's): the command handler
+        asks every object in a room for it on every command (may its commands join the
+        typist's?), and for an NPC the answer is no without evaluating it. The answer is
+        kept with the lock string it was read from (a lock change stores a new one): asking
+        the lock handler costs more than the rest. Issue 13."""
+        # The field's value is read from the instance as Django's descriptor does (one call
+        # fewer per NPC per command); not loaded, the lock is asked.
+        stored = self.__dict__.get("db_lock_storage")
+        if stored is None:
+            return self.locks.get("call") == "call:false()"
+        known = self.__dict__.get("_wod_call_false")
+        if known is None or known[0] is not stored:
+            known = self._wod_call_false = (stored, self.locks.get("call") == "call:false()")
+        return known[1]
+
     def access(self, accessing_obj, access_type="read", default=False,
                no_superuser_bypass=False, **kwargs):
-        """Issue 13: every command typed in a room asks each object there for its ``call``
-        lock (evennia/commands/cmdhandler.py, ``_get_local_obj_cmdsets``): may its commands
-        join the typist's? A character's is ``call:false()`` (DefaultCharacter), so the
-        answer for an NPC is no without evaluating it, and a room of 100 NPCs costs nothing
-        per command. A call lock staff changed is evaluated as usual."""
-        if access_type == "call" and no_superuser_bypass:
-            # The answer is kept with the lock string it was read from (a lock change stores
-            # a new one): asking the lock handler costs more than the rest of this check.
-            # The field's value is read from the instance as Django's descriptor does (one
-            # call fewer per NPC per command); not loaded, the lock is asked as usual.
-            mine = self.__dict__
-            stored = mine.get("db_lock_storage")
-            if stored is not None:
-                known = mine.get("_wod_call_false")
-                if known is None or known[0] is not stored:
-                    known = self._wod_call_false = (stored,
-                                                     self.locks.get("call") == "call:false()")
-                if known[1]:
-                    return False  # what evaluating it gives (no one bypasses it)
+        """A call lock left as it is answers no at once (``call_lock_is_false``); one staff
+        changed is evaluated as usual. (A room of this game does not even ask: its
+        ``contents_get`` leaves such NPCs out of the command handler's view.)"""
+        if access_type == "call" and no_superuser_bypass and self.call_lock_is_false():
+            return False  # what evaluating it gives (no one bypasses it)
         return super().access(accessing_obj, access_type=access_type, default=default,
                               no_superuser_bypass=no_superuser_bypass, **kwargs)
 
+    def save(self, *args, **kwargs):
+        """A lock change (``locks.add`` stores the lock string) may make this NPC carry
+        commands for the room again: its room draws them anew."""
+        super().save(*args, **kwargs)
+        fields = kwargs.get("update_fields")
+        if fields is None or "db_lock_storage" in fields:
+            cache = getattr(self.location, "contents_cache", None)
+            changed = getattr(cache, "changed", None)
+            if changed is not None:
+                changed()

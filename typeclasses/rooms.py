@@ -6,8 +6,10 @@ Rooms are simple containers that has no location of their own.
 """
 
 from evennia.objects.objects import DefaultRoom
+from evennia.utils.utils import lazy_property
 
 from .objects import ObjectParent
+from .room_contents import RoomContents
 
 
 class Room(ObjectParent, DefaultRoom):
@@ -21,4 +23,17 @@ class Room(ObjectParent, DefaultRoom):
     properties and methods available on all Objects.
     """
 
-    pass
+    @lazy_property
+    def contents_cache(self):
+        return RoomContents(self)
+
+    def contents_get(self, exclude=None, content_type=None):
+        """Evennia's, but for the one question of its command handler: everything here but
+        the typist (``exclude`` without a type, on every command typed here, to merge the
+        commands objects carry: evennia/commands/cmdhandler.py ``_get_local_obj_cmdsets``;
+        nothing else in Evennia or this game asks it that way). Its answer leaves out the
+        NPCs whose call lock refuses it anyway, so a crowd of them costs a command nothing
+        (issue 13). ``look``, searches and ``contents`` see everyone."""
+        if exclude is not None and content_type is None:
+            return self.contents_cache.carriers(exclude)
+        return super().contents_get(exclude=exclude, content_type=content_type)

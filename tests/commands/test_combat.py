@@ -413,6 +413,35 @@ class TestQueryCount(CombatTest):
         self.assertFalse(npc.access(self.char1, "call", no_superuser_bypass=True))
         self.assertIn("Extra", self.cmd("examine Extra").text)  # staff still reach it
 
+    def test_the_command_handler_is_not_shown_npcs_that_carry_no_commands(self):
+        """Issue 13: the room answers the command handler's question (everything but the
+        typist) without the NPCs whose call lock refuses it anyway, so none is asked; look,
+        searches and contents still see them, and one whose call lock staff open (or that
+        walks in or out) is in the answer at once."""
+        from evennia import create_object
+
+        npc = create_object("typeclasses.characters.NPC", key="Extra", location=self.room1)
+        handler_view = self.room1.contents_get(exclude=self.char1)
+        self.assertNotIn(npc, handler_view)
+        self.assertIn(self.char2, handler_view)
+        self.assertNotIn(self.char1, handler_view)
+        self.assertIn(npc, self.room1.contents)
+        self.assertIn("Extra", self.cmd("look").text)
+        self.assertIn("Extra", self.cmd("examine Extra").text)
+        with mock.patch.object(type(npc), "access", autospec=True,
+                               side_effect=type(npc).access) as asked:
+            self.cmd("look")
+        self.assertEqual([c for c in asked.call_args_list if c.args[2:3] == ("call",)
+                          or c.kwargs.get("access_type") == "call"], [])
+        npc.locks.add("call:all()")  # staff let its commands join the room's
+        self.assertIn(npc, self.room1.contents_get(exclude=self.char1))
+        npc.locks.add("call:false()")
+        self.assertNotIn(npc, self.room1.contents_get(exclude=self.char1))
+        npc.location = self.room2
+        self.assertNotIn(npc, self.room1.contents)
+        self.char2.location = self.room2
+        self.assertNotIn(self.char2, self.room1.contents_get(exclude=self.char1))
+
     def test_a_crowd_of_npcs_costs_nothing_here(self):
         """100 NPCs in the room: ``look``, ``+combat`` and an act cost the queries they cost
         with one, the command handler checks no NPC's lock, and the room's text is sent to
