@@ -3,26 +3,24 @@
 Every fight command tells the room and sends each combatant with a client the fight's state
 (GMCP). Asking every object in the room each time (is it an NPC? has an account ever run
 it?) was a cost that grew with a crowd: 100 NPCs, 100 questions a command. The answer
-changes only when the room's contents change or someone is puppeted, so it is kept on the
-room (a plain attribute of the cached instance, as the fight's own caches) with the objects
-it was drawn from, and dropped by ``forget`` when a character is puppeted.
+changes only when the room's contents change (the game's rooms count those changes:
+typeclasses/room_contents.py) or someone is puppeted (``forget``), so it is kept on the room
+(a plain attribute of the cached instance, as the fight's own caches) until then.
 """
 
 from __future__ import annotations
 
-from operator import is_
-
 
 def _view(room) -> tuple:
-    """(the contents, the listeners, the contents' ``#dbref`` keys)."""
-    contents = room.contents
+    """(the contents' version it was drawn at, the listeners, the contents' ``#dbref``)."""
+    version = getattr(room.contents_cache, "version", None)  # None: a room of another kind
     kept = getattr(room, "_wod_listeners", None)
-    if kept is not None and len(kept[0]) == len(contents) and all(map(is_, kept[0], contents)):
-        return kept  # the same objects (compared in C, not one by one in Python)
+    if kept is not None and version is not None and kept[0] == version:
+        return kept
+    contents = room.contents
     found = tuple(o for o in contents if not getattr(o, "is_npc", False)
                   or getattr(o, "db_account_id", None) is not None)
-    kept = room._wod_listeners = (tuple(contents), found,
-                                  frozenset(f"#{o.id}" for o in contents))
+    kept = room._wod_listeners = (version, found, frozenset(f"#{o.id}" for o in contents))
     return kept
 
 
@@ -32,9 +30,10 @@ def listeners(room) -> tuple:
     return _view(room)[1]
 
 
-def keys_in(room) -> frozenset:
-    """The ``#dbref`` of everything in ``room``."""
-    return _view(room)[2]
+def listeners_and_keys(room) -> tuple[tuple, frozenset]:
+    """``listeners(room)`` and the ``#dbref`` of everything in ``room``."""
+    view = _view(room)
+    return view[1], view[2]
 
 
 def forget(room) -> None:

@@ -14,7 +14,7 @@ and the fight's state are in memory when these are called.
 from __future__ import annotations
 
 from . import combatlog, rulebook
-from .listeners import keys_in, listeners
+from .listeners import listeners_and_keys
 
 VITALS = "char_vitals"  # GMCP Char.Vitals
 COMBAT = "char_combat"  # GMCP Char.Combat
@@ -97,10 +97,11 @@ def combat_changed(engine, before, state, objects, room=None) -> None:
     # Issue 13: in ``room``, only its listeners (kept while its contents are the same) are
     # asked; NPCs of a crowd nobody runs are not looked up and asked one by one.
     if room is not None:
-        for obj in listeners(room):
+        here, in_room = listeners_and_keys(room)
+        for obj in here:
             if obj.db_account_id is not None and f"#{obj.id}" in keys:
                 send_combat(obj, engine, state)
-        keys -= keys_in(room)
+        keys -= in_room
     for key in keys:  # combatants elsewhere (walked out, or just left the fight)
         obj = objects(key)
         if obj is not None and obj.db_account_id is not None:
