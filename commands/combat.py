@@ -40,22 +40,26 @@ from .render import header
 # Issue 13: a name typed is looked up in a table of the fight's names, kept while the same
 # combatants stand in the same places (the state's index is handed on until someone joins
 # or leaves; names never change in a fight), not by lowering every name of a crowd of 100.
-_NAMES: list = []  # (the state's index, lowered name -> key), the last few fights'
-_NAMES_KEPT = 8
+_NAMES: dict[int, tuple] = {}  # id of a state's index -> (that index, lowered name -> key)
+_NAMES_KEPT = 64  # fights at once on a busy game; the oldest is dropped first
 
 
 def _keys_by_name(state) -> dict[str, str]:
     """Lowered name -> key, the first combatant of each name (as a scan finds)."""
     idx = state.index()
-    for kept, names in _NAMES:
-        if kept is idx:
-            return names
+    kept = _NAMES.get(id(idx))
+    if kept is not None and kept[0] is idx:  # the index is held here: its id is its own
+        return kept[1]
     names: dict[str, str] = {}
     for c in state.combatants:
         names.setdefault(c.name.lower(), c.key)
-    _NAMES.insert(0, (idx, names))
-    del _NAMES[_NAMES_KEPT:]
+    if state.index() is not idx:  # an index built anew on each call: nothing to keep
+        return names
+    if len(_NAMES) >= _NAMES_KEPT:
+        del _NAMES[next(iter(_NAMES))]
+    _NAMES[id(idx)] = (idx, names)
     return names
+
 
 class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodCommand):
     """

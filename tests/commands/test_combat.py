@@ -578,3 +578,22 @@ class TestSimpleMode(CombatTest):
         self.assertIn("Char acts: shouts", self.cmd("+combat/act").text)
         self.player("+combat/declare other runs")
         self.assertIn("Char2 acts: runs", self.player("+combat/act").text)
+
+
+def test_names_typed_are_found_as_a_scan_finds_them_and_the_table_is_kept():
+    """Issue 13: ``+combat/act Bob`` finds Bob in a table of names kept while the same
+    combatants stand in the same places; the first of two alike, any case; a join draws it
+    again."""
+    from combat.state import Combatant, CombatState
+    from combat.values import replace
+    from commands import combat as cmd
+
+    state = CombatState(id="1-t", ruleset="numetal", combatants=(
+        Combatant(key="#1", name="Bob"), Combatant(key="#2", name="bob"),
+        Combatant(key="#3", name="Ann")))
+    names = cmd._keys_by_name(state)
+    assert names == {"bob": "#1", "ann": "#3"}
+    moved = state.with_combatants({"#3": replace(state.get("#3"), declared=True)})
+    assert cmd._keys_by_name(moved) is names  # the same places: the same table
+    joined = replace(moved, combatants=(*moved.combatants, Combatant(key="#4", name="Cy")))
+    assert cmd._keys_by_name(joined)["cy"] == "#4"
