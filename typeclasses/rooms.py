@@ -29,11 +29,12 @@ class Room(ObjectParent, DefaultRoom):
 
     def contents_get(self, exclude=None, content_type=None):
         """Evennia's, but for the one question of its command handler: everything here but
-        the typist (``exclude`` without a type, on every command typed here, to merge the
-        commands objects carry: evennia/commands/cmdhandler.py ``_get_local_obj_cmdsets``;
-        nothing else in Evennia or this game asks it that way). Its answer leaves out the
-        NPCs whose call lock refuses it anyway, so a crowd of them costs a command nothing
-        (issue 13). ``look``, searches and ``contents`` see everyone."""
+        the typist (``exclude`` without a type, asked on every command typed here to merge
+        the commands objects carry: evennia/commands/cmdhandler.py ``_get_local_obj_cmdsets``).
+        Its answer leaves out the NPCs whose call lock refuses that anyway, so a crowd of them
+        costs a command nothing (issue 13). ``look``, searches and ``contents`` see everyone.
+        Nothing else in Evennia's core or this game asks that way; a contrib that did (the
+        tutorial world's mob messaging a room) would not reach those NPCs."""
         if exclude is not None and content_type is None:
             return self.contents_cache.carriers(exclude)
         return super().contents_get(exclude=exclude, content_type=content_type)
