@@ -24,6 +24,11 @@ CPU per command. Printed: a table per size and the ratio of the largest size to 
     .venv/bin/python bench/scale.py                    # 10, 50 and 100 combatants, 4 turns at 100
     .venv/bin/python bench/scale.py --quick            # 10 and 100, 2 turns
     .venv/bin/python bench/scale.py --sizes 10 200 --turns 2
+    .venv/bin/python bench/scale.py --interleave --sizes 10 100   # the sizes played in turn
+
+``--interleave`` sets every size's fight up first and then plays one turn of the largest and
+as many commands of each other size in turn: on a machine whose speed changes from minute to
+minute (this VM's does, by 20-40%), the sequential runs put the sizes in different minutes.
 """
 
 from __future__ import annotations
@@ -49,31 +54,37 @@ LIMIT = 1.2
 NPC_CHUNK = 20
 
 
-def one_size(admin: live.Client, pid: int, n: int, prefix: str, turns: int) -> dict:
-    room = live.dig_room(admin, f"ScaleRoom{n}{prefix}")
-    admin.do(f"@tel/quiet #{room}")
-    out = admin.do("+combat/start")
-    if "starts a fight" not in out:
-        raise RuntimeError(f"+combat/start:\n{out}")
-    admin.do("+combat/timeout 0")
-    names = []
-    for c in range(0, n, NPC_CHUNK):  # the command makes at most 20 at once
-        chunk = f"{prefix}{chr(ord('a') + c // NPC_CHUNK)}"
-        count = min(NPC_CHUNK, n - c)
-        out = admin.do(f"+combat/npc {count} {chunk}={TRAITS}")
-        names += [f"{chunk}{i}" for i in range(1, count + 1)]
-    admin.do("+combat/leave")
-    for name in names:
-        admin.do(f"+combat/init {name}=4")
-    admin.do("+combat/next")
-    status = admin.do("+combat")
-    order = [name for name, _ in status_rows(status)]
-    if len(order) != n:
-        raise RuntimeError(f"{len(order)} combatants, not {n}:\n{out[-600:]}\n{status}")
-    samples = live.Samples()
-    refused: list[str] = []
-    for t in range(turns):
-        for kind in ORDERS[t % len(ORDERS)]:
+class Fight:
+    """One size's fight: its room, its NPCs in initiative order, what was measured."""
+
+    def __init__(self, admin: live.Client, n: int, prefix: str):
+        self.n, self.room = n, live.dig_room(admin, f"ScaleRoom{n}{prefix}")
+        admin.do(f"@tel/quiet #{self.room}")
+        out = admin.do("+combat/start")
+        if "starts a fight" not in out:
+            raise RuntimeError(f"+combat/start:\n{out}")
+        admin.do("+combat/timeout 0")
+        names = []
+        for c in range(0, n, NPC_CHUNK):  # the command makes at most 20 at once
+            chunk = f"{prefix}{chr(ord('a') + c // NPC_CHUNK)}"
+            count = min(NPC_CHUNK, n - c)
+            out = admin.do(f"+combat/npc {count} {chunk}={TRAITS}")
+            names += [f"{chunk}{i}" for i in range(1, count + 1)]
+        admin.do("+combat/leave")
+        for name in names:
+            admin.do(f"+combat/init {name}=4")
+        admin.do("+combat/next")
+        status = admin.do("+combat")
+        self.order = [name for name, _ in status_rows(status)]
+        if len(self.order) != n:
+            raise RuntimeError(f"{len(self.order)} combatants, not {n}:\n{out[-600:]}\n"
+                               f"{status}")
+        self.samples, self.refused, self.turns = live.Samples(), [], 0
+
+    def play_turn(self, admin: live.Client, pid: int) -> None:
+        """One turn: a batch of each kind, in the order of this turn (``ORDERS``)."""
+        order, samples = self.order, self.samples
+        for kind in ORDERS[self.turns % len(ORDERS)]:
             lines, expect = [], []
             if kind == "+combat/declare":
                 for name in reversed(order):
@@ -84,11 +95,11 @@ def one_size(admin: live.Client, pid: int, n: int, prefix: str, turns: int) -> d
                 lines = [f"+combat/act {name}" for name in order]
                 expect = [f"{name} attacks" for name in order]
             elif kind != "marker":
-                lines, expect = [kind] * n, [""] * n
+                lines, expect = [kind] * self.n, [""] * self.n
             before = admin.probe()
             c0 = live.cpu_seconds(pid)
             if kind == "marker":
-                for _ in range(n):
+                for _ in range(self.n):
                     admin.marker_only()
                     samples.rtt(kind, admin.last_rtt)
             else:
@@ -96,21 +107,25 @@ def one_size(admin: live.Client, pid: int, n: int, prefix: str, turns: int) -> d
                     reply = admin.do(line)
                     samples.rtt(kind, admin.last_rtt)
                     if want not in reply:
-                        refused.append(f"{line}\n{reply[-400:]}")
-            samples.batch(kind, live.cpu_seconds(pid) - c0, n)
+                        self.refused.append(f"{line}\n{reply[-400:]}")
+            samples.batch(kind, live.cpu_seconds(pid) - c0, self.n)
             samples.add_probe(kind, KEYS.get(kind, kind), before, admin.probe())
         for name, health in status_rows(admin.do("+combat")):  # unmeasured
             if health != "Healthy":
                 admin.do(f"+combat/heal {name}=7 bashing")
-    admin.do("+combat/end")
-    marker = samples.batch_cpu.get("marker", [])
-    marker_cpu = statistics.median(marker) if marker else 0.0
-    print(f"\n--- {n} combatants: {turns} turns, {len(refused)} commands refused; marker "
-          f"{marker_cpu * 1000:.2f} ms CPU each", flush=True)
-    rows = live.table(samples, KINDS, marker_cpu)
-    for text in refused[:3]:
-        print("  refused: " + text.replace("\n", "\n    "))
-    return {row["kind"]: row for row in rows}
+        self.turns += 1
+
+    def finish(self, admin: live.Client) -> dict:
+        admin.do(f"@tel/quiet #{self.room}")
+        admin.do("+combat/end")
+        marker = self.samples.batch_cpu.get("marker", [])
+        marker_cpu = statistics.median(marker) if marker else 0.0
+        print(f"\n--- {self.n} combatants: {self.turns} turns, {len(self.refused)} commands "
+              f"refused; marker {marker_cpu * 1000:.2f} ms CPU each", flush=True)
+        rows = live.table(self.samples, KINDS, marker_cpu)
+        for text in self.refused[:3]:
+            print("  refused: " + text.replace("\n", "\n    "))
+        return {row["kind"]: row for row in rows}
 
 
 def main(argv=None) -> int:
@@ -118,6 +133,9 @@ def main(argv=None) -> int:
     ap.add_argument("--sizes", type=int, nargs="+", default=[10, 50, 100])
     ap.add_argument("--turns", type=int, default=4)
     ap.add_argument("--quick", action="store_true", help="sizes 10 and 100, 2 turns")
+    ap.add_argument("--interleave", action="store_true",
+                    help="set every size up first, then play them in turn (the machine's "
+                    "slow minutes fall on all sizes alike)")
     ap.add_argument("--ports", default="4500-4549", help="range the server may listen on")
     ap.add_argument("--keep", action="store_true", help="keep the server's game dir")
     ap.add_argument("--profile", metavar="COMMAND", default=None,
@@ -141,14 +159,33 @@ def main(argv=None) -> int:
               f"{live.cpu_source(pid)}", flush=True)
         admin = live.Client(server, server.admin_user, server.admin_password).open(False)
         results = {}
-        for i, n in enumerate(args.sizes):
+        # Each size plays about as many commands as the largest: 4 turns of 10 are 40
+        # commands of a kind, too few batches to take a median of on a shared machine.
+        turns = {n: args.turns * max(1, round(max(args.sizes) / n)) for n in args.sizes}
+        if args.interleave:
+            # Every fight set up first, then one turn of the largest and as many commands of
+            # each other size in turn, over and over: a shared machine's slow and quick
+            # minutes fall on every size alike, and every size is measured in a server
+            # holding all of them (the ratio is the fight's, not the heap's).
+            fights = [Fight(admin, n, "N" + "abcdefghjk"[i % 10] + "x")
+                      for i, n in enumerate(args.sizes)]
+            if args.profile:
+                live.start_profile(admin, args.profile.lower())  # every size, mixed
+            for _ in range(args.turns):
+                for f in fights:
+                    admin.do(f"@tel/quiet #{f.room}")
+                    for _ in range(turns[f.n] // args.turns):
+                        f.play_turn(admin, pid)
+            for f in fights:
+                results[f.n] = f.finish(admin)
+        for i, n in enumerate(args.sizes if not args.interleave else ()):
             t0 = time.monotonic()
             if args.profile and i == len(args.sizes) - 1:
                 live.start_profile(admin, args.profile.lower())  # the last size only
-            # Each size plays about as many commands as the largest: 4 turns of 10 are 40
-            # commands of a kind, too few batches to take a median of on a shared machine.
-            turns = args.turns * max(1, round(max(args.sizes) / n))
-            results[n] = one_size(admin, pid, n, "N" + "abcdefghjk"[i % 10] + "x", turns)
+            f = Fight(admin, n, "N" + "abcdefghjk"[i % 10] + "x")
+            for _ in range(turns[n]):
+                f.play_turn(admin, pid)
+            results[n] = f.finish(admin)
             print(f"({time.monotonic() - t0:.0f} s)", flush=True)
         lo_n, hi_n = min(results), max(results)
         if lo_n != hi_n:
