@@ -36,7 +36,6 @@ from .combat_status import status_text
 from .render import header
 
 
-
 # Issue 13: a name typed is looked up in a table of the fight's names, kept while the same
 # combatants stand in the same places (the state's index is handed on until someone joins
 # or leaves; names never change in a fight), not by lowering every name of a crowd of 100.

@@ -21,9 +21,10 @@ from evennia.typeclasses.attributes import Attribute
 from evennia.utils.utils import lazy_property
 
 from combat.sheet import Sheet
-from world import jsontext, listeners, oob, plain_writes, rulebook
+from world import jsontext, oob, plain_writes, rulebook
 
 from .objects import ObjectParent
+from .room_contents import contents_changed
 
 SHEET_ATTR = ("sheet", "wod")
 
@@ -127,7 +128,7 @@ class Character(ObjectParent, DefaultCharacter):
     def at_post_puppet(self, **kwargs):
         """Issue 12: a client that connects gets its gauges and the fight's state at once."""
         super().at_post_puppet(**kwargs)
-        listeners.forget(self.location)  # an NPC staff puppet is told the room's fight
+        contents_changed(self.location)  # an NPC staff puppet reads the room's fight
         oob.send_vitals(self)
         from .combat import combat_in
 
@@ -181,7 +182,4 @@ class NPC(Character):
         super().save(*args, **kwargs)
         fields = kwargs.get("update_fields")
         if fields is None or "db_lock_storage" in fields:
-            cache = getattr(self.location, "contents_cache", None)
-            changed = getattr(cache, "changed", None)
-            if changed is not None:
-                changed()
+            contents_changed(self.location)

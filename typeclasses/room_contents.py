@@ -15,6 +15,15 @@ from evennia.objects.models import ContentsHandler
 from evennia.utils.utils import make_iter
 
 
+def contents_changed(room) -> None:
+    """Tell ``room`` (one of this game's) that what is drawn from its contents may differ
+    though they are the same objects: an NPC's call lock changed, or someone there was
+    puppeted (an NPC staff run becomes a reader, world/listeners.py)."""
+    changed = getattr(getattr(room, "contents_cache", None), "changed", None)
+    if changed is not None:
+        changed()
+
+
 def carries_no_commands(obj) -> bool:
     """An NPC whose call lock is the default ``call:false()``: the answer the command
     handler would get from it is no (typeclasses/characters.py ``NPC.access``)."""
@@ -43,7 +52,7 @@ class RoomContents(ContentsHandler):
         self.changed()
 
     def changed(self) -> None:
-        """Something drawn from the contents may differ now (an NPC's call lock changed)."""
+        """Something drawn from the contents may differ now (``contents_changed``)."""
         self.version += 1
         self._carriers = None
 

@@ -3,9 +3,9 @@
 Every fight command tells the room and sends each combatant with a client the fight's state
 (GMCP). Asking every object in the room each time (is it an NPC? has an account ever run
 it?) was a cost that grew with a crowd: 100 NPCs, 100 questions a command. The answer
-changes only when the room's contents change (the game's rooms count those changes:
-typeclasses/room_contents.py) or someone is puppeted (``forget``), so it is kept on the room
-(a plain attribute of the cached instance, as the fight's own caches) until then.
+changes only when the room's contents change or someone there is puppeted, which the game's
+rooms count (typeclasses/room_contents.py ``version``), so it is kept on the room (a plain
+attribute of the cached instance, as the fight's own caches) until then.
 """
 
 from __future__ import annotations
@@ -35,8 +35,3 @@ def listeners_and_keys(room) -> tuple[tuple, frozenset]:
     view = _view(room)
     return view[1], view[2]
 
-
-def forget(room) -> None:
-    """Someone in ``room`` was just puppeted: an NPC may have become a listener."""
-    if room is not None:
-        room._wod_listeners = None
