@@ -123,7 +123,10 @@ _ACTIONS = attrgetter("actions")
 _LAST_ATTACKS: list = [((), MappingProxyType({}))]
 # A declaration changes one combatant's actions: the table is mended at the few places that
 # changed (a rebuild read every declaration of a crowd of 100 on each one, bench/scale.py).
+# A small fight is rebuilt: reading a duel's few declarations costs less than mending
+# (bin/simulate's fights, bench/callgrind.py).
 _MEND_AT_MOST = 4
+_MEND_FROM = 8
 
 
 def _attacks_on(combatants) -> Mapping[str, tuple[tuple[int, dict], ...]]:
@@ -136,7 +139,7 @@ def _attacks_on(combatants) -> Mapping[str, tuple[tuple[int, dict], ...]]:
     if last == declared:
         return table
     places = range(len(declared))
-    if len(last) == len(declared):
+    if len(last) == len(declared) >= _MEND_FROM:
         changed = list(compress(places, map(is_not, last, declared)))
         if len(changed) <= _MEND_AT_MOST:
             table = _mended(table, last, declared, changed)
