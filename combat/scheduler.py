@@ -336,12 +336,17 @@ def _scan(st: CombatState, idx: dict[str, int]) -> tuple[int, list[tuple[str, st
 
 def prompts(state: CombatState) -> list[tuple[str, str]]:
     """(key, what) for everyone the turn waits for now; what is initiative/declare/act."""
-    # A command asks this of the same state several times (the checks, ``_finish``
-    # comparing before and after); a state is frozen, so the answer is kept on it.
+    return list(_waiting_of(state))
+
+
+def _waiting_of(state: CombatState) -> tuple[tuple[str, str], ...]:
+    """``prompts`` as the tuple kept on the state, not a copy (for readers here only).
+    A command asks this of the same state several times (the checks, ``_finish``
+    comparing before and after); a state is frozen, so the answer is kept on it."""
     waiting = state._waiting
     if waiting is None:
         waiting = _remember(state, _prompts(state))
-    return list(waiting)
+    return waiting
 
 
 def _prompts(state: CombatState) -> list[tuple[str, str]]:
@@ -624,7 +629,7 @@ def _settle_at(
 def prompt_events(st: CombatState) -> list[dict]:
     """The ``prompt`` events for who the turn waits for now, grouped by what."""
     groups: dict[str, list[str]] = {}
-    for k, w in prompts(st):
+    for k, w in _waiting_of(st):
         groups.setdefault(w, []).append(k)
     if not groups and st.phase != "ended":
         groups["advance"] = []  # nobody to wait for: the organizer moves on
@@ -633,7 +638,7 @@ def prompt_events(st: CombatState) -> list[dict]:
 
 
 def _where(st: CombatState) -> tuple:
-    return (st.turn, st.phase, st.cursor, tuple(prompts(st)))
+    return (st.turn, st.phase, st.cursor, _waiting_of(st))
 
 
 def _finish(
@@ -646,7 +651,7 @@ def _finish(
     boundaries: int = 1,
 ) -> Step:
     st, cur, found = _settle_at(st, rules, events, allow_start, boundaries)
-    waiting = tuple(prompts(st) if found is None else found)
+    waiting = _waiting_of(st) if found is None else tuple(found)
     now = (st.turn, st.phase, cur, waiting)
     if now != _where(before):
         # a new prompt gets a new deadline from the caller
@@ -1127,7 +1132,7 @@ def declare(
     if c.init_total is None:
         raise IllegalAction(f"{c.name} has no initiative yet: +combat/init first.")
     simple = state.options.mode == "simple"
-    waiting = dict(prompts(state))
+    waiting = dict(_waiting_of(state))
     if early:
         if not (simple and rules.npc_early and c.is_npc):
             raise IllegalAction(
@@ -1223,7 +1228,7 @@ def _act_checks(state: CombatState, key: str, ruleset, rules: TurnRules, willpow
     c = state.find(key)
     if c.lost:
         raise IllegalAction(_lost_reason(c, state.turn, rules))
-    waiting = dict(prompts(state))
+    waiting = dict(_waiting_of(state))
     interrupt = False
     if state.phase == "act" and (
         waiting.get(key) == "declare"
@@ -1309,7 +1314,7 @@ def delay(state: CombatState, key: str, ruleset) -> Step:
     rules = turn_rules(ruleset)
     _live(state)
     c = state.find(key)
-    waiting = dict(prompts(state))
+    waiting = dict(_waiting_of(state))
     if state.phase not in ("act", "extra") or key not in waiting:
         raise IllegalAction(
             f"{c.name} can delay only when it is their turn to act; the turn waits for "
@@ -1615,7 +1620,7 @@ def skip(state: CombatState, key: str, ruleset) -> Step:
     rules = turn_rules(ruleset)
     _live(state)
     c = state.find(key)
-    waiting = dict(prompts(state))
+    waiting = dict(_waiting_of(state))
     what = waiting.get(key)
     if what is None:
         raise IllegalAction(
