@@ -25,17 +25,29 @@ from .fight import OUT_OF_ACTION, Fight
 
 
 def _join(f: Fight, i: it.Join) -> None:
-    """HLT-03..05: the dead and the torpid stay out of fights until staff undo it."""
+    """HLT-03..05: the dead and the torpid stay out of fights until staff undo it. HLT-02:
+    one whose track is already at Incapacitated (hurt before the fight) joins out of
+    action, as if the blow had landed in it: the turn does not wait for the initiative and
+    the declarations they cannot make."""
     try:
-        fate = f.sheet(i.actor).fate
+        sheet = f.sheet(i.actor)
     except IllegalAction:
-        fate = ""
+        sheet = None
+    fate = sheet.fate if sheet is not None else ""
     if fate:
         name = i.name or i.actor
         raise IllegalAction(f"{name} is {'dead' if fate == 'dead' else 'in ' + fate} and "
                             f"cannot join a fight. Staff can undo it: +sheet/revive {name}")
-    f.run(sch.join(f.state, i.actor, i.name, f.rules, is_npc=i.is_npc,
-                   controller=i.controller))
+    step = sch.join(f.state, i.actor, i.name, f.rules, is_npc=i.is_npc,
+                    controller=i.controller)
+    if sheet is None or f.outcome_of(i.actor, sheet) != INCAPACITATED:
+        f.run(step)
+        return
+    # Who the turn waits for is told once, after the outcome: not first "your turn to roll
+    # initiative" to someone who then cannot.
+    f.run(sch.Step(step.state, tuple(e for e in step.events
+                                     if getattr(e, "kind", None) != "prompt")))
+    f.set_outcome(i.actor, INCAPACITATED)
 
 
 def _remove(f: Fight, i: it.Remove) -> None:

@@ -305,3 +305,39 @@ class TestImmobilizedHit(EffectsTest):
         self.assertIn("=> 0 successes", text)
         self.assertIn("Hit with 1 net success (the target cannot move: at least one success)",
                       text)
+
+
+class TestJoinIncapacitated(EffectsTest):
+    @pytest.mark.rule("HLT-02")
+    def test_a_player_hurt_to_incapacitated_joins_out_of_action(self):
+        """Char2 was beaten to Incapacitated before the fight: joining, the room reads that
+        Char2 is incapacitated; the fight never waits for Char2's initiative or
+        declaration, and Char2 is told why when trying."""
+        from dataclasses import replace
+
+        hurt = replace(self.char2.sheet.get(), health={"lethal": 7})
+        self.char2.sheet.save(hurt)
+        self.cmd("+combat/start")
+        text = self.player("+combat/join").text
+        self.assertIn("Char2 joins the fight", text)
+        self.assertIn("Char2 is INCAPACITATED", text)
+        self.assertNotIn("turn to roll initiative", text)
+        self.assertEqual(self.who("Char2").outcome, "incapacitated")
+        self.cmd("+combat/npc Thug=str=3,dex=2,wits=2,brawl=2,stamina=2")
+        with self.dice(5):
+            self.cmd("+combat/init")
+        with self.dice(1):
+            text = self.cmd("+combat/init Thug=4").text
+        self.assertIn("Nobody is pending", text)  # not Char2's initiative
+        self.assertIn("Thug's turn to declare", self.cmd("+combat/next").text)
+        self.assertEqual(self.state().phase, "declare")
+        self.assertNotIn(self.key("Char2"), [k for k, _ in self.waiting()])
+        refused = self.player("+combat/declare attack Thug").text
+        self.assertIn("Incapacitated", refused)
+        self.assertEqual(dict(self.char2.sheet.get().health),
+                         {"bashing": 0, "lethal": 7, "aggravated": 0})  # nothing changed
+
+    def waiting(self):
+        from combat import scheduler
+
+        return scheduler.prompts(self.state())

@@ -170,3 +170,45 @@ def test_refusals_change_nothing():
     with pytest.raises(IllegalAction):
         run.engine.apply(run.state, I.Change(by=ALICE, actor=ALICE, to={"kind": "dodge"}),
                          run.sheets, run.rs, None)
+
+
+@pytest.mark.rule("HLT-02")
+@pytest.mark.parametrize("name", ["numetal", "revised", "everyman", "v20"])
+def test_one_who_joins_already_incapacitated_is_out_of_action_from_the_start(name):
+    """Hurt to Incapacitated before the fight (7 lethal on a mortal's 7 levels): the join
+    puts them out of action, so the turn never waits for an initiative or a declaration
+    they cannot make; the others' fight goes on."""
+    from dataclasses import replace
+
+    from tests.engine.test_engine_contract import make_sheets
+
+    rs = ruleset(name)
+    sheets = make_sheets(rs)
+    sheets[BOB] = replace(sheets[BOB], health={"lethal": 7})
+    run = Run(rs, sheets)
+    run(I.Join(by=ALICE, actor=ALICE, name="Alice"))
+    run(I.Join(by=BOB, actor=BOB, name="Bob"))
+    bob = run.state.get(BOB)
+    assert bob.outcome == "incapacitated"
+    assert "incapacitated" in [k.name for k in bob.conditions]
+    (out,) = [e for e in run.events if e.kind == "outcome"]
+    assert (out["actor"], out["outcome"], out["before"]) == (BOB, "incapacitated", "ok")
+    assert S.prompts(run.state) == [(ALICE, "initiative")]
+    run(I.RollInitiative(by=ALICE, actor=ALICE), 9)
+    run(I.Advance(by=ALICE))  # Alice opens the fight: Bob is not waited for
+    assert S.prompts(run.state) == [(ALICE, "declare")]
+
+
+@pytest.mark.rule("HLT-02")
+def test_a_bruised_join_is_in_action():
+    """Hurt but not incapacitated (6 of 7 levels): in the fight as anyone."""
+    from dataclasses import replace
+
+    from tests.engine.test_engine_contract import make_sheets
+
+    sheets = make_sheets(NUMETAL)
+    sheets[BOB] = replace(sheets[BOB], health={"lethal": 6})
+    run = Run(NUMETAL, sheets)
+    run(I.Join(by=BOB, actor=BOB, name="Bob"))
+    assert run.state.get(BOB).outcome == ""
+    assert S.prompts(run.state) == [(BOB, "initiative")]
