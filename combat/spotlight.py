@@ -1052,6 +1052,12 @@ def event(state: SpotlightState, text: str, ruleset) -> Step:
 
 def _holder(state: SpotlightState, key: str, what: str) -> Fighter:
     c = state.find(key)
+    if state.stage == "initiative":  # SPOT-01: the first round starts once the PCs rolled
+        if c.is_pc and c.init_total is None:
+            raise IllegalAction(f"The fight has not started: {c.name} rolls initiative first "
+                                f"(+combat/init); then the Storyteller starts the round.")
+        raise IllegalAction("The fight has not started: once the PCs have rolled initiative, "
+                            "the Storyteller starts the round (+combat/next).")
     if key not in state.holder:
         who = _names(state, state.holder) if state.holder else "nobody (the Storyteller picks)"
         raise IllegalAction(f"{c.name} can {what} only with the spotlight; it is with {who}.")

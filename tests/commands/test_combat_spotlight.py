@@ -348,3 +348,22 @@ class TestIdleClock(SpotTest):
         self.assertEqual((log[-1]["actor"], log[-1]["what"], log[-1]["default"]),
                          (f"#{self.char1.id}", "act", "pass"))
         self.assertNotIn(f"#{self.char1.id}", script.get_state().holder)
+
+
+class TestBeforeTheFirstRound(SpotTest):
+    @pytest.mark.rule("SPOT-01")
+    def test_acting_before_the_round_starts_names_the_step_first(self):
+        """A player who tries to act before the first round is told what comes first:
+        their initiative, then the Storyteller's start; nothing changes."""
+        self.cmd("+combat/start spotlight")
+        self.player("+combat/join")
+        self.cmd("+combat/npc Thug=str=3,dex=2,brawl=2,sta=2")
+        seq = self.state().seq
+        text = self.player("+combat/act attack Thug").text
+        self.assertIn("you roll initiative first (+combat/init)", text)
+        self.assertEqual(self.state().seq, seq)
+        with self.dice(3, 4):
+            self.player("+combat/init")
+        text = self.player("+combat/act attack Thug").text
+        self.assertIn("the Storyteller starts the round (+combat/next)", text)
+        self.assertEqual(self.state().round, 0)

@@ -576,3 +576,17 @@ def test_state_without_options_still_loads(rs, sheets):
     old = {k: v for k, v in data.items() if k != "options"}  # stored before issue 5
     assert ENGINE.load(old).options == SpotlightOptions(None)
     assert ENGINE.load(old) == ENGINE.load(data)
+
+
+@pytest.mark.rule("SPOT-01")
+def test_acting_before_the_first_round_says_what_comes_first(rs, sheets):
+    """Before the Storyteller starts the first round, an action is refused with the step
+    that comes first: the PC's own initiative, or the start (+combat/next)."""
+    r = Run(rs, sheets)
+    r(I.Join(by=ALICE, actor=ALICE, name="Alice"))
+    r(I.Join(by=STAFF, actor=GHOUL, name="Ghoul", is_npc=True, controller=STAFF, hp=7))
+    r.refused(I.Act(by=ALICE, action={"kind": "attack", "target": GHOUL}),
+              match=r"Alice rolls initiative first \(\+combat/init\)")
+    r(I.RollInitiative(by=ALICE, actor=ALICE), 4, 5)
+    r.refused(I.Move(by=ALICE, other=GHOUL, direction="closer"),
+              match=r"the Storyteller starts the round \(\+combat/next\)")
