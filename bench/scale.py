@@ -128,6 +128,11 @@ class Fight:
         return {row["kind"]: row for row in rows}
 
 
+def prefix(i: int) -> str:
+    """The NPC names' prefix of the ``i``-th size (unique in one server)."""
+    return "N" + "abcdefghjk"[i % 10] + "x"
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[10, 50, 100])
@@ -167,8 +172,7 @@ def main(argv=None) -> int:
             # each other size in turn, over and over: a shared machine's slow and quick
             # minutes fall on every size alike, and every size is measured in a server
             # holding all of them (the ratio is the fight's, not the heap's).
-            fights = [Fight(admin, n, "N" + "abcdefghjk"[i % 10] + "x")
-                      for i, n in enumerate(args.sizes)]
+            fights = [Fight(admin, n, prefix(i)) for i, n in enumerate(args.sizes)]
             if args.profile:
                 live.start_profile(admin, args.profile.lower())  # every size, mixed
             for _ in range(args.turns):
@@ -178,15 +182,16 @@ def main(argv=None) -> int:
                         f.play_turn(admin, pid)
             for f in fights:
                 results[f.n] = f.finish(admin)
-        for i, n in enumerate(args.sizes if not args.interleave else ()):
-            t0 = time.monotonic()
-            if args.profile and i == len(args.sizes) - 1:
-                live.start_profile(admin, args.profile.lower())  # the last size only
-            f = Fight(admin, n, "N" + "abcdefghjk"[i % 10] + "x")
-            for _ in range(turns[n]):
-                f.play_turn(admin, pid)
-            results[n] = f.finish(admin)
-            print(f"({time.monotonic() - t0:.0f} s)", flush=True)
+        else:
+            for i, n in enumerate(args.sizes):
+                t0 = time.monotonic()
+                if args.profile and i == len(args.sizes) - 1:
+                    live.start_profile(admin, args.profile.lower())  # the last size only
+                f = Fight(admin, n, prefix(i))
+                for _ in range(turns[n]):
+                    f.play_turn(admin, pid)
+                results[n] = f.finish(admin)
+                print(f"({time.monotonic() - t0:.0f} s)", flush=True)
         lo_n, hi_n = min(results), max(results)
         if lo_n != hi_n:
             print(f"\n{hi_n} vs {lo_n} combatants, per command (target <= {LIMIT}x):")
