@@ -5,34 +5,20 @@ changing it. Every change returns a new Sheet or raises InputError; nothing is h
 from __future__ import annotations
 
 import itertools
-import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
 
 from .errors import InputError
 from .health import DAMAGE_TYPES, HealthTrack
+from .player_text import plain_text
 from .traits import TraitCatalog
 from .values import replace
 
 VERSION = 1
 IDENTITY = ("splat", "race", "breed", "form", "generation")
-
-
-# Terminal escapes (CSI "ESC [ ... m", OSC "ESC ] ... BEL", 8-bit CSI, "ESC c"), then any
-# control character left (C0, DEL, C1) and the bidi overrides that reorder what others see.
-_ESCAPES = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x9b[0-?]*[ -/]*[@-~]?|\x1b.?"
-)
-_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-
-
-def printable(text: str) -> str:
-    """``text`` without terminal escapes and control characters (tabs and newlines become
-    spaces). Stored text reaches every client that shows it: a raw ESC from one player
-    must not clear another player's screen."""
-    text = _ESCAPES.sub("", str(text))
-    return _CONTROLS.sub("", text.replace("\t", " ").replace("\n", " "))
+#: a specialty is a word or two on a sheet line ("Kicks", "Knife fighting"), not a note
+SPECIALTY_MAX = 40
 
 
 def _int(text: str, what: str) -> int:
@@ -300,12 +286,15 @@ class Sheet:
         if canon in catalog.pools:
             raise InputError(f"{canon} is a pool; specialties go on attributes and abilities.")
         specs = dict(self.specialties)
-        typed, text = text.strip(), printable(text).strip()
+        typed, text = text.strip(), " ".join(plain_text(text).split())
         if typed and not text:
             raise InputError("Type the specialty in plain text, e.g. +sheet/spec brawl=Kicks")
+        if len(text) > SPECIALTY_MAX:
+            raise InputError(f"A specialty is at most {SPECIALTY_MAX} characters (that one is "
+                             f"{len(text)}), e.g. +sheet/spec brawl=Kicks")
         if text:
-            specs[canon] = text[:40]
-            msg = f"{canon} specialty set to '{text[:40]}'"
+            specs[canon] = text
+            msg = f"{canon} specialty set to '{text}'"
         else:
             specs.pop(canon, None)
             msg = f"{canon} specialty cleared"

@@ -16,7 +16,7 @@ from evennia.commands.default.muxcommand import MuxCommand
 from evennia.utils import logger
 
 from combat.errors import WodError
-from combat.sheet import printable
+from combat.player_text import plain_text
 from world.dice_source import GAME_DICE, GameDice
 from world.combat_text import plain, second_person
 
@@ -71,10 +71,11 @@ class WodCommand(MuxCommand):
         )
 
     def parse(self):
-        # Terminal escapes and control characters are never part of what a player meant
-        # (a client's stray ESC, a pasted NUL); drop them before switches and args are read,
-        # so no command can store or echo them to others.
-        self.args = printable(self.args or "")
+        # Terminal escapes, control characters and Evennia markup are never part of what a
+        # player meant to a game command (a client's stray ESC, a pasted NUL, a colour or a
+        # link hidden in a name); drop them before switches and args are read, so no command
+        # can store or echo them to others (combat/player_text.py says why).
+        self.args = plain_text(self.args or "")
         super().parse()
         # "+combat/start=simple": MuxCommand reads "start=simple" as the switch (no space
         # before the =); what follows the = belongs to the arguments.

@@ -20,6 +20,7 @@ import difflib
 
 from combat.core import intents as it
 from combat.errors import IllegalAction, InputError
+from combat.player_text import checked_name, plain_text
 from combat.sheet import Sheet
 from typeclasses import combat_guard
 from typeclasses.combat import combat_in
@@ -489,7 +490,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodC
     def do_join(self):
         self.load()
         combat_guard.refuse_second_combat(self.me(), self.caller.key, here=self.script)
-        self.apply(it.Join(by=self.me(), actor=self.me(), name=self.caller.key))
+        self.apply(it.Join(by=self.me(), actor=self.me(), name=plain_text(self.caller.key)))
 
     def do_leave(self):
         self.load()
@@ -829,8 +830,8 @@ def npc_names(text: str) -> list[str]:
         n = int(words[0])
         if not 1 <= n <= 20:
             raise InputError("Make from 1 to 20 NPCs at once, e.g. +combat/npc 3 Thug=thug.")
-        return [f"{words[1]}{i}" for i in range(1, n + 1)]
+        return [checked_name(f"{words[1]}{i}") for i in range(1, n + 1)]
     names = [n.strip() for n in text.split(",")]
     if any(not n for n in names) or len({n.lower() for n in names}) != len(names):
         raise InputError("Name each NPC once, separated by commas: Thug1,Thug2=thug.")
-    return names
+    return [checked_name(n) for n in names]

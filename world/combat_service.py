@@ -29,6 +29,7 @@ from combat.core.dice_log import RecordingDice
 from combat.core.engine import engine_for
 from combat.core.events import Event
 from combat.errors import IllegalAction
+from combat.player_text import checked_name, plain_text
 
 from . import combat_text, combatlog, jsontext, oob, sheet_log
 from .listeners import listeners
@@ -257,8 +258,8 @@ def start(room, rules, options: Mapping, organizer, rng: random.Random,
             script.setup(out.state, rules.name, key)
             if mock:
                 script.set_mock()
-            return run(script, it.Join(by=key, actor=key, name=organizer.key, opening=True),
-                       rng, prelude=(first,))
+            join = it.Join(by=key, actor=key, name=plain_text(organizer.key), opening=True)
+            return run(script, join, rng, prelude=(first,))
     except BaseException:
         # Refused (or failed): the row is gone, the object and its timer are not.
         if script is not None:
@@ -275,6 +276,7 @@ def add_npc(script, name: str, sheet, by: str, rng: random.Random,
     the name of its ``template`` (its default action: world/npc_defaults.py)."""
     from evennia import create_object
 
+    name = checked_name(name)  # every caller, not only the command that parsed it
     with transaction.atomic():
         npc = create_object(NPC_TYPECLASS, key=name, location=script.obj)
         npc.sheet.save(sheet)

@@ -504,7 +504,8 @@ class TestInputRegressions(FuzzCase):
     def test_specialty_of_only_escapes_is_refused(self):
         """Engine level: text that is nothing but escapes is refused, not stored empty."""
         from combat.errors import InputError
-        from combat.sheet import Sheet, printable
+        from combat.player_text import printable
+        from combat.sheet import Sheet
 
         traits = rulebook.get().traits
         with self.assertRaises(InputError):
