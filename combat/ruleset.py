@@ -273,9 +273,9 @@ def _control_char(err: yaml.reader.ReaderError, text: str) -> _Refused:
     line = text.count("\n", 0, pos) + 1
     column = pos - (text.rfind("\n", 0, pos) + 1) + 1
     offset = len(text[:pos].encode("utf-8"))
-    what = "a NUL byte" if err.character == 0 else f"the control character {err.character:#04x}"
+    what = "a NUL byte" if err.character == 0 else f"the character U+{err.character:04X}"
     return _Refused(line, f"{what} at line {line}, column {column} (byte offset {offset}): "
-                    f"YAML does not allow it; delete it (an editor may show it as ^@ or a box)")
+                    f"YAML allows no control characters; delete it")
 
 
 def _text(path: Path) -> str:
