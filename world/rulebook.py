@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
+from combat.errors import RuleIssue
 from combat.ruleset import Library, Ruleset, load_library
 
 _library: Library | None = None
@@ -23,10 +24,28 @@ def default_name() -> str:
     return getattr(settings, "COMBAT_DEFAULT_RULESET", "numetal")
 
 
+def _log_bug(message: str) -> None:
+    from evennia.utils import logger
+
+    logger.log_trace(message)
+
+
+def _load() -> Library:
+    """The rules files read afresh; a bug in the loader is one issue and a logged trace, so
+    +rules/check and +rules/reload always answer with a list and the running rules stay."""
+    root = rules_dir()
+    try:
+        return load_library(root, on_bug=_log_bug)
+    except Exception as err:
+        _log_bug(f"rules: reading {root} failed")
+        issue = RuleIssue(root, "", f"could not read the rules: {type(err).__name__}: {err}")
+        return Library(root, {}, {"(all)": (issue,)})
+
+
 def library() -> Library:
     global _library
     if _library is None:
-        _library = load_library(rules_dir())
+        _library = _load()
         _log(_library)
     return _library
 
@@ -116,13 +135,13 @@ def get(name: str | None = None) -> Ruleset:
 
 def check() -> Library:
     """Read the files again without applying them."""
-    return load_library(rules_dir())
+    return _load()
 
 
 def reload() -> tuple[Library, bool]:
     """Read the files again; apply them only if every ruleset is valid."""
     global _library
-    fresh = load_library(rules_dir())
+    fresh = _load()
     if fresh.refused or default_name() not in fresh.rulesets:
         return fresh, False
     _library = fresh
