@@ -24,7 +24,7 @@ from combat.player_text import checked_name, plain_text
 from combat.sheet import Sheet
 from typeclasses import combat_guard
 from typeclasses.combat import combat_in
-from world import combat_service, combat_text, combatlog, rulebook
+from world import combat_limits, combat_service, combat_text, combatlog, rulebook
 from world.combat_text import is_npc
 from world.text_width import wrap
 
@@ -647,9 +647,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodC
                 if not eq or not trait.strip():
                     raise InputError(f"'{part}' is not <trait>=<value>. " + self.usage())
                 sheet, _ = sheet.set(cat, trait, value)
-        for name in names:
-            combat_service.add_npc(self.script, name, sheet, self.me(), self.rng,
-                                   template=template, **join)
+        combat_service.add_npcs(self.script, names, sheet, self.me(), self.rng,
+                                template=template, **join)
 
     def for_each(self, who: str | None, intent_of) -> None:
         """Apply ``intent_of(combatant)`` for each name of a comma list (the organizer runs a
@@ -827,9 +826,9 @@ def npc_names(text: str) -> list[str]:
     """``Thug`` -> [Thug]; ``Thug1, Thug2`` -> both; ``3 Thug`` -> [Thug1, Thug2, Thug3]."""
     words = text.split()
     if len(words) == 2 and words[0].isdecimal() and "," not in text:
-        n = int(words[0])
-        if not 1 <= n <= 20:
-            raise InputError("Make from 1 to 20 NPCs at once, e.g. +combat/npc 3 Thug=thug.")
+        n, cap = int(words[0]), combat_limits.npcs_per_command()
+        if not 1 <= n <= cap:
+            raise InputError(f"Make from 1 to {cap} NPCs at once, e.g. +combat/npc 3 Thug=thug.")
         return [checked_name(f"{words[1]}{i}") for i in range(1, n + 1)]
     names = [n.strip() for n in text.split(",")]
     if any(not n for n in names) or len({n.lower() for n in names}) != len(names):

@@ -31,7 +31,7 @@ from combat.core.events import Event
 from combat.errors import IllegalAction
 from combat.player_text import checked_name, plain_text
 
-from . import combat_text, combatlog, jsontext, oob, sheet_log
+from . import combat_limits, combat_text, combatlog, jsontext, oob, sheet_log
 from .listeners import listeners
 from .dice_source import GAME_DICE
 from .text_width import prefitted
@@ -154,6 +154,8 @@ def run(script, intent: it.Intent, rng: random.Random, *, objects: Objects | Non
     engine = script.engine()
     rules = script.ruleset()
     before = script.get_state()
+    if isinstance(intent, it.Join):  # every way into a fight passes the fight's caps
+        combat_limits.check_join(before, intent)
     objects = objects or Objects()
     sheets = Sheets(objects)
     dice = RecordingDice(rng)
@@ -277,6 +279,7 @@ def add_npc(script, name: str, sheet, by: str, rng: random.Random,
     from evennia import create_object
 
     name = checked_name(name)  # every caller, not only the command that parsed it
+    combat_limits.check_room(script.get_state(), npcs=1)  # before the object is made
     with transaction.atomic():
         npc = create_object(NPC_TYPECLASS, key=name, location=script.obj)
         npc.sheet.save(sheet)
@@ -286,6 +289,16 @@ def add_npc(script, name: str, sheet, by: str, rng: random.Random,
         script.attributes.add("npcs", [*(script.attributes.get("npcs") or []), key])
         return run(script, it.Join(by=by, actor=key, name=name, is_npc=True,
                                    controller=script.organizer, **join), rng)
+
+
+def add_npcs(script, names, sheet, by: str, rng: random.Random,
+             template: str | None = None, **join) -> list[Applied]:
+    """Several NPCs of one sheet, each its own resolution; the whole list is refused before
+    any is made when it passes a cap (issue 30)."""
+    combat_limits.check_batch(len(names))
+    combat_limits.check_room(script.get_state(), npcs=len(names))
+    return [add_npc(script, name, sheet, by, rng, template=template, **join)
+            for name in names]
 
 
 def is_mock(script) -> bool:

@@ -118,6 +118,19 @@ COMBAT_RULES_DIR = os.path.join(GAME_DIR, "rules")  # noqa: F405
 # or a full defense when declaring) is applied for them; 0 turns it off. Each fight's
 # organizer changes it with +combat/timeout <seconds>.
 COMBAT_DEFAULT_TIMEOUT = 300
+# Issue 30: limits no player can go past, so one command cannot stall the server for
+# everyone (each refusal names the limit). NPCs one +combat/npc makes, in either form
+# ("3 Rat" or "Rat1,Rat2,..."); NPCs in one fight; combatants of any kind in one fight
+# (bench/scale.py plays fights of 100 NPCs, so keep these above that).
+COMBAT_MAX_NPCS_PER_COMMAND = 20
+COMBAT_MAX_NPCS_PER_FIGHT = 100
+COMBAT_MAX_COMBATANTS = 120
+# +combat/odds previews queued or running at once, served one at a time by one worker
+# thread; past it a preview is answered "busy" at once.
+COMBAT_ODDS_QUEUE = 20
+# Characters of one command's reply to whoever typed it; past it the reply is cut at a line
+# boundary with a line saying how many lines were left out and what shows the rest.
+COMBAT_MAX_OUTPUT = 16000
 
 ######################################################################
 # Secrets: env var first, then the git-ignored secret_settings.py.

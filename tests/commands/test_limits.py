@@ -1,0 +1,107 @@
+"""Issue 30: no player can stall the server. NPCs per command (both forms of +combat/npc)
+and per fight, combatants per fight, previews queued at once, characters of one reply:
+each a setting, each refusal naming the limit and changing nothing. Through the real
+command handler (char1 staff and organizer, char2 a plain player)."""
+
+from django.conf import settings
+
+from combat.errors import IllegalAction
+from tests.commands.test_combat import CombatTest, make_sheet
+from typeclasses.combat import combat_in
+from world import combat_service
+
+
+class LimitsTest(CombatTest):
+    def snapshot(self):
+        """What a refused command must leave as it was: the fight and the room."""
+        return (combat_in(self.room1).get_state().to_dict(),
+                sorted(o.id for o in self.room1.contents))
+
+    def npc_names(self):
+        return [c.name for c in self.state().combatants if c.is_npc]
+
+
+class TestNpcsPerCommand(LimitsTest):
+    def test_the_defaults_are_the_settings_of_the_game(self):
+        self.assertEqual((settings.COMBAT_MAX_NPCS_PER_COMMAND, settings.COMBAT_MAX_NPCS_PER_FIGHT,
+                          settings.COMBAT_MAX_COMBATANTS, settings.COMBAT_ODDS_QUEUE,
+                          settings.COMBAT_MAX_OUTPUT), (20, 100, 120, 20, 16000))
+
+    def test_a_comma_list_over_the_cap_makes_nothing(self):
+        self.cmd("+combat/start")
+        before = self.snapshot()
+        names = ",".join(f"R{i}" for i in range(21))
+        out = self.cmd(f"+combat/npc {names}=thug").text
+        self.assertIn("At most 20 NPCs are made at once (21 named)", out)
+        self.assertIn("another +combat/npc", out)
+        self.assertEqual(self.snapshot(), before)
+        self.assertIn("from 1 to 20", self.cmd("+combat/npc 21 Rat=thug").text)
+        self.assertEqual(self.snapshot(), before)
+
+    def test_the_cap_is_the_setting_for_both_forms(self):
+        self.cmd("+combat/start")
+        with self.settings(COMBAT_MAX_NPCS_PER_COMMAND=2):
+            before = self.snapshot()
+            self.assertIn("At most 2 NPCs are made at once (3 named)",
+                          self.cmd("+combat/npc A,B,C=thug").text)
+            self.assertIn("Make from 1 to 2 NPCs at once", self.cmd("+combat/npc 3 R=thug").text)
+            self.assertEqual(self.snapshot(), before)
+            self.assertIn("B joins", self.cmd("+combat/npc A,B=thug").text)
+        self.assertEqual(self.npc_names(), ["A", "B"])
+
+
+class TestPerFight(LimitsTest):
+    def test_npcs_per_fight_across_several_commands(self):
+        self.cmd("+combat/start")
+        with self.settings(COMBAT_MAX_NPCS_PER_FIGHT=5):
+            self.cmd("+combat/npc 3 Rat=thug")
+            before = self.snapshot()
+            out = self.cmd("+combat/npc Bat1,Bat2,Bat3=thug").text
+            self.assertIn("A fight holds at most 5 NPCs and this one has 3 (2 more can join)",
+                          out)
+            self.assertEqual(self.snapshot(), before)
+            self.cmd("+combat/npc 2 Bat=thug")
+            before = self.snapshot()
+            self.assertIn("at most 5 NPCs and this one has 5 (0 more",
+                          self.cmd("+combat/npc Cat=thug").text)
+            self.assertEqual(self.snapshot(), before)
+        self.assertEqual(self.npc_names(), ["Rat1", "Rat2", "Rat3", "Bat1", "Bat2"])
+
+    def test_combatants_per_fight_hold_for_join_and_npcs(self):
+        self.cmd("+combat/start")
+        with self.settings(COMBAT_MAX_COMBATANTS=3):
+            self.cmd("+combat/npc 2 Rat=thug")  # the organizer and two NPCs: full
+            before = self.snapshot()
+            out = self.player("+combat/join").text
+            self.assertIn("A fight holds at most 3 combatants and this one has 3", out)
+            self.assertIn("at most 3 combatants", self.cmd("+combat/npc Cat=thug").text)
+            self.assertEqual(self.snapshot(), before)
+            self.assertIn("already in", self.cmd("+combat/join").text)  # not "full"
+            self.cmd("+combat/kick Rat2")
+            self.assertIn("Char2 joins", self.player("+combat/join").text)
+        self.assertEqual(len(self.state().combatants), 3)
+
+    def test_the_service_refuses_whoever_calls_it(self):
+        """The web page or a script adding NPCs meets the same caps as the command."""
+        self.cmd("+combat/start")
+        script = combat_in(self.room1)
+        sheet = make_sheet(dexterity=2, wits=2)
+        with self.settings(COMBAT_MAX_NPCS_PER_FIGHT=1):
+            combat_service.add_npc(script, "Rat", sheet, self.key_of(self.char1),
+                                   self.rng())
+            before = self.snapshot()
+            with self.assertRaisesRegex(IllegalAction, "at most 1 NPCs"):
+                combat_service.add_npc(script, "Bat", sheet, self.key_of(self.char1),
+                                       self.rng())
+            with self.assertRaisesRegex(IllegalAction, "at most 1 NPCs"):
+                combat_service.add_npcs(script, ["Cat", "Dog"], sheet,
+                                        self.key_of(self.char1), self.rng())
+            self.assertEqual(self.snapshot(), before)
+
+    def key_of(self, obj):
+        return f"#{obj.id}"
+
+    def rng(self):
+        import random
+
+        return random.Random(1)
