@@ -19,6 +19,29 @@ from combat.errors import WodError
 from combat.player_text import plain_text
 from world.dice_source import GAME_DICE, GameDice
 from world.combat_text import plain, second_person
+from world.text_width import wrap
+
+
+def output_cap() -> int:
+    from django.conf import settings
+
+    return int(settings.COMBAT_MAX_OUTPUT)
+
+
+def cut_output(text: str, room: int, hint: str) -> str:
+    """The whole lines of ``text`` that fit in ``room`` characters, then a note of how many
+    lines were left out and what shows them (the note itself may pass ``room``)."""
+    lines = text.split("\n")
+    kept, used = [], 0
+    for line in lines:
+        if used + len(line) + 1 > room:
+            break
+        kept.append(line)
+        used += len(line) + 1
+    left = len(lines) - len(kept)
+    note = (f"|y... {left} more line{'s' if left != 1 else ''} left out (a reply stops at "
+            f"{output_cap():,} characters); {hint}.|n")
+    return "\n".join([*kept, *wrap(note)])
 
 
 class WhenAsked:
@@ -92,7 +115,38 @@ class WodCommand(MuxCommand):
     #: the switches those flags go with
     flag_takers: tuple[str, ...] = ()
 
+    def msg(self, text=None, to_obj=None, from_obj=None, session=None, **kwargs):
+        """What this command tells its caller stops at ``COMBAT_MAX_OUTPUT`` characters
+        (issue 30: one +combat printed 22 KB), cut at a line boundary with a note; others
+        are told in full (the room's text is bounded by the caps on a fight)."""
+        if to_obj is None or to_obj == self.caller:
+            text = self._within_output(text)
+            if text is None:
+                return
+        super().msg(text, to_obj=to_obj, from_obj=from_obj, session=session, **kwargs)
+
+    def _within_output(self, text):
+        """``text`` as the caller may still be sent it; None once a reply was cut."""
+        body = text[0] if isinstance(text, tuple) and text else text
+        if not isinstance(body, str):
+            return text
+        sent = getattr(self, "_output_sent", 0)
+        cap = output_cap()
+        if sent >= cap:
+            return None
+        self._output_sent = sent + len(body)
+        if sent + len(body) <= cap:
+            return text
+        self._output_sent = cap  # what follows in this command is left out with it
+        cut = cut_output(body, cap - sent, self.rest_hint())
+        return (cut, *text[1:]) if isinstance(text, tuple) else cut
+
+    def rest_hint(self) -> str:
+        """What shows what a cut reply left out; commands with narrower forms say which."""
+        return f"help {self.key} shows narrower forms"
+
     def func(self):
+        self._output_sent = 0
         if isinstance(self.rng, GameDice):
             self.rng.command_started()
         flags = [s for s in self.switches if s.lower() in self.flag_switches]
@@ -102,6 +156,7 @@ class WodCommand(MuxCommand):
             self.msg(f"|r{self.key}: use one switch at a time.|n See |whelp {self.key}|n.")
             return
         switch = self.expand_switch(main[0]) if main else "default"
+        self.switch_now = switch
         handler = getattr(self, f"do_{switch}", None) if switch else None
         if handler is None:
             self.bad_switch(main[0])

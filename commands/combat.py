@@ -376,6 +376,14 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodC
     def me(self) -> str:
         return f"#{self.caller.id}"
 
+    def rest_hint(self) -> str:
+        if getattr(self, "switch_now", None) == "log":
+            return "+combat/log <fewer entries> shows the latest"
+        script = getattr(self, "script", None)
+        if script is not None:
+            return f"the fight's web page, /combat/{script.combat_id}/, shows everyone"
+        return super().rest_hint()
+
     def load(self) -> None:
         self.script = combat_in(self.caller.location)
         if self.script is None:

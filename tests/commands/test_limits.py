@@ -105,3 +105,30 @@ class TestPerFight(LimitsTest):
         import random
 
         return random.Random(1)
+
+
+class TestOutputCap(CombatTest):
+    def test_a_reply_over_the_cap_is_cut_at_a_line_with_a_note(self):
+        whole = self.cmd("+combat/templates").text
+        self.assertNotIn("left out", whole)
+        self.assertGreater(len(whole), 600)
+        with self.settings(COMBAT_MAX_OUTPUT=400):
+            cut = self.cmd("+combat/templates").text
+        kept, note = cut.split("... ", 1)
+        self.assertLessEqual(len(kept), 400)
+        self.assertTrue(whole.startswith(kept))  # whole lines, the first ones
+        left = len(whole.splitlines()) - len(kept.rstrip("\n").splitlines())
+        self.assertIn(f"{left} more lines left out (a reply stops at 400 characters); "
+                      f"help +combat shows narrower forms.", " ".join(note.split()))
+        self.assertTrue(all(len(line) <= 78 for line in cut.splitlines()), cut)
+
+    def test_the_status_of_a_fight_says_where_the_rest_is(self):
+        self.setup_fight()
+        script = combat_in(self.room1)
+        with self.settings(COMBAT_MAX_OUTPUT=200):
+            out = self.cmd("+combat").text
+        self.assertIn(f"the fight's web page, /combat/{script.combat_id}/, shows everyone",
+                      " ".join(out.split()))
+        with self.settings(COMBAT_MAX_OUTPUT=200):
+            out = self.cmd("+combat/log 50").text
+        self.assertIn("+combat/log <fewer entries> shows the latest", " ".join(out.split()))
