@@ -3,9 +3,10 @@
 The fights are the simulator's (``combat/simulate.py``): the game's engine path, in this
 process, on the loaded rules (those of the fight here, else the server's default, or a named
 ruleset), so an admin sees what the running rules do before and after ``+rules/reload``.
-Nothing is written: no fight, no sheet, no log. It runs in a thread of the server's process,
-so the count is capped (``MAX_TRIALS``); ``bin/simulate`` runs big counts from the files on
-disk, on every core.
+Nothing is written: no fight, no sheet, no log. Previews wait in one queue served by one
+worker thread of the server's process (``PREVIEWS``; at most ``COMBAT_ODDS_QUEUE`` queued or
+running, the rest told it is busy), so the count is capped (``MAX_TRIALS``); ``bin/simulate``
+runs big counts from the files on disk, on every core.
 """
 
 from __future__ import annotations
@@ -13,8 +14,11 @@ from __future__ import annotations
 import re
 import time
 
+from django.conf import settings
+
 from combat import simulate as sim
 from combat.errors import IllegalAction, InputError
+from world.preview_queue import PreviewQueue
 from world.text_width import wrap
 
 from . import matchup
@@ -25,6 +29,18 @@ MAX_TRIALS = 2000  # ~5-10 ms a fight today: a preview takes 20 s at most
 SEED_OF_THE_DAY = None  # each preview rolls fresh dice (a seed: repeatable, for tests)
 USAGE = ("+combat/odds <template or character>=<template or character>[/<fights>]"
          "[/<ruleset>], e.g. +combat/odds thug=gunman/2000 (or thug vs gunman/2000)")
+
+
+def _from_worker(fn, value) -> None:
+    """A preview's answer, handed to the reactor thread (Evennia's objects live there)."""
+    from twisted.internet import reactor
+
+    reactor.callFromThread(fn, value)
+
+
+# The one queue of the server process (its worker starts with the first preview).
+PREVIEWS = PreviewQueue(lambda: settings.COMBAT_ODDS_QUEUE, what="previews",
+                        deliver=_from_worker)
 
 
 class OddsSwitches:
@@ -73,24 +89,17 @@ class OddsSwitches:
                           f"{m.turn_cap} turns: a draw. Seed {seed}.")
             return "\n".join(lines)
 
-        from twisted.internet import reactor, threads
+        from twisted.internet import reactor
 
         if not reactor.running:  # a test, or a script: no reactor to hand the result back
-            self.msg(work())
+            self.msg(PREVIEWS.run_here(work))
             return
-        # On the live server the fights run in a worker thread (the engine is pure), so the
-        # game keeps answering everyone else meanwhile; the summary follows when done.
-        self.msg(f"Simulating {trials:,} fights of {a.name} against {b.name}; the odds "
-                 f"follow in a few seconds.")
-
-        def failed(why):
-            from evennia.utils import logger
-
-            logger.log_err(f"+combat/odds failed: {why.getTraceback()}")
-            caller.msg("|rThe simulation went wrong; nothing was changed. Staff can read the "
-                       "server log.|n")
-
-        threads.deferToThread(work).addCallbacks(caller.msg, failed)
+        # On the live server the fights run in the queue's worker thread (the engine is
+        # pure), so the game keeps answering everyone else meanwhile; the summary follows.
+        ahead = PREVIEWS.submit(work, caller.msg, _failed(caller))
+        wait = f" after {ahead} other preview{'s' if ahead != 1 else ''}" if ahead else ""
+        self.msg(f"Simulating {trials:,} fights of {a.name} against {b.name}{wait}; the "
+                 f"odds follow when done.")
 
     def odds_side(self, rules, text: str, key: str) -> sim.Side:
         """A template (+combat/templates), else a character by name (its sheet; an NPC made
@@ -108,3 +117,16 @@ class OddsSwitches:
         sheet = obj.sheet.get().with_pools_for(rules.traits)
         does = template_default(obj.attributes.get("npc_template"))
         return matchup.side(rules, obj.key, sheet, does, key)
+
+
+def _failed(caller):
+    def failed(err: BaseException) -> None:
+        import traceback
+
+        from evennia.utils import logger
+
+        logger.log_err("+combat/odds failed: " + "".join(traceback.format_exception(err)))
+        caller.msg("|rThe simulation went wrong; nothing was changed. Staff can read the "
+                   "server log.|n")
+
+    return failed

@@ -3,12 +3,18 @@ and per fight, combatants per fight, previews queued at once, characters of one 
 each a setting, each refusal naming the limit and changing nothing. Through the real
 command handler (char1 staff and organizer, char2 a plain player)."""
 
+import threading
+from unittest import mock
+
 from django.conf import settings
 
 from combat.errors import IllegalAction
+from commands import combat_odds
+from commands.combat_odds import OddsSwitches
 from tests.commands.test_combat import CombatTest, make_sheet
 from typeclasses.combat import combat_in
 from world import combat_service
+from world.preview_queue import Busy, PreviewQueue
 
 
 class LimitsTest(CombatTest):
@@ -105,6 +111,90 @@ class TestPerFight(LimitsTest):
         import random
 
         return random.Random(1)
+
+
+def blocked_queue(limit: int):
+    """A queue whose first ``limit`` jobs wait for ``gate``; what they return, in order."""
+    q = PreviewQueue(lambda: limit, what="previews")
+    gate, finished, all_done = threading.Event(), [], threading.Event()
+
+    def job(i):
+        def work():
+            gate.wait(10)
+            return i
+        return work
+
+    def done(i):
+        finished.append(i)
+        if len(finished) == limit:
+            all_done.set()
+
+    for i in range(limit):
+        q.submit(job(i), done, lambda err: None)
+    return q, gate, finished, all_done
+
+
+class TestPreviewQueue:
+    def test_full_queue_is_busy_then_serves_in_order(self):
+        q, gate, finished, all_done = blocked_queue(20)
+        assert q.pending() == 20
+        try:
+            q.submit(lambda: 99, finished.append, lambda err: None)
+        except Busy as err:
+            assert "busy: 20 previews are running or waiting (at most 20)" in str(err)
+        else:
+            raise AssertionError("the 21st job was queued")
+        gate.set()
+        assert all_done.wait(10)
+        assert finished == list(range(20))
+        assert q.pending() == 0
+
+    def test_a_failed_job_frees_its_slot(self):
+        q = PreviewQueue(lambda: 1, what="previews")
+        failed, told = threading.Event(), []
+
+        def boom():
+            raise ValueError("no")
+
+        q.submit(boom, told.append, lambda err: (told.append(err), failed.set()))
+        assert failed.wait(10)
+        assert isinstance(told[0], ValueError)
+        assert q.pending() == 0
+        answered = threading.Event()
+        q.submit(lambda: 7, lambda v: (told.append(v), answered.set()), lambda err: None)
+        assert answered.wait(10)
+        assert told[-1] == 7
+
+    def test_run_here_holds_a_slot_and_is_refused_when_full(self):
+        q = PreviewQueue(lambda: 1, what="previews")
+        assert q.run_here(lambda: q.pending()) == 1
+        assert q.pending() == 0
+        q, gate, _, all_done = blocked_queue(1)
+        try:
+            q.run_here(lambda: 1)
+        except Busy:
+            pass
+        else:
+            raise AssertionError("ran past a full queue")
+        finally:
+            gate.set()
+        assert all_done.wait(10)
+
+
+class TestBusyPreview(CombatTest):
+    def test_the_21st_preview_is_answered_busy(self):
+        q, gate, finished, all_done = blocked_queue(settings.COMBAT_ODDS_QUEUE)
+        with mock.patch.object(combat_odds, "PREVIEWS", q), \
+                mock.patch.object(OddsSwitches, "odds_seed", 5):
+            try:
+                out = self.cmd("+combat/odds thug=gunman/5").text
+            finally:
+                gate.set()
+            self.assertIn("Previews are busy: 20 previews are running or waiting (at most "
+                          "20); try again in a minute.", " ".join(out.split()))
+            self.assertNotIn("Odds (simulated)", out)
+            self.assertTrue(all_done.wait(10))
+            self.assertIn("Odds (simulated)", self.cmd("+combat/odds thug=gunman/5").text)
 
 
 class TestOutputCap(CombatTest):
