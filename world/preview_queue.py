@@ -70,7 +70,8 @@ class PreviewQueue:
             limit = self._limit()
             if self._pending >= limit:
                 raise Busy(f"{self._what.capitalize()} are busy: {self._pending} {self._what} are "
-                           f"running or waiting (at most {limit}); try again in a minute.")
+                           f"running or waiting (at most {limit}); try again once one has "
+                           f"answered.")
             self._pending += 1
             return self._pending - 1
 

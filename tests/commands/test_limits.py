@@ -191,7 +191,7 @@ class TestBusyPreview(CombatTest):
             finally:
                 gate.set()
             self.assertIn("Previews are busy: 20 previews are running or waiting (at most "
-                          "20); try again in a minute.", " ".join(out.split()))
+                          "20); try again once one has answered.", " ".join(out.split()))
             self.assertNotIn("Odds (simulated)", out)
             self.assertTrue(all_done.wait(10))
             self.assertIn("Odds (simulated)", self.cmd("+combat/odds thug=gunman/5").text)
