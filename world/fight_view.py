@@ -16,6 +16,7 @@ import json
 from combat.errors import IllegalAction
 
 from . import combatlog, combat_text
+from .web_text import to_html, to_plain
 
 #: how many commands' room text the page shows
 RECENT = 8
@@ -85,7 +86,8 @@ def summary(script) -> dict:
     state = script.get_state()
     turn, phase = combatlog.clock(state)
     room = script.obj
-    return {"id": state.id, "room": room.key if room else "?", "ruleset": script.ruleset_name,
+    return {"id": state.id, "room": to_plain(room.key) if room else "?",
+            "ruleset": script.ruleset_name,
             "turn": turn, "phase": phase, "fighters": len(state.combatants),
             "public": is_public(script)}
 
@@ -103,33 +105,31 @@ def _track(sheet, rules) -> dict | None:
             "penalty": track.penalty}
 
 
-def snapshot(script) -> dict:
-    """Everything the combat page draws, JSON-safe. ``version``: the last log seq, so the
-    page redraws only when something happened."""
-    from evennia.utils.text2html import parse_html
-
-    state = script.get_state()
-    engine = script.engine()
-    rules = script.ruleset()
-    from .combat_service import Objects, Sheets
-
-    sheets = Sheets(Objects())  # what +combat hands the engine's view too
-    view = engine.view(state, sheets, rules)
+def _plain_names(state):
+    """key -> the name as page text (issue 30: names are players' words; the page shows
+    them as text, with no colour code or link left in them)."""
     names = combat_text.Names(state)
-    turn, phase = combatlog.clock(state)
-    rows = []
-    for r in view["rows"]:
-        row = {k: v for k, v in r.items() if k != "actions"}
-        if "actions" in r:
-            row["declared"] = (combat_text.actions_text(r["actions"], names)
-                               if r["actions"] is not None else None)
-        if view["engine"] == "d10":
-            try:
-                row["track"] = _track(sheets.get(r["key"]), rules)  # None: no sheet
-            except IllegalAction:
-                row["track"] = None
-        rows.append(row)
-    waiting = [{"key": k, "name": names(k), "what": w} for k, w in view["waiting"]]
+    return lambda key: to_plain(names(key))
+
+
+def _row(r: dict, view: dict, names, sheets, rules) -> dict:
+    row = {k: v for k, v in r.items() if k != "actions"}
+    if "name" in row:
+        row["name"] = to_plain(row["name"])
+    if "actions" in r:
+        row["declared"] = (to_plain(combat_text.actions_text(r["actions"], names))
+                           if r["actions"] is not None else None)
+    if view["engine"] == "d10":
+        try:
+            row["track"] = _track(sheets.get(r["key"]), rules)  # None: no sheet
+        except IllegalAction:
+            row["track"] = None
+    return row
+
+
+def _recent(state) -> tuple[list[dict], int]:
+    """What the room read after the last commands, as HTML (``web_text.to_html``: the one
+    way players' words become markup), and the last log seq."""
     recent, version = [], 0
     for row in combatlog.rows(state.id).only("last_seq", "records").order_by(
             "-first_seq")[:RECENT]:
@@ -137,8 +137,26 @@ def snapshot(script) -> dict:
         for rec in json.loads(row.records):
             if rec.get("event") == "intent" and rec.get("text"):
                 recent.append({"seq": rec["seq"], "turn": rec.get("turn"),
-                               "html": parse_html(rec["text"])})
+                               "html": to_html(rec["text"])})
     recent.reverse()
+    return recent, version
+
+
+def snapshot(script) -> dict:
+    """Everything the combat page draws, JSON-safe. ``version``: the last log seq, so the
+    page redraws only when something happened."""
+    state = script.get_state()
+    engine = script.engine()
+    rules = script.ruleset()
+    from .combat_service import Objects, Sheets
+
+    sheets = Sheets(Objects())  # what +combat hands the engine's view too
+    view = engine.view(state, sheets, rules)
+    names = _plain_names(state)
+    turn, phase = combatlog.clock(state)
+    rows = [_row(r, view, combat_text.Names(state), sheets, rules) for r in view["rows"]]
+    waiting = [{"key": k, "name": names(k), "what": w} for k, w in view["waiting"]]
+    recent, version = _recent(state)
     org = names(script.organizer) if script.organizer else "-"
     out = {**summary(script), "engine": view["engine"], "turn": turn, "phase": phase,
            "organizer": org, "waiting": waiting, "rows": rows, "recent": recent,

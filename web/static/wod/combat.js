@@ -1,5 +1,7 @@
 /* The live combat page (issue 12): draws a fight's snapshot (world/fight_view.py) and polls
- * its JSON every 1.5 s, redrawing when the log has moved on. Plain DOM, no library. */
+ * its JSON every 1.5 s, redrawing when the log has moved on. Plain DOM, no library.
+ * Issue 30: every name and cell is text (textContent, text nodes); the only HTML put in the
+ * page is the room's text, which the server drew with world/web_text.to_html. */
 (function () {
   "use strict";
   var POLL_MS = 1500;
@@ -15,6 +17,10 @@
       node.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
     });
     return node;
+  }
+
+  function clear(node) {
+    while (node.firstChild) { node.removeChild(node.firstChild); }
   }
 
   var MARK_CLASS = {"*": "agg", "X": "lethal", "/": "bashing", " ": "free"};
@@ -55,10 +61,10 @@
     var head = f.engine === "d10"
       ? ["Init", "Name", "Health", "Gear", "Declared", "Conditions"]
       : ["Init", "Name", "Side", "Harm", "Status"];
-    table.tHead.innerHTML = "";
+    clear(table.tHead);
     table.tHead.appendChild(el("tr", {}, head.map(function (h) { return el("th", {}, [h]); })));
     var body = table.tBodies[0];
-    body.innerHTML = "";
+    clear(body);
     f.rows.forEach(function (r) {
       var waitingNow = f.waiting.some(function (w) { return w.key === r.key; });
       var cells;
@@ -83,10 +89,10 @@
     document.getElementById("fight-ranges").textContent =
       ranges.length ? "Ranges: " + ranges.join("; ") : "";
     var recent = document.getElementById("fight-recent");
-    recent.innerHTML = "";
+    clear(recent);
     f.recent.forEach(function (r) {
       var div = el("div", {"class": "said", "data-seq": String(r.seq)});
-      div.innerHTML = r.html;  // rendered and escaped by the server (evennia text2html)
+      div.innerHTML = r.html;  // the server's to_html: escaped, colours only, no link
       recent.appendChild(div);
     });
     root.setAttribute("data-version", String(f.version));
@@ -94,12 +100,18 @@
       "Last change: entry " + f.version + ".";
   }
 
+  function gone(text) {
+    try { return JSON.parse(text).gone === true; } catch (e) { return false; }
+  }
+
   function poll() {
     var req = new XMLHttpRequest();
     req.open("GET", url, true);
     req.onload = function () {
-      if (req.status === 404) {
-        document.getElementById("fight-waiting").textContent = "This fight has ended.";
+      if (req.status === 404 && gone(req.responseText)) {
+        // one answer for a fight that ended and one this viewer may no longer watch
+        document.getElementById("fight-waiting").textContent =
+          "This fight has ended, or you may no longer watch it.";
         root.setAttribute("data-ended", "1");
         return;  // stop polling
       }

@@ -12,10 +12,15 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponseNotFound, JsonResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 
 from world import fight_view, rulebook
+from world.web_text import to_html, to_plain
+
+#: the one answer for a fight that is not there and a fight one may not see (issue 30)
+NO_FIGHT = "No such fight, or not one you may see."
 
 
 def _online() -> list[str]:
@@ -27,7 +32,7 @@ def _online() -> list[str]:
         account = session.get_account()
         if account is not None:
             puppet = session.get_puppet()
-            names.add(puppet.key if puppet else account.key)
+            names.add(to_plain(puppet.key if puppet else account.key))
     return sorted(names, key=str.lower)
 
 
@@ -35,7 +40,7 @@ def index(request):
     account = request.user
     every = fight_view.fights()
     shown = [fight_view.summary(s) for s in every if fight_view.may_see(account, s)]
-    chars = [{"id": c.id, "name": c.key} for c in fight_view.characters(account)]
+    chars = [{"id": c.id, "name": to_plain(c.key)} for c in fight_view.characters(account)]
     return render(request, "wod/index.html", {
         "page_title": "Front Page", "game_name": settings.SERVERNAME,
         "ruleset": rulebook.default_name(), "online": _online(), "fights": shown,
@@ -49,45 +54,52 @@ def fights(request):
                                                "staff": fight_view.is_staff(account)})
 
 
-def _fight_or_404(request, combat_id):
+def _seen_fight(request, combat_id):
+    """The fight, if it runs and the visitor may watch it; else None."""
     script = fight_view.find(combat_id)
     if script is None or not fight_view.may_see(request.user, script):
-        # the same answer for "no such fight" and "not yours": ids are not secrets, but a
-        # private fight's existence is nobody else's business
-        raise Http404("No such fight, or not one you may see.")
+        return None
     return script
 
 
+def _no_fight_page() -> HttpResponseNotFound:
+    # Drawn without the request (no menu state, no CSRF token, no path): the same bytes
+    # for every fight id one may not see, so a private fight's existence does not show.
+    return HttpResponseNotFound(render_to_string("wod/no_fight.html", {
+        "game_name": settings.SERVERNAME, "message": NO_FIGHT}))
+
+
 def fight(request, combat_id):
-    script = _fight_or_404(request, combat_id)
+    script = _seen_fight(request, combat_id)
+    if script is None:
+        return _no_fight_page()
     return render(request, "wod/fight.html", {"page_title": "Fight",
                                               "fight": fight_view.snapshot(script)})
 
 
 def fight_json(request, combat_id):
-    script = fight_view.find(combat_id)
+    """The page's poll; ``{"gone": true}`` with a 404 once the fight ended or the visitor
+    may no longer watch it (one answer for both: combat.js tells the viewer so)."""
+    script = _seen_fight(request, combat_id)
     if script is None:
-        return JsonResponse({"ended": True}, status=404)
-    if not fight_view.may_see(request.user, script):
-        raise Http404("No such fight, or not one you may see.")
+        return JsonResponse({"gone": True, "message": NO_FIGHT}, status=404)
     return JsonResponse(fight_view.snapshot(script))
 
 
 def sheet(request, char_id: int):
     """The sheet exactly as ``+sheet`` shows it, to its owner and staff."""
     from evennia.objects.models import ObjectDB
-    from evennia.utils.text2html import parse_html
 
     from commands.render import sheet_text
 
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     char = ObjectDB.objects.filter(id=char_id).first()
-    if char is None or not hasattr(char, "sheet"):
-        raise Http404("No such character.")
-    mine = char.id in {c.id for c in fight_view.characters(request.user)}
-    if not (mine or fight_view.is_staff(request.user)):
-        raise Http404("No such character, or not yours.")
+    mine = char is not None and char.id in {c.id for c in fight_view.characters(request.user)}
+    if char is None or not hasattr(char, "sheet") or not (
+            mine or fight_view.is_staff(request.user)):
+        raise Http404("No such character, or not yours.")  # one answer: ids are no secret
     text = sheet_text(char.key, char.sheet.get(), rulebook.get())
-    return render(request, "wod/sheet.html", {"page_title": f"Sheet: {char.key}",
-                                              "name": char.key, "html": parse_html(text)})
+    name = to_plain(char.key)
+    return render(request, "wod/sheet.html", {"page_title": f"Sheet: {name}",
+                                              "name": name, "html": to_html(text)})
