@@ -145,3 +145,31 @@ else:
         # No secret file (fresh clone, tests): Evennia's built-in key is used.
         # bin/play creates server/conf/secret_settings.py before the first start.
         pass
+
+######################################################################
+# Issue 30: the Content-Security-Policy of every page Django serves
+######################################################################
+
+# No inline script, handler or javascript: URL runs on the game's pages, so text a player
+# slipped into a page (defense in depth behind world/web_text.py) cannot act. Every script
+# is a file from the game itself. Styles may be inline (the web client's panes and
+# Evennia's pages set style attributes; a style cannot run script). The web client's
+# websocket is on its own port (or WEBSOCKET_CLIENT_URL), so connect-src names it.
+from django.utils.csp import CSP  # noqa: E402
+
+MIDDLEWARE = ["django.middleware.csp.ContentSecurityPolicyMiddleware"] + MIDDLEWARE  # noqa: F405
+_WEBSOCKETS = [f"ws://*:{WEBSOCKET_CLIENT_PORT}", f"wss://*:{WEBSOCKET_CLIENT_PORT}"]
+if WEBSOCKET_CLIENT_URL:  # noqa: F405
+    _WEBSOCKETS.append(WEBSOCKET_CLIENT_URL)  # noqa: F405
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF, CSP.UNSAFE_INLINE],
+    "img-src": [CSP.SELF, "data:"],
+    "font-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF, *_WEBSOCKETS],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.SELF],
+}
