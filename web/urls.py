@@ -30,5 +30,16 @@ urlpatterns = [
     # path("mypath/", include("path.to.my.urls.file")),
 ]
 
+# Issue 30: of Evennia's own list, what the lines above do not serve already (its favicon,
+# its API when enabled). Its website and web client are included above, through ours:
+# included a second time here, Evennia's would serve again the pages ours leave out.
+_INCLUDED_ABOVE = {"evennia.web.website.urls", "evennia.web.webclient.urls"}
+
+
+def _not_included_above(pattern) -> bool:
+    urlconf = getattr(pattern, "urlconf_name", None)
+    return getattr(urlconf, "__name__", urlconf) not in _INCLUDED_ABOVE
+
+
 # 'urlpatterns' must be named such for Django to find it.
-urlpatterns = urlpatterns + evennia_default_urlpatterns
+urlpatterns = urlpatterns + [p for p in evennia_default_urlpatterns if _not_included_above(p)]

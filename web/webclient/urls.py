@@ -10,6 +10,10 @@ from django.urls import path
 
 from evennia.web.webclient.urls import urlpatterns as evennia_webclient_urlpatterns
 
+# Evennia's templates name the client "webclient:index" (issue 30: Evennia's own include of
+# it, which gave the name, is no longer added after ours in web/urls.py)
+app_name = "webclient"
+
 # add patterns here
 urlpatterns = [
     # path("url-pattern", imported_python_view),
