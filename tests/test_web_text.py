@@ -17,7 +17,7 @@ def assert_inert(page: str):
     assert unsafe_in(page) == []
 
 
-@pytest.mark.parametrize("text", EVERY, ids=["nested", "url", "sheet", "escaped"])
+@pytest.mark.parametrize("text", EVERY, ids=["nested", "stored", "url", "sheet", "escaped"])
 def test_no_payload_becomes_a_link(text):
     from evennia.utils.text2html import parse_html
 

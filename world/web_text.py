@@ -19,8 +19,11 @@ from django.utils.safestring import SafeString, mark_safe
 from evennia.utils.ansi import strip_ansi
 from evennia.utils.text2html import TextToHTMLparser
 
-#: a whole link: its command or URL is dropped, its visible text kept
-_LINK = re.compile(r"\|l[cu](.*?)\|lt(.*?)\|le", re.DOTALL)
+#: a whole link on one line: its command or URL is dropped, its visible text kept. One that
+#: spans lines (two sheet entries joined into one) loses only its codes, so the lines
+#: between stay on the page.
+_LINE = r"(?:(?!\|/)[^\n])*?"
+_LINK = re.compile(rf"\|l[cu]({_LINE})\|lt({_LINE})\|le")
 #: what is left of one (an opening without its end, an end without its opening ...)
 _TOKEN = re.compile(r"\|l[cute]")
 #: what the HTML must never hold; the parser below makes none, this is the last check
