@@ -7,6 +7,7 @@ connected (one account, two sessions), and the combat page open in another tab c
 the fight moves, without a reload. Screenshots of the combat page and the character page go
 to server/logs/screenshots/ (git-ignored)."""
 
+import base64
 import os
 import shutil
 import tempfile
@@ -16,6 +17,7 @@ import uuid
 import pytest
 
 from tests.e2e.harness import REPO_ROOT
+from tests.web_payloads import ESCAPED, NESTED_STORED, SPEC_A_STORED, SPEC_B, URL
 
 CHROMIUM = os.environ.get("WOD_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("WOD_CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -151,7 +153,7 @@ def test_web_client_plays_and_the_combat_page_follows(game_server, browser):
     shoot(browser, "combat-page.png")
 
     browser.get(base + "/")
-    browser.find_element(By.CSS_SELECTOR, "a[href^=\"/sheet/\"]").click()
+    browser.find_element(By.CSS_SELECTOR, "#main-copy a[href^=\"/sheet/\"]").click()
     wait(lambda: "Sheet: " + name in browser.find_element(By.ID, "sheet").text,
          what="the character page")
     assert "Willpower 4/6" in browser.find_element(By.ID, "sheet").text
@@ -159,3 +161,95 @@ def test_web_client_plays_and_the_combat_page_follows(game_server, browser):
 
     browser.switch_to.window(client_tab)
     send("+combat/end", "fight")
+
+
+# Run in the server (issue 30): the payloads stored directly, past whatever cleans what
+# players type, as text stored before that cleaning existed would be.
+_STORE = """
+from dataclasses import replace
+from types import MappingProxyType
+from evennia import search_object
+from typeclasses.combat import combat_in
+char = search_object(NAME, exact=True)[0]
+script = combat_in(char.location)
+state = script.get_state()
+goon = next(c for c in state.combatants if c.name == "Goon")
+state = state.with_combatants({goon.key: replace(goon, name=NPC)})
+script.commit(state, events=[{"event": "intent", "intent": {}, "text": TEXT}])
+sheet = char.sheet.get()
+char.sheet.save(replace(sheet, specialties=MappingProxyType(SPECS)))
+print("PAYLOADS-" + "STORED " + state.id)
+"""
+
+
+def store_payloads(game_server, name: str) -> str:
+    text = f"{NESTED_STORED} hits|/{URL} {ESCAPED}"
+    specs = {"Brawl": SPEC_A_STORED, "Dodge": SPEC_B}
+    code = f"NAME = {name!r}\nNPC = {NESTED_STORED!r}\nTEXT = {text!r}\nSPECS = {specs!r}\n"
+    code += _STORE
+    line = "py import base64; exec(base64.b64decode('%s').decode(), {})" % (
+        base64.b64encode(code.encode()).decode())
+    with game_server.connect(timeout=20) as admin:
+        admin.login(game_server.admin_user, game_server.admin_password, timeout=20)
+        admin.send(line)
+        return admin.expect(r"PAYLOADS-STORED (\S+)", timeout=30).group(1)
+
+
+_CLICK_EVERY = """
+var hits = document.evaluate("//*[text()[contains(., 'CLICK')]]", document, null,
+                             XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
+for (var i = 0; i < hits.snapshotLength; i++) { hits.snapshotItem(i).click(); }
+return hits.snapshotLength;
+"""
+
+
+def assert_nothing_ran(browser, where: str, inside: str):
+    from selenium.webdriver.common.by import By
+
+    clicked = browser.execute_script(_CLICK_EVERY)
+    assert clicked >= 1, f"{where}: no payload text on the page"
+    time.sleep(0.5)
+    assert browser.execute_script("return window.__pwned === undefined"), f"{where}: ran"
+    assert browser.title != "pwned"
+    links = browser.find_elements(By.CSS_SELECTOR, f"{inside} a")
+    shown = [a.get_attribute("outerHTML") for a in links]
+    assert shown == [], f"{where}: <a> from player text: {shown}"
+
+
+def test_stored_payloads_run_no_script(game_server, browser):
+    """Issue 30: a fight and a sheet carrying the link payloads players used render as
+    text; clicking every element that shows them runs nothing, and the page holds no <a>
+    from them. The policy header is there too (a second wall if the first gave way)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    base = f"http://{game_server.host}:{game_server.web_port}"
+    name = "Pay" + uuid.uuid4().hex[:5]
+    password = "pw-" + uuid.uuid4().hex[:10]
+    with game_server.connect(timeout=20) as telnet:
+        telnet.create_and_login(name, password, timeout=20)
+        telnet.command("+combat/start", until="starts a fight")
+        telnet.command("+combat/npc Goon=thug", until="Goon joins")
+        telnet.command("+combat/public on", until="Anyone may watch")
+        fid = store_payloads(game_server, name)
+
+        browser.get(base + "/auth/login/")
+        browser.find_element(By.NAME, "username").send_keys(name)
+        browser.find_element(By.NAME, "password").send_keys(password + Keys.ENTER)
+        wait(lambda: "Logged in as" in browser.page_source, what="website login")
+
+        browser.get(f"{base}/combat/{fid}/")
+        wait(lambda: "CLICK12" in browser.find_element(By.ID, "fight-recent").text,
+             what="the room's text with the payloads")
+        rows = browser.find_element(By.ID, "fight-rows").text
+        assert "P11CLICK11" in rows
+        time.sleep(2)  # a poll: the redraw from the JSON is what is clicked
+        assert_nothing_ran(browser, "combat page", "#fight")
+        shoot(browser, "combat-page-payloads.png")
+
+        browser.get(base + "/")
+        browser.find_element(By.CSS_SELECTOR, "#main-copy a[href^=\"/sheet/\"]").click()
+        wait(lambda: "SHEETCLICK" in browser.find_element(By.ID, "sheet").text,
+             what="the sheet with the specialties")
+        assert_nothing_ran(browser, "sheet page", "#sheet")
+        telnet.command("+combat/end", until="fight")
