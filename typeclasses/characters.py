@@ -21,7 +21,7 @@ from evennia.typeclasses.attributes import Attribute
 from evennia.utils.utils import lazy_property
 
 from combat.sheet import Sheet
-from world import jsontext, oob, plain_writes, rulebook
+from world import jsontext, oob, overrides, plain_writes, rulebook
 
 from .objects import ObjectParent
 from .room_contents import contents_changed
@@ -145,7 +145,27 @@ class Character(ObjectParent, DefaultCharacter):
         return super().at_object_delete()
 
 
-class NPC(Character):
+class CallLockShortcut:
+    """An NPC whose call lock is left as it is answers the command handler's question at
+    once. It replaces Evennia's ``access`` for that one question: only with
+    ``COMBAT_NPC_CALL_LOCK`` on (off, the lock handler evaluates it, as for any object)."""
+
+    def access(self, accessing_obj, access_type="read", default=False,
+               no_superuser_bypass=False, **kwargs):
+        """A call lock left as it is answers no at once (``call_lock_is_false``); one staff
+        changed is evaluated as usual. (A room of this game does not even ask: its
+        ``contents_get`` leaves such NPCs out of the command handler's view.)"""
+        if access_type == "call" and no_superuser_bypass and self.call_lock_is_false():
+            return False  # what evaluating it gives (no one bypasses it)
+        return super().access(accessing_obj, access_type=access_type, default=default,
+                              no_superuser_bypass=no_superuser_bypass, **kwargs)
+
+
+# Read once, as the class is made.
+_SHORTCUT = (CallLockShortcut,) if overrides.enabled(overrides.NPC_CALL_LOCK) else ()
+
+
+class NPC(*_SHORTCUT, Character):
     """A staff-run character: same sheet, no account; staff may edit and roll for it."""
 
     is_npc = True
@@ -165,16 +185,6 @@ class NPC(Character):
         if known is None or known[0] is not stored:
             known = self._wod_call_false = (stored, self.locks.get("call") == "call:false()")
         return known[1]
-
-    def access(self, accessing_obj, access_type="read", default=False,
-               no_superuser_bypass=False, **kwargs):
-        """A call lock left as it is answers no at once (``call_lock_is_false``); one staff
-        changed is evaluated as usual. (A room of this game does not even ask: its
-        ``contents_get`` leaves such NPCs out of the command handler's view.)"""
-        if access_type == "call" and no_superuser_bypass and self.call_lock_is_false():
-            return False  # what evaluating it gives (no one bypasses it)
-        return super().access(accessing_obj, access_type=access_type, default=default,
-                              no_superuser_bypass=no_superuser_bypass, **kwargs)
 
     def save(self, *args, **kwargs):
         """A lock change (``locks.add`` stores the lock string) may make this NPC carry

@@ -21,13 +21,16 @@ def start_plugin_services(server):
 
     server - a reference to the main server application.
     """
-    # Issue 13: the Server's end of the portal link sends without delay too, and batches
-    # its messages (server/conf/amp_batch.py). Evennia 6.1's
-    # AMPClientFactory.buildProtocol builds the class named AMPServerClientProtocol in its
-    # module, not the AMP_CLIENT_PROTOCOL_CLASS setting; point that name at our class.
+    # Issue 13: the Server's end of the portal link is the class settings name
+    # (COMBAT_TCP_NODELAY, COMBAT_BATCH_AMP: server/conf/nodelay.py, amp_batch.py). Evennia
+    # 6.1's AMPClientFactory.buildProtocol builds the class named AMPServerClientProtocol in
+    # its module, not the AMP_CLIENT_PROTOCOL_CLASS setting; point that name at the
+    # setting's class, only when it is not Evennia's own (issue 27: a stock game keeps it).
     # Plugins start before the link is made, so the first connection gets it as well.
+    from django.conf import settings
     from evennia.server import amp_client
+    from evennia.utils.utils import class_from_module
 
-    from server.conf.amp_batch import BatchingAMPClient
-
-    amp_client.AMPServerClientProtocol = BatchingAMPClient
+    cls = class_from_module(settings.AMP_CLIENT_PROTOCOL_CLASS)
+    if cls is not amp_client.AMPServerClientProtocol:
+        amp_client.AMPServerClientProtocol = cls

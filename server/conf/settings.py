@@ -20,6 +20,8 @@ server next to a developer's one; all optional):
                          ?host=/run/postgresql). Unset: the embedded SQLite file.
     WOD_SECRET_KEY       Django SECRET_KEY (else server/conf/secret_settings.py,
                          which bin/play generates on first run and git ignores)
+    WOD_OVERRIDES        "off": every override of an Evennia internal off, as a host
+                         game has them (the COMBAT_* paragraph below; for bench/)
     WOD_E2E              "1": throw-away test server (no login/creation throttles,
                          no rate limits, fast password hashing). Never in production.
 """
@@ -70,15 +72,6 @@ if _DB_URL:
     from server.conf.database_url import postgres_settings
 
     DATABASES = {"default": postgres_settings(_DB_URL)}
-
-# Issue 13: TCP_NODELAY on every socket of the portal (telnet, websocket, AMP) and on the
-# server's end of AMP (server/conf/nodelay.py says why).
-TELNET_PROTOCOL_CLASS = "server.conf.nodelay.NoDelayTelnet"
-WEBSOCKET_PROTOCOL_CLASS = "server.conf.nodelay.NoDelayWebSocket"
-# The AMP ends (subclasses of those) also carry a reactor pass's messages to the portal as
-# one command (server/conf/amp_batch.py says why).
-AMP_SERVER_PROTOCOL_CLASS = "server.conf.amp_batch.BatchingAMPServer"
-AMP_CLIENT_PROTOCOL_CLASS = "server.conf.amp_batch.BatchingAMPClient"
 
 # Issue 13: every SQLite connection in WAL mode with synchronous=NORMAL. A commit then
 # appends to the write-ahead log instead of syncing a rollback journal: 0.04 ms instead of
@@ -131,6 +124,33 @@ COMBAT_ODDS_QUEUE = 20
 # Characters of one command's reply to whoever typed it; past it the reply is cut at a line
 # boundary with a line saying how many lines were left out and what shows the rest.
 COMBAT_MAX_OUTPUT = 16000
+
+# Issue 27: the Evennia internals this game replaces, each behind one setting. Absent, each
+# is off (world/overrides.py): a host game adding the combat system keeps Evennia's own
+# classes. This game turns them on; WOD_OVERRIDES=off turns them all off (bench/README.md
+# compares the two). tests/test_evennia_overrides.py pins each to Evennia 6.1.
+_OVERRIDES = os.environ.get("WOD_OVERRIDES", "on").strip().lower() != "off"
+# Rooms count their contents' changes (world/listeners.py keeps a room's readers until
+# then) and answer the command handler without NPCs that carry no commands (issue 13).
+COMBAT_FAST_ROOM_CONTENTS = _OVERRIDES
+# An NPC's call lock left at call:false() answers no without the lock handler.
+COMBAT_NPC_CALL_LOCK = _OVERRIDES
+# The sheet's Attribute and the log's row as one plain SQL statement each, not the ORM.
+COMBAT_PLAIN_WRITES = _OVERRIDES
+# The Server's messages of a reactor pass go to the Portal as one AMP command (its AMP
+# classes also send without delay: server/conf/amp_batch.py).
+COMBAT_BATCH_AMP = _OVERRIDES
+# TCP_NODELAY on every socket of the portal (telnet, websocket, AMP) and on the server's
+# end of AMP (server/conf/nodelay.py says why).
+COMBAT_TCP_NODELAY = _OVERRIDES
+if COMBAT_TCP_NODELAY:
+    TELNET_PROTOCOL_CLASS = "server.conf.nodelay.NoDelayTelnet"
+    WEBSOCKET_PROTOCOL_CLASS = "server.conf.nodelay.NoDelayWebSocket"
+    AMP_SERVER_PROTOCOL_CLASS = "server.conf.nodelay.NoDelayAMPServer"
+    AMP_CLIENT_PROTOCOL_CLASS = "server.conf.nodelay.NoDelayAMPClient"
+if COMBAT_BATCH_AMP:
+    AMP_SERVER_PROTOCOL_CLASS = "server.conf.amp_batch.BatchingAMPServer"
+    AMP_CLIENT_PROTOCOL_CLASS = "server.conf.amp_batch.BatchingAMPClient"
 
 ######################################################################
 # Secrets: env var first, then the git-ignored secret_settings.py.
