@@ -1,0 +1,307 @@
+"""Every override of an Evennia internal (issue 27): opt-in, pinned, and optional.
+
+* Pinned: one test per override asserts the Evennia version it was written against (6.1)
+  and the shape of the internal it relies on, so an Evennia upgrade fails the named test
+  instead of corrupting data or quietly slowing down.
+* Opt-in: each setting absent is off (world/overrides.py); this game turns each on, and
+  ``WOD_OVERRIDES=off`` turns each off (a server started that way builds stock classes).
+* Optional: a fight played with every override off (a stock Evennia room, Evennia's lock
+  check, the ORM's writes) leaves the same state, log rows and sheets as on the fast path.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import inspect
+import json
+import os
+import re
+import subprocess
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from unittest import mock
+
+from django.conf import settings
+from django.test import override_settings
+from evennia.utils.test_resources import EvenniaTest
+
+from tests.commands.test_combat import CombatTest, make_sheet
+from tests.helpers import capture_msgs
+from typeclasses.characters import NPC, Character
+from typeclasses.combat import combat_in
+from world import combatlog, listeners, overrides, plain_writes
+
+WRITTEN_AGAINST = "6.1"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _evennia_is_the_version_written_against():
+    import evennia
+
+    assert importlib.metadata.version("evennia").startswith(WRITTEN_AGAINST + ".")
+    assert evennia.__version__.startswith(WRITTEN_AGAINST + ".")
+
+
+def _source(obj) -> str:
+    return inspect.getsource(obj)
+
+
+class TestPinnedToEvennia(EvenniaTest):
+    """What each override relies on, as Evennia 6.1 has it."""
+
+    def test_fast_room_contents(self):
+        """typeclasses/rooms.py FastContents, typeclasses/room_contents.py RoomContents."""
+        from evennia.commands import cmdhandler
+        from evennia.objects.models import ContentsHandler, ObjectDB
+        from evennia.objects.objects import DefaultObject
+
+        _evennia_is_the_version_written_against()
+        for name in ("init", "add", "remove", "clear", "get", "load"):
+            self.assertTrue(callable(getattr(ContentsHandler, name, None)), name)
+        handler = ContentsHandler(self.room1)
+        self.assertIs(handler._idcache, type(self.room1).__instance_cache__)
+        self.assertIn("contents_cache", vars(ObjectDB))  # the lazy property replaced
+        moves = _source(ObjectDB)  # a move tells the caches RoomContents counts with
+        self.assertIn("old_location.contents_cache.remove(self)", moves)
+        self.assertIn("self.db_location.contents_cache.add(self)", moves)
+        self.assertIn("self.contents_cache.get(exclude=exclude, content_type=content_type)",
+                      _source(DefaultObject.contents_get))
+        params = list(inspect.signature(DefaultObject.contents_get).parameters)
+        self.assertEqual(params, ["self", "exclude", "content_type"])
+        # the one question the override answers differently: everything but the typist
+        self.assertIn("location.contents_get(exclude=obj)", _source(cmdhandler))
+
+    def test_npc_call_lock(self):
+        """typeclasses/characters.py CallLockShortcut: the handler asks "call" with no
+        superuser bypass, and a character's default call lock is call:false()."""
+        from evennia.commands import cmdhandler
+        from evennia.objects.objects import DefaultCharacter, DefaultObject
+
+        _evennia_is_the_version_written_against()
+        self.assertIn('access(caller, access_type="call", no_superuser_bypass=True)',
+                      _source(cmdhandler))
+        params = list(inspect.signature(DefaultObject.access).parameters)
+        self.assertEqual(params[:5], ["self", "accessing_obj", "access_type", "default",
+                                      "no_superuser_bypass"])
+        self.assertIn("call:false()", _source(DefaultCharacter.basetype_setup))
+        self.assertEqual(self.char1.locks.get("call"), "call:false()")
+
+    def test_plain_writes(self):
+        """world/plain_writes.py: the Attribute table, its pickled db_value column, a string
+        stored as itself, and the monitor handler's hook Evennia's save calls."""
+        from evennia.scripts.monitorhandler import MONITOR_HANDLER
+        from evennia.typeclasses.attributes import Attribute
+        from evennia.utils.dbserialize import to_pickle
+        from evennia.utils.picklefield import PickledObjectField
+
+        _evennia_is_the_version_written_against()
+        self.assertEqual(Attribute._meta.db_table, "typeclasses_attribute")
+        self.assertIsInstance(Attribute._meta.get_field("db_value"), PickledObjectField)
+        self.assertEqual(Attribute._meta.get_field("db_value").column, "db_value")
+        self.assertEqual(to_pickle("{}"), "{}")
+        self.assertEqual(list(inspect.signature(MONITOR_HANDLER.at_update).parameters),
+                         ["obj", "fieldname"])
+
+    def test_batch_amp(self):
+        """server/conf/amp_batch.py: Evennia's message command, long-value argument, pickling,
+        the client methods it overrides, the portal's delivery, and the factory that builds
+        its module's class by name (server/conf/server_services_plugins.py)."""
+        import evennia
+        from evennia.server import amp_client
+        from evennia.server.portal import amp, portalsessionhandler
+
+        _evennia_is_the_version_written_against()
+        self.assertEqual(amp.MsgServer2Portal.commandName, b"MsgServer2Portal")
+        for name in ("toBox", "toString", "fromString", "toStringProto"):
+            self.assertTrue(hasattr(amp.Compressed, name), name)
+        self.assertTrue(callable(amp.dumps) and amp.AMP_MAXLEN > 1024)
+        client = amp_client.AMPServerClientProtocol
+        for name in ("send_MsgServer2Portal", "callRemote", "connectionMade", "connectionLost",
+                     "data_in"):
+            self.assertTrue(callable(getattr(client, name, None)), name)
+        self.assertTrue(callable(portalsessionhandler.PortalSessionHandler.data_out))
+        self.assertTrue(hasattr(evennia, "PORTAL_SESSION_HANDLER"))
+        self.assertIn("AMPServerClientProtocol()",
+                      _source(amp_client.AMPClientFactory.buildProtocol))
+
+    def test_tcp_nodelay(self):
+        """server/conf/nodelay.py: the protocol classes it subclasses and their settings."""
+        from evennia import settings_default
+        from evennia.server.amp_client import AMPServerClientProtocol
+        from evennia.server.portal.amp_server import AMPServerProtocol
+        from evennia.server.portal.telnet import TelnetProtocol
+        from evennia.server.portal.webclient import WebSocketClient
+
+        _evennia_is_the_version_written_against()
+        for cls in (TelnetProtocol, WebSocketClient, AMPServerProtocol, AMPServerClientProtocol):
+            self.assertTrue(callable(getattr(cls, "connectionMade", None)), cls)
+        for name in ("TELNET_PROTOCOL_CLASS", "WEBSOCKET_PROTOCOL_CLASS",
+                     "AMP_SERVER_PROTOCOL_CLASS", "AMP_CLIENT_PROTOCOL_CLASS"):
+            self.assertTrue(getattr(settings_default, name).startswith("evennia."), name)
+
+
+def test_each_setting_absent_is_off():
+    with override_settings():
+        for name in overrides.ALL:
+            delattr(settings, name)
+        assert [overrides.enabled(name) for name in overrides.ALL] == [False] * 5
+
+
+def test_this_game_turns_each_on():
+    assert [getattr(settings, name) for name in overrides.ALL] == [True] * 5
+    assert settings.AMP_CLIENT_PROTOCOL_CLASS == "server.conf.amp_batch.BatchingAMPClient"
+
+
+_PROBE = """
+import django; django.setup()
+from django.conf import settings
+from evennia.objects.objects import DefaultCharacter, DefaultRoom
+from typeclasses.characters import NPC
+from typeclasses.rooms import Room
+from world import overrides, plain_writes
+print([getattr(settings, n) for n in overrides.ALL])
+print(Room.contents_get is DefaultRoom.contents_get,
+      "FastContents" not in [c.__name__ for c in Room.__mro__])
+print(NPC.access is DefaultCharacter.access)
+print(plain_writes.update_text is plain_writes.orm_update_text,
+      plain_writes.insert_record is plain_writes.orm_insert_record)
+print(settings.AMP_CLIENT_PROTOCOL_CLASS, settings.AMP_SERVER_PROTOCOL_CLASS,
+      settings.TELNET_PROTOCOL_CLASS, settings.WEBSOCKET_PROTOCOL_CLASS)
+"""
+
+
+def test_wod_overrides_off_builds_stock_classes():
+    """A server started with WOD_OVERRIDES=off (bench/) runs Evennia's own classes."""
+    env = {**os.environ, "WOD_OVERRIDES": "off",
+           "DJANGO_SETTINGS_MODULE": "server.conf.test_settings"}
+    out = subprocess.run([sys.executable, "-c", _PROBE], cwd=ROOT, env=env, check=True,
+                         capture_output=True, text=True).stdout.splitlines()
+    assert out[:4] == ["[False, False, False, False, False]", "True True", "True",
+                       "True True"], out
+    assert out[4].split() == [
+        "evennia.server.amp_client.AMPServerClientProtocol",
+        "evennia.server.portal.amp_server.AMPServerProtocol",
+        "evennia.server.portal.telnet.TelnetProtocol",
+        "evennia.server.portal.webclient.WebSocketClient"], out
+
+
+@contextmanager
+def overrides_off():
+    """What a server with the settings off has, in this process: the ORM's writes and
+    Evennia's lock check (the room is a stock one, made by the test)."""
+    with mock.patch.object(plain_writes, "update_text",
+                           wraps=plain_writes.orm_update_text) as updates, \
+            mock.patch.object(plain_writes, "insert_record",
+                              wraps=plain_writes.orm_insert_record) as inserts, \
+            mock.patch.object(NPC, "access", Character.access):
+        yield updates, inserts
+
+
+_CLOCK = frozenset({"ts", "now", "deadline", "digest"})  # the wall clock, and a hash of it
+
+
+def _timeless(value):
+    """``value`` without what the wall clock put in it (the two plays run apart in time)."""
+    if isinstance(value, dict):
+        return {k: _timeless(v) for k, v in value.items() if k not in _CLOCK}
+    if isinstance(value, list):
+        return [_timeless(v) for v in value]
+    return value
+
+
+class TestWithEveryOverrideOff(CombatTest):
+    def stock_room(self):
+        from evennia import create_object
+        from evennia.objects.objects import DefaultRoom
+
+        room = create_object("evennia.objects.objects.DefaultRoom", key="Stock")
+        self.assertIs(type(room).contents_get, DefaultRoom.contents_get)
+        self.assertIsNone(getattr(room.contents_cache, "version", None))
+        return room
+
+    def play(self, room):
+        """One turn of a fight in ``room``: what it leaves, with the ids of what differs
+        between two plays (the fight, the NPC made for it, the room) written as names."""
+        self.char1.location = self.char2.location = room
+        self.room1 = room  # where CombatTest's helpers look for the fight
+        with capture_msgs(self.char2) as seen:
+            self.setup_fight()
+            self.cmd("+combat/declare Thug=attack Char2")
+            self.player("+combat/dodge")
+            self.cmd("+combat/declare attack Thug")
+            with self.dice(8, 7, 6, 2, 1, 9, 6, 3, 2, 7, 3):
+                self.assertIn("Thug takes 1 bashing", self.cmd("+combat/act").text)
+            with self.dice(6, 6, 2, 2, 8, 4, 3, 9, 2, 2, 2, 2):
+                self.cmd("+combat/act Thug")
+        script = combat_in(room)
+        thug = next(o for o in room.contents if o.key == "Thug")
+        names = {script.combat_id: "FIGHT", f"#{thug.id}": "#THUG", f"#{room.id}": "#ROOM"}
+        log = [{k: v for k, v in r.items() if k != "combat"}
+               for r in combatlog.read(script.combat_id)]
+        left = {"state": script.get_state().to_dict(), "log": log,
+                "stored": json.loads(combatlog.state_before(script.combat_id)),
+                "sheets": [list(o.db_attributes.filter(db_key="sheet").values_list(
+                    "db_value", flat=True)) for o in (self.char1, self.char2, thug)],
+                "rows": list(combatlog.rows(script.combat_id).values_list(
+                    "first_seq", "last_seq", "turn")),
+                "seen": seen[self.char2]}
+        text = json.dumps(_timeless(left), sort_keys=True)
+        return re.sub("|".join(map(re.escape, names)), lambda m: names[m.group(0)], text)
+
+    def test_a_fight_leaves_the_same_state_log_and_sheets(self):
+        fast = self.play(self.room1)
+        self.cmd("+combat/end")
+        self.char1.sheet.save(make_sheet(strength=3, dexterity=3, wits=3, brawl=2, stamina=2))
+        self.char2.sheet.save(make_sheet(strength=2, dexterity=2, wits=2, dodge=1, stamina=2))
+        with overrides_off() as (updates, inserts):
+            slow = self.play(self.stock_room())
+        self.assertEqual((updates.call_count, inserts.call_count), (2, 12))  # the ORM wrote
+        self.assertIn("Thug takes 1 bashing", fast)
+        self.maxDiff = None
+        self.assertEqual(json.loads(slow), json.loads(fast))
+
+    def test_listeners_of_a_stock_room_are_drawn_each_call(self):
+        from evennia import create_object
+
+        room = self.stock_room()
+        self.char2.location = room
+        self.assertEqual(listeners.listeners(room), (self.char2,))
+        npc = create_object("typeclasses.characters.NPC", key="Extra", location=room)
+        self.assertEqual(listeners.listeners(room), (self.char2,))  # nobody runs it
+        self.char1.location = room  # no contents version to key on: seen at once
+        self.assertEqual(set(listeners.listeners(room)), {self.char1, self.char2})
+        npc.db_account = self.account2
+        self.assertIn(npc, listeners.listeners(room))
+        self.assertIn(f"#{npc.id}", listeners.listeners_and_keys(room)[1])
+
+    def test_the_npc_call_lock_is_evennias_check_and_answers_the_same(self):
+        from evennia import create_object
+        from evennia.locks.lockhandler import LockHandler
+
+        npc = create_object("typeclasses.characters.NPC", key="Extra", location=self.room1)
+        with overrides_off(), mock.patch.object(LockHandler, "check", autospec=True,
+                                                side_effect=LockHandler.check) as asked:
+            self.assertFalse(npc.access(self.char1, "call", no_superuser_bypass=True))
+            self.assertEqual(asked.call_count, 1)  # evaluated, as for any object
+            npc.locks.add("call:all()")
+            self.assertTrue(npc.access(self.char1, "call", no_superuser_bypass=True))
+
+    def test_the_orm_writes_store_what_the_plain_ones_do(self):
+        from evennia.typeclasses.attributes import Attribute
+
+        attr = self.char2.sheet._attr()
+        stored = []
+        for write in (plain_writes.sql_update_text, plain_writes.orm_update_text):
+            write(attr, f'{{"by": "{write.__name__}"}}')
+            stored.append(Attribute.objects.filter(pk=attr.pk).values_list("db_value",
+                                                                           flat=True)[0])
+            self.assertEqual(attr.db_value, stored[-1])
+        self.assertEqual(stored, ['{"by": "sql_update_text"}', '{"by": "orm_update_text"}'])
+        for n, write in enumerate((plain_writes.sql_insert_record,
+                                   plain_writes.orm_insert_record)):
+            write("pinned", n * 2 + 1, n * 2 + 2, 3, "[]", "", f"state {n}")
+        rows = combatlog.rows("pinned").values_list("first_seq", "last_seq", "turn", "records",
+                                                    "undo", "state")
+        self.assertEqual(list(rows), [(1, 2, 3, "[]", "", "state 0"),
+                                      (3, 4, 3, "[]", "", "state 1")])
