@@ -11,6 +11,7 @@ Run from the repository root with the project's interpreter::
 
     python bench/combat_commands.py              # 10 and 100 combatants
     python bench/combat_commands.py --sizes 10 50 100 --turns 2
+    python bench/combat_commands.py --overrides off  # as a host game: Evennia's own classes
 
 Columns: combatants, acts timed, median and mean wall milliseconds per act, p90, SQL
 queries per act (median), the state Attribute's size; then the median milliseconds and
@@ -154,7 +155,11 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--profile", choices=("act", "status", "declare", "look"),
                     help="cProfile these commands at the largest size")
+    ap.add_argument("--overrides", choices=("on", "off"), default="on",
+                    help="the COMBAT_* overrides of Evennia internals (WOD_OVERRIDES)")
     args = ap.parse_args(argv)
+    os.environ["WOD_OVERRIDES"] = args.overrides  # read as the settings load, just below
+    print(f"overrides of Evennia internals: {args.overrides}")
     t0 = time.perf_counter()
     setup_django()
     print(f"test database ready in {time.perf_counter() - t0:.1f} s")

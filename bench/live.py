@@ -206,6 +206,19 @@ def pct(values: list[float], p: float) -> float:
     return s[k]
 
 
+def add_overrides_option(ap) -> None:
+    """``--overrides off``: the server runs with every override of an Evennia internal off
+    (``WOD_OVERRIDES=off``, server/conf/settings.py), as a host game would have them."""
+    ap.add_argument("--overrides", choices=("on", "off"), default="on",
+                    help="the COMBAT_* overrides of Evennia internals (default on)")
+
+
+def use_overrides(args) -> str:
+    """Pass ``--overrides`` to the server this process starts; a line saying which."""
+    os.environ["WOD_OVERRIDES"] = args.overrides
+    return f"overrides of Evennia internals: {args.overrides}"
+
+
 def machine() -> str:
     return (f"machine: {os.cpu_count()} cores, {platform.machine()}, Linux "
             f"{platform.release()}, Python {platform.python_version()}; load average "

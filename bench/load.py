@@ -181,6 +181,7 @@ def main(argv=None) -> int:
                     help="cProfile this command word in the server, e.g. +combat/act")
     ap.add_argument("--sql", action="store_true",
                     help="print the SQL statements of the last act and declare")
+    live.add_overrides_option(ap)
     args = ap.parse_args(argv)
     if args.quick:
         args.clients, args.fights, args.turns = 20, 4, 10
@@ -191,6 +192,7 @@ def main(argv=None) -> int:
     print(f"load: {args.clients} clients in {args.fights} fights, {args.turns} turns; "
           f"ports {lo}-{hi}", flush=True)
     print(live.machine(), flush=True)
+    print(live.use_overrides(args), flush=True)
 
     workdir = tempfile.mkdtemp(prefix="wod-load-")
     server = None

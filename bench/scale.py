@@ -148,6 +148,7 @@ def main(argv=None) -> int:
                     "e.g. +combat/act")
     ap.add_argument("--sql", action="store_true",
                     help="print the SQL of the last act and declare (of the last size)")
+    live.add_overrides_option(ap)
     args = ap.parse_args(argv)
     if args.quick:
         args.sizes, args.turns = [10, 100], 2
@@ -155,6 +156,7 @@ def main(argv=None) -> int:
     print(f"scale: sizes {args.sizes}, {args.turns} turns at {max(args.sizes)} (more at the "
           f"smaller sizes: the same number of commands); ports {lo}-{hi}", flush=True)
     print(live.machine(), flush=True)
+    print(live.use_overrides(args), flush=True)
     workdir = tempfile.mkdtemp(prefix="wod-scale-")
     server = None
     try:
