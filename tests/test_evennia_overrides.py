@@ -141,6 +141,23 @@ class TestPinnedToEvennia(EvenniaTest):
             self.assertTrue(getattr(settings_default, name).startswith("evennia."), name)
 
 
+    def test_rollback_repair(self):
+        """typeclasses/combat_guard.py (no setting: it keeps either path correct after a
+        rollback): the attribute cache it resets, the idmapper it flushes, the Script's
+        timer it stops."""
+        from evennia.scripts import scripts
+        from evennia.scripts.scripts import DefaultScript
+        from evennia.typeclasses.attributes import Attribute
+
+        _evennia_is_the_version_written_against()
+        backend = self.char1.attributes.backend
+        self.assertIsInstance(backend._cache, dict)
+        self.assertTrue(callable(self.char1.attributes.reset_cache))
+        self.assertTrue(callable(Attribute.flush_cached_instance))
+        self.assertTrue(callable(DefaultScript.flush_from_cache))
+        self.assertIn("self.ndb._task", _source(scripts.ScriptBase))
+
+
 def test_each_setting_absent_is_off():
     with override_settings():
         for name in overrides.ALL:
