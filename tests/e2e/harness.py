@@ -269,13 +269,18 @@ class GameServer:
     clients: list = field(default_factory=list)
 
     @classmethod
-    def start(cls, workdir: str, web: bool = True, timeout: float = 120.0) -> GameServer:
+    def start(cls, workdir: str, web: bool = True, timeout: float = 120.0,
+              game_throttles: bool = False) -> GameServer:
+        """``game_throttles``: run with a game's login, creation and connection throttles
+        (no WOD_E2E), for a bench of what they do; tests need them off."""
         gamedir = make_shadow_gamedir(os.path.join(workdir, "game"))
         telnet, web_port, websocket, web_proxy, amp = free_ports(5)
         admin_password = secrets.token_urlsafe(10)
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "TEST_DB"))}
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("DJANGO_", "TEST_DB")) and k != "WOD_E2E"}
+        if not game_throttles:
+            env["WOD_E2E"] = "1"
         env.update(
-            WOD_E2E="1",
             WOD_INTERFACE="127.0.0.1",
             WOD_TELNET_PORT=str(telnet),
             WOD_WEB_PORT=str(web_port),
