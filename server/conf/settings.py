@@ -23,7 +23,8 @@ server next to a developer's one; all optional):
     WOD_OVERRIDES        "off": every override of an Evennia internal off, as a host
                          game has them (the COMBAT_* paragraph below; for bench/)
     WOD_E2E              "1": throw-away test server (no login/creation throttles,
-                         no rate limits, fast password hashing). Never in production.
+                         no rate limits, fast password hashing). Set by
+                         tests/e2e/harness.py only; bin/play drops it. Never in production.
 """
 
 import os
@@ -86,6 +87,12 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
 # a web login no longer kicks the telnet session).
 MULTISESSION_MODE = 1
 
+# Issue 30: Evennia's throttles stay at its defaults in a game (bin/play drops WOD_E2E; a
+# test reads these settings without it). The e2e harness is the one place that sets WOD_E2E:
+# its tests create dozens of accounts and connections from 127.0.0.1 within seconds, which
+# the creation, login and connection throttles would refuse or queue, and some type a whole
+# fight's commands at once (test_ahead_fight, test_output_width: refused at 80 a second,
+# tried). bench/flood.py measures a flood with a game's throttles instead.
 if os.environ.get("WOD_E2E", "").strip() == "1":
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     CREATION_THROTTLE_LIMIT = None
