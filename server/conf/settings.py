@@ -158,6 +158,12 @@ if COMBAT_TCP_NODELAY:
 if COMBAT_BATCH_AMP:
     AMP_SERVER_PROTOCOL_CLASS = "server.conf.amp_batch.BatchingAMPServer"
     AMP_CLIENT_PROTOCOL_CLASS = "server.conf.amp_batch.BatchingAMPClient"
+# Issue 30: the telnet class paces each client's lines and stops reading one past
+# MAX_COMMAND_RATE (server/conf/flood_guard.py says why; it is a NoDelayTelnet, so it sends
+# without delay too). A defence, not a speed-up: it stays on with WOD_OVERRIDES=off.
+COMBAT_FLOOD_GUARD = True
+if COMBAT_FLOOD_GUARD:
+    TELNET_PROTOCOL_CLASS = "server.conf.flood_guard.FloodGuardTelnet"
 
 ######################################################################
 # Secrets: env var first, then the git-ignored secret_settings.py.
