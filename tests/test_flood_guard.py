@@ -6,24 +6,29 @@ from __future__ import annotations
 import pytest
 
 from server.conf import flood_guard
-from server.conf.flood_guard import FloodGuardTelnet, LineBudget
+from server.conf.flood_guard import FloodGuardTelnet, Pacer
+from server.conf.nodelay import NoDelayTelnet
 
 
-def test_a_budget_passes_rate_lines_a_window_then_refuses():
-    budget = LineBudget(3)
-    assert [budget.take(10.0 + i / 100) for i in range(5)] == [True, True, True, False, False]
-    assert budget.seconds_left(10.5) == pytest.approx(0.5)
+def test_a_pacer_passes_a_burst_then_the_rest_of_the_rate():
+    pacer = Pacer(80, now=10.0)  # burst 10, then 70 a second
+    assert [pacer.take(10.0) for _ in range(11)] == [True] * 10 + [False]
+    assert pacer.wait() == pytest.approx(1 / 70)
+    assert not pacer.take(10.0 + 0.5 / 70) and pacer.take(10.0 + 1.01 / 70)
 
 
-def test_a_new_window_starts_more_than_a_second_after_the_last():
-    budget = LineBudget(1)
-    assert budget.take(10.0) and not budget.take(10.9) and not budget.take(11.0)
-    assert budget.take(11.01)
+def test_no_second_passes_more_than_the_rate():
+    pacer = Pacer(80, now=0.0)
+    passed = [t / 1000 for t in range(3000) if pacer.take(t / 1000)]  # a line a ms, 3 s
+    for start in range(0, 2000, 50):
+        window = [t for t in passed if start / 1000 <= t < start / 1000 + 1.0]
+        assert len(window) <= 80, (start, len(window))
+    assert len(passed) >= 3 * 70
 
 
 def test_a_rate_of_zero_is_no_limit_as_in_evennia():
-    budget = LineBudget(0)
-    assert all(budget.take(10.0) for _ in range(1000))
+    pacer = Pacer(0, now=0.0)
+    assert all(pacer.take(0.0) for _ in range(1000))
 
 
 class _Transport:
@@ -52,34 +57,66 @@ class _Handler:
         self.out.append(kwargs)
 
 
+class _Clock:
+    now = 100.0
+
+
 @pytest.fixture
 def guarded(monkeypatch, settings):
-    settings.MAX_COMMAND_RATE = 5
-    later = []
-    monkeypatch.setattr(flood_guard.reactor, "callLater",
-                        lambda delay, fn, *a: later.append((delay, fn)))
-    monkeypatch.setattr(flood_guard.time, "time", lambda: 100.0)
+    settings.MAX_COMMAND_RATE = 16  # burst 2, then 14 a second; hold 16
+    later, clock = [], _Clock()
+
+
+    def call_later(delay, fn):
+        later.append((delay, fn))
+        return later[-1]  # what stands for Twisted's DelayedCall
+
+    monkeypatch.setattr(flood_guard.reactor, "callLater", call_later)
+    monkeypatch.setattr(flood_guard.time, "time", lambda: clock.now)
     proto = FloodGuardTelnet()
-    proto.line_budget = LineBudget(float(settings.MAX_COMMAND_RATE))
-    proto.reading_paused = False
     proto.transport, proto.sessionhandler = _Transport(), _Handler()
-    return proto, later
+    proto.transport.bufferSize = 65536
+    monkeypatch.setattr(NoDelayTelnet, "connectionMade", lambda self: None)
+    proto.connectionMade()
+    return proto, later, clock
 
 
-def test_a_flood_passes_the_rate_warns_once_and_stops_reading(guarded, settings):
-    proto, later = guarded
+def test_the_portal_reads_a_telnet_socket_4_kb_at_a_time(guarded):
+    proto, _, _ = guarded
+    assert proto.transport.bufferSize == 4096
+
+
+def test_a_flood_passes_a_burst_holds_a_second_and_warns_once(guarded, settings):
+    proto, later, _ = guarded
     for i in range(1000):
         proto.data_in(text=f"look {i}\n")
     handler = proto.sessionhandler
-    assert handler.lines_in == [f"look {i}\n" for i in range(5)]
+    assert handler.lines_in == ["look 0\n", "look 1\n"]
+    assert [k["text"] for k in proto.held] == [f"look {i}\n" for i in range(2, 18)]
     assert handler.out == [{"text": [[settings.COMMAND_RATE_WARNING], {}]}]
     assert proto.transport.paused == 1 and proto.transport.resumed == 0
-    assert len(later) == 1 and 0 < later[0][0] <= 1.01
+    assert len(later) == 1 and later[0][0] == pytest.approx(1 / 14)
 
 
-def test_reading_resumes_when_the_window_is_over(guarded):
-    proto, later = guarded
-    for _ in range(6):
+def test_held_lines_pass_at_the_rate_then_reading_resumes(guarded):
+    proto, later, clock = guarded
+    for i in range(5):
+        proto.data_in(text=f"look {i}\n")
+    clock.now += 1 / 14 + 1e-6
+    later.pop()[1]()  # one token back: one held line passes
+    assert proto.sessionhandler.lines_in[-1] == "look 2\n" and len(proto.held) == 2
+    assert proto.transport.resumed == 0
+    clock.now += 1.0  # a burst's worth back: the rest pass, reading resumes
+    later.pop()[1]()
+    assert proto.sessionhandler.lines_in[-2:] == ["look 3\n", "look 4\n"]
+    assert not proto.held and proto.transport.resumed == 1 and not proto.reading_paused
+
+
+def test_held_lines_of_a_closed_connection_are_dropped(guarded):
+    proto, later, clock = guarded
+    for _ in range(5):
         proto.data_in(text="look\n")
-    later[0][1]()
-    assert proto.transport.resumed == 1 and not proto.reading_paused
+    proto.transport.connected = False
+    clock.now += 5.0
+    later.pop()[1]()
+    assert len(proto.sessionhandler.lines_in) == 2 and not proto.held
