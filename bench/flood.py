@@ -126,6 +126,7 @@ class Typist(threading.Thread):
         super().__init__(daemon=True)
         self.client, self.interval = client, interval
         self.rtts: list[float] = []
+        self.sent_at: list[float] = []  # monotonic time each answered look was sent
         self.missed = 0
         self.halt = threading.Event()
 
@@ -137,6 +138,7 @@ class Typist(threading.Thread):
             try:
                 self.client.read_until(ANSWER.decode(), REPLY_TIMEOUT)
                 self.rtts.append(time.perf_counter() - t0)
+                self.sent_at.append(time.monotonic())
             except TimeoutError:
                 self.missed += 1
             self.halt.wait(max(0.0, self.interval - (time.perf_counter() - t0)))
@@ -161,6 +163,7 @@ class Phase:
     name: str
     seconds: float
     rtts: tuple[float, ...]
+    worst_at: float  # seconds into the phase the slowest answer's look was sent
     missed: int
     login_screen: float | None
     server_cpu: float
@@ -200,7 +203,9 @@ def run_phase(name: str, server: GameServer, pids: Pids, b: TelnetClient, second
         flooder.finish(drain=2.0)
     cpu1, elapsed = pids.cpu(), time.monotonic() - t0
     counts = flooder.counter.counts if flooder else {}
-    return Phase(name, elapsed, tuple(typist.rtts), typist.missed, login,
+    worst = max(range(len(typist.rtts)), key=typist.rtts.__getitem__, default=None)
+    worst_at = typist.sent_at[worst] - t0 if worst is not None else float("nan")
+    return Phase(name, elapsed, tuple(typist.rtts), worst_at, typist.missed, login,
                  cpu1[0] - cpu0[0], cpu1[1] - cpu0[1],
                  flooder.lines if flooder else 0, counts.get(ANSWER, 0), counts.get(REFUSAL, 0))
 
@@ -212,6 +217,7 @@ def report(phase: Phase) -> None:
     print(f"\n{phase.name} ({phase.seconds:.1f} s)")
     print(f"  B: {len(r)} looks answered, {phase.missed} not within {REPLY_TIMEOUT:.0f} s; "
           f"p50 {ms[0]:.1f} ms, p95 {ms[1]:.1f} ms, max {ms[2]:.1f} ms "
+          f"(at {phase.worst_at:.1f} s) "
           f"({'ok' if ms[1] < TARGET_P95_MS else 'OVER'}: p95 target {TARGET_P95_MS:.0f} ms)")
     if phase.lines:
         print(f"  A: {phase.lines} look lines sent ({phase.lines / phase.seconds:.0f}/s), "
