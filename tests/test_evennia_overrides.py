@@ -141,6 +141,18 @@ class TestPinnedToEvennia(EvenniaTest):
             self.assertTrue(getattr(settings_default, name).startswith("evennia."), name)
 
 
+    def test_flood_guard(self):
+        """server/conf/flood_guard.py: Evennia's telnet protocol hands each line to
+        ``data_in(**kwargs)`` and the portal's session handler rates it there (the guard
+        paces before it); the guard pauses the Twisted transport, which must produce."""
+        from evennia.server.portal import portalsessionhandler
+        from evennia.server.portal.telnet import TelnetProtocol
+
+        _evennia_is_the_version_written_against()
+        self.assertIn("data_in", TelnetProtocol.__dict__)
+        self.assertIn("self.data_in(", _source(TelnetProtocol))
+        self.assertIn("MAX_COMMAND_RATE", _source(portalsessionhandler))
+
     def test_rollback_repair(self):
         """typeclasses/combat_guard.py (no setting: it keeps either path correct after a
         rollback): the attribute cache it resets, the idmapper it flushes, the Script's
@@ -162,12 +174,13 @@ def test_each_setting_absent_is_off():
     with override_settings():
         for name in overrides.ALL:
             delattr(settings, name)
-        assert [overrides.enabled(name) for name in overrides.ALL] == [False] * 5
+        assert [overrides.enabled(name) for name in overrides.ALL] == [False] * len(overrides.ALL)
 
 
 def test_this_game_turns_each_on():
-    assert [getattr(settings, name) for name in overrides.ALL] == [True] * 5
+    assert [getattr(settings, name) for name in overrides.ALL] == [True] * len(overrides.ALL)
     assert settings.AMP_CLIENT_PROTOCOL_CLASS == "server.conf.amp_batch.BatchingAMPClient"
+    assert settings.TELNET_PROTOCOL_CLASS == "server.conf.flood_guard.FloodGuardTelnet"
 
 
 _PROBE = """
@@ -194,7 +207,7 @@ def test_wod_overrides_off_builds_stock_classes():
            "DJANGO_SETTINGS_MODULE": "server.conf.test_settings"}
     out = subprocess.run([sys.executable, "-c", _PROBE], cwd=ROOT, env=env, check=True,
                          capture_output=True, text=True).stdout.splitlines()
-    assert out[:4] == ["[False, False, False, False, False]", "True True", "True",
+    assert out[:4] == [str([False] * 6), "True True", "True",
                        "True True"], out
     assert out[4].split() == [
         "evennia.server.amp_client.AMPServerClientProtocol",

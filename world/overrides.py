@@ -25,7 +25,10 @@ BATCH_AMP = "COMBAT_BATCH_AMP"
 #: TCP_NODELAY on the portal's sockets and the AMP link (server/conf/nodelay.py).
 TCP_NODELAY = "COMBAT_TCP_NODELAY"
 
-ALL = (FAST_ROOM_CONTENTS, NPC_CALL_LOCK, PLAIN_WRITES, BATCH_AMP, TCP_NODELAY)
+#: The portal's telnet class paces each client's lines (server/conf/flood_guard.py).
+FLOOD_GUARD = "COMBAT_FLOOD_GUARD"
+
+ALL = (FAST_ROOM_CONTENTS, NPC_CALL_LOCK, PLAIN_WRITES, BATCH_AMP, TCP_NODELAY, FLOOD_GUARD)
 
 
 def enabled(name: str) -> bool:

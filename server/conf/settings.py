@@ -160,8 +160,8 @@ if COMBAT_BATCH_AMP:
     AMP_CLIENT_PROTOCOL_CLASS = "server.conf.amp_batch.BatchingAMPClient"
 # Issue 30: the telnet class paces each client's lines and stops reading one past
 # MAX_COMMAND_RATE (server/conf/flood_guard.py says why; it is a NoDelayTelnet, so it sends
-# without delay too). A defence, not a speed-up: it stays on with WOD_OVERRIDES=off.
-COMBAT_FLOOD_GUARD = True
+# without delay too). It replaces Evennia's telnet class, so it is opt-in as the others.
+COMBAT_FLOOD_GUARD = _OVERRIDES
 if COMBAT_FLOOD_GUARD:
     TELNET_PROTOCOL_CLASS = "server.conf.flood_guard.FloodGuardTelnet"
 
