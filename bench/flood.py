@@ -276,12 +276,7 @@ def main(argv=None) -> int:
                          b, args.seconds, args.interval, flooder))
         return 0
     finally:
-        if server is not None:
-            server.stop()
-            if args.keep:
-                print(f"kept game dir: {server.gamedir}")
-            else:
-                server.cleanup()
+        live.stop_server(server, args.keep)
 
 
 if __name__ == "__main__":

@@ -59,6 +59,17 @@ def start_server(workdir: str, ports: tuple[int, int] = PORTS) -> GameServer:
     return GameServer.start(workdir, web=False)
 
 
+def stop_server(server: GameServer | None, keep: bool) -> None:
+    """Stop a bench's throw-away server; its game dir is removed unless ``keep``."""
+    if server is None:
+        return
+    server.stop()
+    if keep:
+        print(f"kept game dir: {server.gamedir}")
+    else:
+        server.cleanup()
+
+
 def server_pid(server: GameServer) -> int:
     with open(os.path.join(server.gamedir, "server", "server.pid")) as fh:
         return int(fh.read().strip())
