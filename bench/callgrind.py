@@ -26,14 +26,14 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import engine as B  # noqa: E402
 
-from combat import simulate as sim  # noqa: E402
-from combat.ruleset import load_ruleset  # noqa: E402
+from wodcombat.combat import simulate as sim  # noqa: E402
+from wodcombat.combat.ruleset import load_ruleset  # noqa: E402
 
 
 def main(kind: str, n: int) -> None:
     rules = load_ruleset(ROOT / "rules", "numetal")
     if kind == "fight":
-        from commands import matchup
+        from wodcombat.commands import matchup
 
         m = sim.Matchup(str(ROOT / "rules"), "numetal",
                         matchup.parse_side(rules, "thug", sim.A, None),

@@ -85,11 +85,11 @@ def _module_caches() -> dict:
     """Lengths of the game's bounded, module-level caches (those a soak could fill)."""
     sizes = {}
     table = {
-        "combat.attack": ("_PLANS", "_TOKENS", "_TOKEN_OF"),
-        "combat.sheet": ("_VALUE_KEYS",),
-        "combat.damage": ("_MEMO",),
-        "combat.health": ("_LEVELS",),
-        "combat.values": ("_COPIERS",),
+        "wodcombat.combat.attack": ("_PLANS", "_TOKENS", "_TOKEN_OF"),
+        "wodcombat.combat.sheet": ("_VALUE_KEYS",),
+        "wodcombat.combat.damage": ("_MEMO",),
+        "wodcombat.combat.health": ("_LEVELS",),
+        "wodcombat.combat.values": ("_COPIERS",),
     }
     for modname, names in table.items():
         mod = sys.modules.get(modname)
@@ -97,15 +97,16 @@ def _module_caches() -> dict:
             value = getattr(mod, name, None) if mod else None
             if value is not None:
                 sizes[f"{modname}.{name}"] = len(value)
-    damage = sys.modules.get("combat.damage")
+    damage = sys.modules.get("wodcombat.combat.damage")
     if damage is not None:
-        sizes["combat.damage._MEMO entries"] = sum(len(v[1]) for v in damage._MEMO.values())
-    tw = sys.modules.get("world.text_width")
+        sizes["wodcombat.combat.damage._MEMO entries"] = sum(
+            len(v[1]) for v in damage._MEMO.values())
+    tw = sys.modules.get("wodcombat.world.text_width")
     if tw is not None:
         for name in dir(tw):
             info = getattr(getattr(tw, name), "cache_info", None)
             if info is not None:
-                sizes[f"world.text_width.{name}"] = info().currsize
+                sizes[f"wodcombat.world.text_width.{name}"] = info().currsize
     return sizes
 
 
@@ -217,9 +218,9 @@ def cache_costs() -> dict:
     import sys as _sys
 
     out = {}
-    targets = [("combat.attack", "_TOKENS"), ("combat.attack", "_TOKEN_OF"),
-               ("combat.attack", "_PLANS"), ("combat.damage", "_MEMO"),
-               ("combat.sheet", "_VALUE_KEYS")]
+    targets = [("wodcombat.combat.attack", "_TOKENS"), ("wodcombat.combat.attack", "_TOKEN_OF"),
+               ("wodcombat.combat.attack", "_PLANS"), ("wodcombat.combat.damage", "_MEMO"),
+               ("wodcombat.combat.sheet", "_VALUE_KEYS")]
     for modname, name in targets:
         mod = _sys.modules.get(modname)
         cache = getattr(mod, name, None) if mod else None

@@ -86,14 +86,14 @@ def one_size(n: int, turns: int, seed: int, profiler=None, only: str = "") -> di
     from evennia import create_object
     from unittest import mock
 
-    from combat import scheduler as sch
-    from typeclasses.combat import combat_in
+    from wodcombat.combat import scheduler as sch
+    from wodcombat.typeclasses.combat import combat_in
 
     room = create_object("typeclasses.rooms.Room", key=f"Bench{n}")
     boss = create_object("typeclasses.characters.Character", key=f"Boss{n}", location=room)
     boss.permissions.add("Developer")
     rng = random.Random(seed)
-    patch = mock.patch("commands.base.WodCommand.rng", rng)
+    patch = mock.patch("wodcombat.commands.base.WodCommand.rng", rng)
     patch.start()
     try:
         boss.execute_cmd("+combat/start")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from world.dice_source import GameDice  # noqa: E402
+from wodcombat.world.dice_source import GameDice  # noqa: E402
 
 N = 200_000
 

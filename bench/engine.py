@@ -4,7 +4,7 @@ Design card target: at least 50,000 a second (``../shared/design.md``, Performan
 and a cost per combatant that stays flat from 10 to 100 combatants in one combat.
 
 One "resolution" is one ``+combat/act`` for a declared attack, called the way the combat
-service calls it (``world/combat_service.py``)::
+service calls it (``wodcombat/world/combat_service.py``)::
 
     engine_for(rules).apply(state, Act(by=key, actor=key), sheets, rules, rng)
 
@@ -49,12 +49,12 @@ from dataclasses import replace
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from combat.core import intents as it  # noqa: E402
-from combat.core.engine import engine_for  # noqa: E402
-from combat.d10.fight import OUT_OF_ACTION  # noqa: E402
-from combat.errors import WodError  # noqa: E402
-from combat.ruleset import load_ruleset  # noqa: E402
-from combat.sheet import Sheet  # noqa: E402
+from wodcombat.combat.core import intents as it  # noqa: E402
+from wodcombat.combat.core.engine import engine_for  # noqa: E402
+from wodcombat.combat.d10.fight import OUT_OF_ACTION  # noqa: E402
+from wodcombat.combat.errors import WodError  # noqa: E402
+from wodcombat.combat.ruleset import load_ruleset  # noqa: E402
+from wodcombat.combat.sheet import Sheet  # noqa: E402
 
 # ---------------------------------------------------------------- sheets, as +sheet/set makes them
 
@@ -272,8 +272,8 @@ class _Recorder:
 def simulated_declarations(rs, a: str, b: str, seed: int, want: int = 400):
     """The declarations of ``bin/simulate a b`` (the balance simulator's fights, on the
     game's engine path), each with the state and sheets it was made on."""
-    from combat import simulate as sim
-    from commands import matchup
+    from wodcombat.combat import simulate as sim
+    from wodcombat.commands import matchup
 
     m = sim.Matchup(str(ROOT / "rules"), rs.name, matchup.parse_side(rs, a, sim.A, None),
                     matchup.parse_side(rs, b, sim.B, None))

@@ -72,9 +72,9 @@ def record(intent, out, error, rng) -> str:
 
 def wrap_engines(sink: Callable[[str], None]) -> Callable[[], None]:
     """Record every ``apply`` of both engines into ``sink``; returns the undo."""
-    from combat.d10.engine import D10Engine
-    from combat.errors import WodError
-    from combat.spotlight_engine import ENGINE as SPOT
+    from wodcombat.combat.d10.engine import D10Engine
+    from wodcombat.combat.errors import WodError
+    from wodcombat.combat.spotlight_engine import ENGINE as SPOT
 
     undo = []
     for cls in {D10Engine, type(SPOT)}:
@@ -118,9 +118,9 @@ def scenarios(fights: int, crowd: int) -> list[tuple[str, list[str]]]:
     """(case name, its records) for every scenario."""
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(ROOT / "bench"))
-    from combat import simulate as sim
-    from combat.ruleset import load_ruleset
-    from commands import matchup
+    from wodcombat.combat import simulate as sim
+    from wodcombat.combat.ruleset import load_ruleset
+    from wodcombat.commands import matchup
 
     import engine as bench_engine  # bench/engine.py
 

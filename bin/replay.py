@@ -14,8 +14,8 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from combat.ruleset import load_ruleset  # noqa: E402
-from world import combat_replay  # noqa: E402
+from wodcombat.combat.ruleset import load_ruleset  # noqa: E402
+from wodcombat.world import combat_replay  # noqa: E402
 
 
 def main(argv=None) -> int:

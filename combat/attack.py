@@ -260,7 +260,7 @@ class AttackResult:
         return bool(self.armor_rating and self.armor_stops_source and not self.unarmored_part)
 
     def soak_kwargs(self) -> dict:
-        """The keyword arguments ``combat.damage.resolve_damage`` takes for this hit (the
+        """The keyword arguments ``wodcombat.combat.damage.resolve_damage`` takes for this hit (the
         damage dice already include DMG-02's extra successes)."""
         return {"dice": self.damage_dice, "damage_type": self.damage_type,
                 "source": self.damage_source, "materials": self.materials,

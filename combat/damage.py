@@ -59,7 +59,7 @@ COMP-02.
 
 Conditions (``CONDITIONS``): ok, incapacitated, unconscious, torpor, rage_active, reverted,
 dying, dead. rage_active / reverted / dying die on any further damage (HLT-04); dying is
-"dead unless it Rage-heals now" (``combat.healing.rage_heal``).
+"dead unless it Rage-heals now" (``wodcombat.combat.healing.rage_heal``).
 """
 
 from __future__ import annotations

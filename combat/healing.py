@@ -22,7 +22,7 @@ API
 ``regenerate(sheet, ruleset, *, kind=None, stressed=False, blocked_until_rest=False,
 flags=(), faces=None, rng=None)``: HEAL-03 / HEAL-05 shifter regeneration.
 ``rage_heal(sheet, ruleset, *, condition, used_this_scene=False, faces=None, rng=None)``
-    HEAL-04: the result's ``condition`` is the new condition (see combat.damage).
+    HEAL-04: the result's ``condition`` is the new condition (see wodcombat.combat.damage).
 ``mage_heal(caster, ruleset, *, kind, levels, target=None)``: HEAL-06.
 ``changeling_heal_time(sheet, ruleset, kind, *, chimerical, place="mundane") -> HealTime``
     HEAL-07; ``place`` is mundane, freehold or dreaming.

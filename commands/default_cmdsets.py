@@ -16,11 +16,9 @@ own cmdsets by inheriting from them or directly from `evennia.CmdSet`.
 
 from evennia import default_cmds
 
+from wodcombat.commands.cmdset import CombatCmdSet
+
 from commands.account_create import CmdCreateAccount
-from commands.combat import CmdCombat
-from commands.roll import CmdRoll
-from commands.rules import CmdRules
-from commands.sheet import CmdSheet
 
 
 class CharacterCmdSet(default_cmds.CharacterCmdSet):
@@ -37,10 +35,7 @@ class CharacterCmdSet(default_cmds.CharacterCmdSet):
         Populates the cmdset
         """
         super().at_cmdset_creation()
-        self.add(CmdSheet())
-        self.add(CmdRoll())
-        self.add(CmdRules())
-        self.add(CmdCombat())
+        self.add(CombatCmdSet)
         #
         # any commands you add below will overload the default ones.
         #

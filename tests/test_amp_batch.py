@@ -1,4 +1,4 @@
-"""Server -> Portal messages in batches (server/conf/amp_batch.py), over an in-memory link:
+"""Server -> Portal messages in batches (wodcombat/server/amp_batch.py), over an in-memory link:
 what the Portal delivers, in which order, and what it answers (issue 13)."""
 
 from types import SimpleNamespace
@@ -10,8 +10,8 @@ from twisted.internet import task
 from twisted.internet.testing import StringTransport
 from twisted.protocols import amp as tamp
 
-from server.conf import amp_batch
-from server.conf.nodelay import NoDelayAMPServer
+from wodcombat.server import amp_batch
+from wodcombat.server.nodelay import NoDelayAMPServer
 
 
 class Sessions:

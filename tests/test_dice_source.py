@@ -3,8 +3,8 @@
 import random
 from unittest import mock
 
-from world import dice_source
-from world.dice_source import GameDice
+from wodcombat.world import dice_source
+from wodcombat.world.dice_source import GameDice
 
 
 def test_faces_are_fair_d10_faces():
@@ -31,8 +31,8 @@ def test_reseeded_from_the_os_every_few_commands():
 
 
 def test_commands_and_the_clock_use_it():
-    from commands.base import WodCommand
-    from world import combat_service
+    from wodcombat.commands.base import WodCommand
+    from wodcombat.world import combat_service
 
     assert isinstance(WodCommand.rng, GameDice)
     assert combat_service.GAME_DICE is WodCommand.rng

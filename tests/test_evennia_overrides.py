@@ -3,7 +3,7 @@
 * Pinned: one test per override asserts the Evennia version it was written against (6.1)
   and the shape of the internal it relies on, so an Evennia upgrade fails the named test
   instead of corrupting data or quietly slowing down.
-* Opt-in: each setting absent is off (world/overrides.py); this game turns each on, and
+* Opt-in: each setting absent is off (wodcombat/world/overrides.py); this game turns each on, and
   ``WOD_OVERRIDES=off`` turns each off (a server started that way builds stock classes).
 * Optional: a fight played with every override off (a stock Evennia room, Evennia's lock
   check, the ORM's writes) leaves the same state, log rows and sheets as on the fast path.
@@ -29,8 +29,8 @@ from evennia.utils.test_resources import EvenniaTest
 from tests.commands.test_combat import CombatTest, make_sheet
 from tests.helpers import capture_msgs
 from typeclasses.characters import NPC, Character
-from typeclasses.combat import combat_in
-from world import combatlog, listeners, overrides, plain_writes
+from wodcombat.typeclasses.combat import combat_in
+from wodcombat.world import combatlog, listeners, overrides, plain_writes
 
 WRITTEN_AGAINST = "6.1"
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,7 +51,7 @@ class TestPinnedToEvennia(EvenniaTest):
     """What each override relies on, as Evennia 6.1 has it."""
 
     def test_fast_room_contents(self):
-        """typeclasses/rooms.py FastContents, typeclasses/room_contents.py RoomContents."""
+        """wodcombat/typeclasses/rooms.py FastContents, room_contents.py RoomContents."""
         from evennia.commands import cmdhandler
         from evennia.objects.models import ContentsHandler, ObjectDB
         from evennia.objects.objects import DefaultObject
@@ -88,8 +88,8 @@ class TestPinnedToEvennia(EvenniaTest):
         self.assertEqual(self.char1.locks.get("call"), "call:false()")
 
     def test_plain_writes(self):
-        """world/plain_writes.py: the Attribute table, its pickled db_value column, a string
-        stored as itself, and the monitor handler's hook Evennia's save calls."""
+        """wodcombat/world/plain_writes.py: the Attribute table, its pickled db_value column, a
+        string stored as itself, and the monitor handler's hook Evennia's save calls."""
         from evennia.scripts.monitorhandler import MONITOR_HANDLER
         from evennia.typeclasses.attributes import Attribute
         from evennia.utils.dbserialize import to_pickle
@@ -104,7 +104,7 @@ class TestPinnedToEvennia(EvenniaTest):
                          ["obj", "fieldname"])
 
     def test_batch_amp(self):
-        """server/conf/amp_batch.py: Evennia's message command, long-value argument, pickling,
+        """wodcombat/server/amp_batch.py: Evennia's message command, long-value argument, pickling,
         the client methods it overrides, the portal's delivery, and the factory that builds
         its module's class by name (server/conf/server_services_plugins.py)."""
         import evennia
@@ -126,7 +126,7 @@ class TestPinnedToEvennia(EvenniaTest):
                       _source(amp_client.AMPClientFactory.buildProtocol))
 
     def test_tcp_nodelay(self):
-        """server/conf/nodelay.py: the protocol classes it subclasses and their settings."""
+        """wodcombat/server/nodelay.py: the protocol classes it subclasses and their settings."""
         from evennia import settings_default
         from evennia.server.amp_client import AMPServerClientProtocol
         from evennia.server.portal.amp_server import AMPServerProtocol
@@ -142,7 +142,7 @@ class TestPinnedToEvennia(EvenniaTest):
 
 
     def test_flood_guard(self):
-        """server/conf/flood_guard.py: Evennia's telnet protocol hands each line to
+        """wodcombat/server/flood_guard.py: Evennia's telnet protocol hands each line to
         ``data_in(**kwargs)`` and the portal's session handler rates it there (the guard
         paces before it); the guard pauses the Twisted transport, which must produce."""
         from evennia.server.portal import portalsessionhandler
@@ -154,7 +154,7 @@ class TestPinnedToEvennia(EvenniaTest):
         self.assertIn("MAX_COMMAND_RATE", _source(portalsessionhandler))
 
     def test_rollback_repair(self):
-        """typeclasses/combat_guard.py (no setting: it keeps either path correct after a
+        """wodcombat/typeclasses/combat_guard.py (no setting: it keeps either path correct after a
         rollback): the attribute cache it resets, the idmapper it flushes, the Script's
         timer it stops."""
         from evennia.scripts import scripts
@@ -179,8 +179,8 @@ def test_each_setting_absent_is_off():
 
 def test_this_game_turns_each_on():
     assert [getattr(settings, name) for name in overrides.ALL] == [True] * len(overrides.ALL)
-    assert settings.AMP_CLIENT_PROTOCOL_CLASS == "server.conf.amp_batch.BatchingAMPClient"
-    assert settings.TELNET_PROTOCOL_CLASS == "server.conf.flood_guard.FloodGuardTelnet"
+    assert settings.AMP_CLIENT_PROTOCOL_CLASS == "wodcombat.server.amp_batch.BatchingAMPClient"
+    assert settings.TELNET_PROTOCOL_CLASS == "wodcombat.server.flood_guard.FloodGuardTelnet"
 
 
 _PROBE = """
@@ -189,7 +189,7 @@ from django.conf import settings
 from evennia.objects.objects import DefaultCharacter, DefaultRoom
 from typeclasses.characters import NPC
 from typeclasses.rooms import Room
-from world import overrides, plain_writes
+from wodcombat.world import overrides, plain_writes
 print([getattr(settings, n) for n in overrides.ALL])
 print(Room.contents_get is DefaultRoom.contents_get,
       "FastContents" not in [c.__name__ for c in Room.__mro__])

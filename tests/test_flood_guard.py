@@ -1,13 +1,13 @@
 """Issue 30, point 7: the telnet connection stops reading a client over its command rate
-(server/conf/flood_guard.py); lines within the rate pass to Evennia unchanged."""
+(wodcombat/server/flood_guard.py); lines within the rate pass to Evennia unchanged."""
 
 from __future__ import annotations
 
 import pytest
 
-from server.conf import flood_guard
-from server.conf.flood_guard import FloodGuardTelnet, Pacer
-from server.conf.nodelay import NoDelayTelnet
+from wodcombat.server import flood_guard
+from wodcombat.server.flood_guard import FloodGuardTelnet, Pacer
+from wodcombat.server.nodelay import NoDelayTelnet
 
 
 def test_a_pacer_passes_a_burst_then_the_rest_of_the_rate():

@@ -12,7 +12,7 @@ from tests.helpers import count_queries, run_command
 class TestEvenniaUnderPytest(EvenniaCommandTest):
     def test_settings_are_the_games(self):
         assert settings.SERVERNAME == "World of Darkness Combat"
-        assert settings.COMBAT_DEFAULT_RULESET == "numetal"
+        assert settings.WODCOMBAT_DEFAULT_RULESET == "numetal"
         assert settings.TEST_ENVIRONMENT is True
 
     def test_look_via_call_helper(self):

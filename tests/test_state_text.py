@@ -1,11 +1,11 @@
 """Issue 13: a fight's stored text is ``json.dumps(state.to_dict())`` byte for byte, and a
-commit encodes again only the combatants that are new objects (world/state_text.py)."""
+commit encodes again only the combatants that are new objects (wodcombat/world/state_text.py)."""
 
 import json
 
-from combat.state import Combatant, CombatState
-from combat.values import replace
-from world.state_text import StateText
+from wodcombat.combat.state import Combatant, CombatState
+from wodcombat.combat.values import replace
+from wodcombat.world.state_text import StateText
 
 
 def fighter(key: str, **kw) -> Combatant:
@@ -46,9 +46,9 @@ def test_joins_leaves_and_reorders_keep_the_others_texts():
 
 
 def test_a_delta_read_back_onto_the_state_before_gives_the_text():
-    from world.state_text import apply_delta, is_delta
+    from wodcombat.world.state_text import apply_delta, is_delta
 
-    from combat.state import Slot
+    from wodcombat.combat.state import Slot
 
     w = StateText()
     a, b, c = fighter("#1"), fighter("#2"), fighter("#3")

@@ -1,11 +1,11 @@
-"""Issue 13: world/jsontext.py encodes as json.dumps does; text_width.prefitted text goes
+"""Issue 13: wodcombat/world/jsontext.py encodes as json.dumps does; text_width.prefitted text goes
 out as fit makes it."""
 
 import json
 
 import pytest
 
-from world import jsontext
+from wodcombat.world import jsontext
 
 VALUES = [
     {"seq": 1, "ts": 1796250796.518, "combat": "1-2026", "faces": [8, 7, 1], "ok": True,
@@ -30,7 +30,7 @@ def test_a_value_json_has_no_form_for():
 def test_a_prefitted_text_is_sent_as_fit_makes_it_and_as_a_plain_string():
     import pickle
 
-    from world.text_width import fit, fit_message, prefitted
+    from wodcombat.world.text_width import fit, fit_message, prefitted
 
     room = "|w[Combat]|n " + "word " * 30
     prompt = "|w[Combat]|n Your turn to act: +combat/act"

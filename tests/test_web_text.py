@@ -1,4 +1,4 @@
-"""Issue 30: the one path from the game's text to a page's HTML (world/web_text.py) keeps
+"""Issue 30: the one path from the game's text to a page's HTML (wodcombat/world/web_text.py) keeps
 colours and line breaks and makes no link, handler or script URL of anything a player
 typed, whatever the input side let through."""
 
@@ -7,7 +7,7 @@ import re
 import pytest
 
 from tests.web_payloads import ESCAPED, EVERY, NESTED, SHEET, SPEC_A, SPEC_B, URL, unsafe_in
-from world.web_text import strip_links, to_html, to_plain
+from wodcombat.world.web_text import strip_links, to_html, to_plain
 
 
 def assert_inert(page: str):

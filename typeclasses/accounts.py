@@ -24,7 +24,7 @@ several more options for customizing the Guest account system.
 
 from evennia.accounts.accounts import DefaultAccount, DefaultGuest
 
-from world.text_width import fit_message
+from wodcombat.world.text_width import fit_message
 
 
 class Account(DefaultAccount):
@@ -139,7 +139,7 @@ class Account(DefaultAccount):
     """
 
     def msg(self, text=None, from_obj=None, session=None, options=None, **kwargs):
-        """Out of character too, text fits an 80-column client (world/text_width.py)."""
+        """Out of character too, text fits an 80-column client (wodcombat/world/text_width.py)."""
         if not (options or {}).get("raw"):
             text = fit_message(text)
         return super().msg(text, from_obj=from_obj, session=session, options=options,

@@ -10,7 +10,7 @@ with a location in the game world (like Characters, Rooms, Exits).
 
 from evennia.objects.objects import DefaultObject
 
-from world.text_width import fit_message
+from wodcombat.world.text_width import fit_message
 
 
 class ObjectParent:
@@ -25,7 +25,7 @@ class ObjectParent:
     """
 
     def msg(self, text=None, from_obj=None, session=None, options=None, **kwargs):
-        """What anyone in the game reads fits an 80-column client (world/text_width.py)."""
+        """What anyone in the game reads fits an 80-column client (wodcombat/world/text_width.py)."""
         if not (options or {}).get("raw"):
             text = fit_message(text)
         return super().msg(text, from_obj=from_obj, session=session, options=options,

@@ -22,6 +22,7 @@ from evennia.web.urls import urlpatterns as evennia_default_urlpatterns
 urlpatterns = [
     # website
     path("", include("web.website.urls")),
+    path("", include("wodcombat.urls")),
     # webclient
     path("webclient/", include("web.webclient.urls")),
     # web admin

@@ -3,7 +3,7 @@
 ``RecordingDice`` wraps the game's generator and keeps every face it dealt; the log stores
 them with the intent. ``ReplayDice`` deals those faces back in order, so re-applying a
 logged intent to its logged state reproduces its events exactly (``bin/replay``). Both
-answer through ``randint``, the path ``combat.dice.roll_faces`` takes for such generators.
+answer through ``randint``, the path ``wodcombat.combat.dice.roll_faces`` takes for such generators.
 """
 
 from __future__ import annotations

@@ -30,11 +30,6 @@ def at_server_start():
     This is called every time the server starts up, regardless of
     how it was shut down.
     """
-    # Read the rules now, so a broken rules file is named in the server log at start
-    # (file, line, key path; loudly if it is the default ruleset), not at the first +roll.
-    from world import rulebook
-
-    rulebook.log_startup()
     from server import memory_trim
 
     memory_trim.start()
@@ -45,11 +40,7 @@ def at_server_stop():
     This is called just before the server is shut down, regardless
     of it is for a reload, reset or shutdown.
     """
-    # Each fight's JSONL export is appended to at its clock's tick: what the last two
-    # seconds committed goes out now (world/combatlog.py).
-    from world import combatlog
-
-    combatlog.flush_all()
+    pass
 
 
 def at_server_reload_start():

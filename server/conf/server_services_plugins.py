@@ -22,8 +22,8 @@ def start_plugin_services(server):
     server - a reference to the main server application.
     """
     # Issue 13: the Server's end of the portal link is the class settings name
-    # (COMBAT_TCP_NODELAY, COMBAT_BATCH_AMP: server/conf/nodelay.py, amp_batch.py). Evennia
-    # 6.1's AMPClientFactory.buildProtocol builds the class named AMPServerClientProtocol in
+    # (WODCOMBAT_TCP_NODELAY, WODCOMBAT_BATCH_AMP: wodcombat/server/nodelay.py, amp_batch.py).
+    # Evennia 6.1's AMPClientFactory.buildProtocol builds the class named AMPServerClientProtocol in
     # its module, not the AMP_CLIENT_PROTOCOL_CLASS setting; point that name at the
     # setting's class, only when it is not Evennia's own (issue 27: a stock game keeps it).
     # Plugins start before the link is made, so the first connection gets it as well.

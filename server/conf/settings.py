@@ -106,64 +106,68 @@ if os.environ.get("WOD_E2E", "").strip() == "1":
 # Combat system
 ######################################################################
 
-# The combat log's database rows (world/models.py): written with the fight's state.
-INSTALLED_APPS = INSTALLED_APPS + ["world"]  # noqa: F405
-# Where per-fight combat logs are exported as JSON Lines (rebuilt from the rows if missing).
-COMBAT_LOG_DIR = os.path.join(GAME_DIR, "server", "logs", "combat")  # noqa: F405
-# Ruleset used when a fight does not name one.
-COMBAT_DEFAULT_RULESET = "numetal"
-# Directory holding the rule sets (one sub-directory per ruleset).
-COMBAT_RULES_DIR = os.path.join(GAME_DIR, "rules")  # noqa: F405
+# The combat system is a plugin (wodcombat/), added as any host game adds it: this app line
+# (its log model, migrations, pages and `evennia wodcombat`), the cmdset in
+# commands/default_cmdsets.py, the mixin in typeclasses/characters.py, the include in
+# web/urls.py, and the two settings below (README, "Add it to your game").
+INSTALLED_APPS += ["wodcombat"]  # noqa: F405
+# The rules folder (one sub-folder per ruleset, rules/README.md) and the default ruleset.
+WODCOMBAT_RULES_DIR = os.path.join(GAME_DIR, "rules")  # noqa: F405
+WODCOMBAT_DEFAULT_RULESET = "numetal"
+
+# Everything else has its default in wodcombat/conf.py; this game states the ones it relies
+# on. The NPC +combat/npc makes: this game's own (typeclasses/characters.py).
+WODCOMBAT_NPC_TYPECLASS = "typeclasses.characters.NPC"
 # Issue 5: seconds the turn waits for an idle player before the ruleset's default (pass,
 # or a full defense when declaring) is applied for them; 0 turns it off. Each fight's
 # organizer changes it with +combat/timeout <seconds>.
-COMBAT_DEFAULT_TIMEOUT = 300
+WODCOMBAT_DEFAULT_TIMEOUT = 300
 # Issue 30: limits no player can go past, so one command cannot stall the server for
 # everyone (each refusal names the limit). NPCs one +combat/npc makes, in either form
 # ("3 Rat" or "Rat1,Rat2,..."); NPCs in one fight; combatants of any kind in one fight
 # (bench/scale.py plays fights of 100 NPCs, so keep these above that).
-COMBAT_MAX_NPCS_PER_COMMAND = 20
-COMBAT_MAX_NPCS_PER_FIGHT = 100
-COMBAT_MAX_COMBATANTS = 120
+WODCOMBAT_MAX_NPCS_PER_COMMAND = 20
+WODCOMBAT_MAX_NPCS_PER_FIGHT = 100
+WODCOMBAT_MAX_COMBATANTS = 120
 # +combat/odds previews queued or running at once, served one at a time by one worker
 # thread; past it a preview is answered "busy" at once.
-COMBAT_ODDS_QUEUE = 20
+WODCOMBAT_ODDS_QUEUE = 20
 # Characters of one command's reply to whoever typed it; past it the reply is cut at a line
 # boundary with a line saying how many lines were left out and what shows the rest.
-COMBAT_MAX_OUTPUT = 16000
+WODCOMBAT_MAX_OUTPUT = 16000
 
 # Issue 27: the Evennia internals this game replaces, each behind one setting. Absent, each
-# is off (world/overrides.py): a host game adding the combat system keeps Evennia's own
+# is off (wodcombat/world/overrides.py): a host game adding the combat system keeps Evennia's own
 # classes. This game turns them on; WOD_OVERRIDES=off turns them all off (bench/README.md
 # compares the two). tests/test_evennia_overrides.py pins each to Evennia 6.1.
 _OVERRIDES = os.environ.get("WOD_OVERRIDES", "on").strip().lower() != "off"
-# Rooms count their contents' changes (world/listeners.py keeps a room's readers until
+# Rooms count their contents' changes (wodcombat/world/listeners.py keeps a room's readers until
 # then) and answer the command handler without NPCs that carry no commands (issue 13).
-COMBAT_FAST_ROOM_CONTENTS = _OVERRIDES
+WODCOMBAT_FAST_ROOM_CONTENTS = _OVERRIDES
 # An NPC's call lock left at call:false() answers no without the lock handler.
-COMBAT_NPC_CALL_LOCK = _OVERRIDES
+WODCOMBAT_NPC_CALL_LOCK = _OVERRIDES
 # The sheet's Attribute and the log's row as one plain SQL statement each, not the ORM.
-COMBAT_PLAIN_WRITES = _OVERRIDES
+WODCOMBAT_PLAIN_WRITES = _OVERRIDES
 # The Server's messages of a reactor pass go to the Portal as one AMP command (its AMP
-# classes also send without delay: server/conf/amp_batch.py).
-COMBAT_BATCH_AMP = _OVERRIDES
+# classes also send without delay: wodcombat/server/amp_batch.py).
+WODCOMBAT_BATCH_AMP = _OVERRIDES
 # TCP_NODELAY on every socket of the portal (telnet, websocket, AMP) and on the server's
-# end of AMP (server/conf/nodelay.py says why).
-COMBAT_TCP_NODELAY = _OVERRIDES
-if COMBAT_TCP_NODELAY:
-    TELNET_PROTOCOL_CLASS = "server.conf.nodelay.NoDelayTelnet"
-    WEBSOCKET_PROTOCOL_CLASS = "server.conf.nodelay.NoDelayWebSocket"
-    AMP_SERVER_PROTOCOL_CLASS = "server.conf.nodelay.NoDelayAMPServer"
-    AMP_CLIENT_PROTOCOL_CLASS = "server.conf.nodelay.NoDelayAMPClient"
-if COMBAT_BATCH_AMP:
-    AMP_SERVER_PROTOCOL_CLASS = "server.conf.amp_batch.BatchingAMPServer"
-    AMP_CLIENT_PROTOCOL_CLASS = "server.conf.amp_batch.BatchingAMPClient"
+# end of AMP (wodcombat/server/nodelay.py says why).
+WODCOMBAT_TCP_NODELAY = _OVERRIDES
+if WODCOMBAT_TCP_NODELAY:
+    TELNET_PROTOCOL_CLASS = "wodcombat.server.nodelay.NoDelayTelnet"
+    WEBSOCKET_PROTOCOL_CLASS = "wodcombat.server.nodelay.NoDelayWebSocket"
+    AMP_SERVER_PROTOCOL_CLASS = "wodcombat.server.nodelay.NoDelayAMPServer"
+    AMP_CLIENT_PROTOCOL_CLASS = "wodcombat.server.nodelay.NoDelayAMPClient"
+if WODCOMBAT_BATCH_AMP:
+    AMP_SERVER_PROTOCOL_CLASS = "wodcombat.server.amp_batch.BatchingAMPServer"
+    AMP_CLIENT_PROTOCOL_CLASS = "wodcombat.server.amp_batch.BatchingAMPClient"
 # Issue 30: the telnet class paces each client's lines and stops reading one past
-# MAX_COMMAND_RATE (server/conf/flood_guard.py says why; it is a NoDelayTelnet, so it sends
+# MAX_COMMAND_RATE (wodcombat/server/flood_guard.py says why; it is a NoDelayTelnet, so it sends
 # without delay too). It replaces Evennia's telnet class, so it is opt-in as the others.
-COMBAT_FLOOD_GUARD = _OVERRIDES
-if COMBAT_FLOOD_GUARD:
-    TELNET_PROTOCOL_CLASS = "server.conf.flood_guard.FloodGuardTelnet"
+WODCOMBAT_FLOOD_GUARD = _OVERRIDES
+if WODCOMBAT_FLOOD_GUARD:
+    TELNET_PROTOCOL_CLASS = "wodcombat.server.flood_guard.FloodGuardTelnet"
 
 ######################################################################
 # Secrets: env var first, then the git-ignored secret_settings.py.
@@ -184,7 +188,7 @@ else:
 ######################################################################
 
 # No inline script, handler or javascript: URL runs on the game's pages, so text a player
-# slipped into a page (defense in depth behind world/web_text.py) cannot act. Every script
+# slipped into a page (defense in depth behind wodcombat/world/web_text.py) cannot act. Every script
 # is a file from the game itself. Styles may be inline (the web client's panes and
 # Evennia's pages set style attributes; a style cannot run script). The web client's
 # websocket is on its own port (or WEBSOCKET_CLIENT_URL), so connect-src names it.

@@ -30,7 +30,7 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
 TEST_ENVIRONMENT = True
 
 # Keep the combat logs of the tests out of server/logs.
-COMBAT_LOG_DIR = os.path.join(_TEST_DB_DIR, "combat-logs")
+WODCOMBAT_LOG_DIR = os.path.join(_TEST_DB_DIR, "combat-logs")
 
 # Quiet: no lock-warning log file, no web debug.
 LOCKWARNING_LOG_FILE = ""

@@ -10,12 +10,12 @@ from unittest import mock
 import pytest
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from combat.sheet import Sheet
-from commands.base import WodCommand
+from wodcombat.combat.sheet import Sheet
+from wodcombat.commands.base import WodCommand
 from tests.fixed_dice import FixedDice
 from tests.helpers import capture_msgs, run_command
-from typeclasses.combat import combat_in
-from world import combatlog, rulebook
+from wodcombat.typeclasses.combat import combat_in
+from wodcombat.world import combatlog, rulebook
 
 
 def make_sheet(**traits):
@@ -241,7 +241,7 @@ class TestReload(CombatTest):
         from evennia.scripts.models import ScriptDB
 
         fresh = ScriptDB.objects.get(id=script.id)
-        from combat.state import CombatState
+        from wodcombat.combat.state import CombatState
 
         self.assertEqual(CombatState.from_dict(json.loads(fresh.stored_text())),
                          before)
@@ -327,7 +327,7 @@ class TestQueryCount(CombatTest):
         """Issue 13: a row keeps the whole state after a reload, when someone joins or
         leaves and every FULL_STATE_EVERY rows; the others what changed. The state read back
         is the one the fight had, byte for byte, and undo still walks back."""
-        from typeclasses import combat as combat_tc
+        from wodcombat.typeclasses import combat as combat_tc
 
         self.setup_fight()
         script = combat_in(self.room1)
@@ -379,7 +379,7 @@ class TestQueryCount(CombatTest):
     def test_sheet_read_once_and_stored_as_text(self):
         """A sheet is parsed once per stored value (not per read); it is stored as JSON
         text; one stored as a dict (before issue 13) still loads, and any write is seen."""
-        from combat import sheet as sheet_mod
+        from wodcombat.combat import sheet as sheet_mod
 
         self.char2.sheet.save(make_sheet(strength=4))
         self.assertIsInstance(self.char2.attributes.get("sheet", category="wod"), str)
@@ -584,9 +584,9 @@ def test_names_typed_are_found_as_a_scan_finds_them_and_the_table_is_kept():
     """Issue 13: ``+combat/act Bob`` finds Bob in a table of names kept while the same
     combatants stand in the same places; the first of two alike, any case; a join draws it
     again."""
-    from combat.state import Combatant, CombatState
-    from combat.values import replace
-    from commands import combat as cmd
+    from wodcombat.combat.state import Combatant, CombatState
+    from wodcombat.combat.values import replace
+    from wodcombat.commands import combat as cmd
 
     state = CombatState(id="1-t", ruleset="numetal", combatants=(
         Combatant(key="#1", name="Bob"), Combatant(key="#2", name="bob"),

@@ -8,10 +8,10 @@ declares first.
 
 import pytest
 
-from combat.sheet import Sheet
+from wodcombat.combat.sheet import Sheet
 from tests.commands.test_combat import CombatTest, make_sheet
-from typeclasses.combat import combat_in
-from world import combatlog
+from wodcombat.typeclasses.combat import combat_in
+from wodcombat.world import combatlog
 
 
 def thug(test):
@@ -294,9 +294,9 @@ class TestGearAndTemplates(EffectsTest):
 
 class TestTemplatesValid(EffectsTest):
     def test_every_template_uses_known_traits_weapons_and_armor(self):
-        from combat.maneuvers import tables
-        from world import rulebook
-        from world.prototypes import NPC_TEMPLATES
+        from wodcombat.combat.maneuvers import tables
+        from wodcombat.world import rulebook
+        from wodcombat.world.prototypes import NPC_TEMPLATES
 
         rs = rulebook.get()
         t = tables(rs)

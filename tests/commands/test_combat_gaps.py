@@ -279,7 +279,7 @@ class TestStaffDamage(EffectsTest):
 class TestHelp(EffectsTest):
     def test_help_explains_the_spotlight_switches(self):
         """SPOT-01..14 are reached through +combat; help +combat names every switch."""
-        from commands.combat import CmdCombat
+        from wodcombat.commands.combat import CmdCombat
 
         self.assertIn("Help for +combat", self.cmd("help +combat").text)  # paged: page 1
         text = CmdCombat().get_help(self.char1, None)  # what help +combat pages through
@@ -338,6 +338,6 @@ class TestJoinIncapacitated(EffectsTest):
                          {"bashing": 0, "lethal": 7, "aggravated": 0})  # nothing changed
 
     def waiting(self):
-        from combat import scheduler
+        from wodcombat.combat import scheduler
 
         return scheduler.prompts(self.state())

@@ -4,9 +4,9 @@ simulator; players are refused; unknown sides say what to type. Fights are seede
 
 from unittest import mock
 
-from commands.combat_odds import OddsSwitches
+from wodcombat.commands.combat_odds import OddsSwitches
 from tests.commands.test_combat import CombatTest
-from typeclasses.combat import combat_in
+from wodcombat.typeclasses.combat import combat_in
 
 
 class OddsTest(CombatTest):
@@ -59,7 +59,7 @@ class TestOdds(OddsTest):
         self.assertNotIn("Outcome", out)
 
     def test_help_lists_the_switch(self):
-        from commands.combat import CmdCombat
+        from wodcombat.commands.combat import CmdCombat
 
         self.assertIn("odds", CmdCombat.wod_switches)
         self.assertIn("+combat/odds thug=gunman", CmdCombat.__doc__)

@@ -17,12 +17,12 @@ import pytest
 from evennia import create_object
 from evennia.utils.idmapper.models import flush_cache
 
-from combat import scheduler as sch
-from combat.sheet import Sheet
-from typeclasses import combat_timers
-from typeclasses.characters import SheetHandler
-from typeclasses.combat import combat_in
-from world import combatlog
+from wodcombat.combat import scheduler as sch
+from wodcombat.combat.sheet import Sheet
+from wodcombat.typeclasses import combat_timers
+from wodcombat.typeclasses.sheets import AttributeSheet
+from wodcombat.typeclasses.combat import combat_in
+from wodcombat.world import combatlog
 
 from tests.commands.test_combat import CombatTest, make_sheet
 from tests.helpers import capture_msgs, run_command
@@ -208,13 +208,13 @@ class TestAllOrNothing(CombatTest):
         before = snapshot(script, self.char1, self.char2, thug)
         cached_before = script.get_state().to_dict()
         log_before = len(combatlog.read(script.combat_id))
-        real_save = SheetHandler.save
+        real_save = AttributeSheet.save
 
         def failing_save(handler, sheet):
             real_save(handler, sheet)  # the write happens ...
             raise RuntimeError("disk on fire")  # ... and then the command fails
 
-        with self.dice(*([8] * 40)), mock.patch.object(SheetHandler, "save", failing_save):
+        with self.dice(*([8] * 40)), mock.patch.object(AttributeSheet, "save", failing_save):
             text = self.cmd("+combat/act").text
         self.assertIn("nothing was changed", text)
         # The database, the caches the next command reads, and the log: all as before.
@@ -259,7 +259,7 @@ class TestOneCombat(CombatTest):
         refusal, ticking for the life of the server)."""
         import gc
 
-        from typeclasses.combat import CombatScript
+        from wodcombat.typeclasses.combat import CombatScript
 
         def ticking():
             return [o for o in gc.get_objects() if isinstance(o, CombatScript)
@@ -412,7 +412,7 @@ def drive(script, pcs, runner, targets, turns, dice):
                     line, who = f"+combat/declare {c.name}=dodge", runner
             else:
                 line, who = ("+combat/act", pc) if pc else (f"+combat/act {c.name}", runner)
-        with mock.patch("commands.base.WodCommand.rng", dice):
+        with mock.patch("wodcombat.commands.base.WodCommand.rng", dice):
             run = run_command(who, line)
         assert "Traceback" not in run.text and "went wrong" not in run.text, (line, run.text)
         yield line
@@ -559,7 +559,7 @@ class TestLogRows(CombatTest):
         self.assertEqual(self.exported(combatlog.path_for(cid)), combatlog.read(cid))
 
     def test_the_server_stopping_exports_what_waits(self):
-        from server.conf import at_server_startstop
+        from wodcombat import startstop as at_server_startstop
 
         with self.captureOnCommitCallbacks(execute=True):
             self.setup_fight()
@@ -602,7 +602,7 @@ class TestLogRows(CombatTest):
         self.assertEqual(self.exported(path), combatlog.read(script.combat_id))
 
     def test_a_log_row_that_cannot_be_written_keeps_nothing(self):
-        from world import plain_writes
+        from wodcombat.world import plain_writes
 
         self.setup_fight()
         script = combat_in(self.room1)

@@ -11,12 +11,12 @@ from unittest import mock
 import pytest
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from combat.sheet import Sheet
-from commands.base import WodCommand
+from wodcombat.combat.sheet import Sheet
+from wodcombat.commands.base import WodCommand
 from tests.fixed_dice import FixedDice
 from tests.helpers import capture_msgs, run_command
-from typeclasses.combat import combat_in
-from world import combatlog, rulebook
+from wodcombat.typeclasses.combat import combat_in
+from wodcombat.world import combatlog, rulebook
 
 
 def spot_sheet(**traits):
@@ -333,7 +333,7 @@ class TestIdleClock(SpotTest):
     """Issue 8: the spotlight fight has the d10 fight's idle clock and /slackers."""
 
     def test_timeout_passes_an_idle_pc_and_slackers_shows_the_wait(self):
-        from typeclasses import combat_timers
+        from wodcombat.typeclasses import combat_timers
 
         self.setup_fight()
         self.assertIn("sets the idle timeout to 30s", self.cmd("+combat/timeout 30").text)

@@ -5,7 +5,7 @@ Set-up numbers: tests/commands/test_combat.py (Char 11, Char2 7, Thug 5)."""
 import pytest
 
 from tests.commands.test_combat_effects import EffectsTest
-from typeclasses.combat import combat_in
+from wodcombat.typeclasses.combat import combat_in
 
 
 class TestNpcGroups(EffectsTest):

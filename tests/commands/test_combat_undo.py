@@ -8,8 +8,8 @@ import json
 from tests.commands.test_combat import make_sheet
 from tests.commands.test_combat_effects import EffectsTest
 from tests.commands.test_combat_spotlight import SpotTest
-from typeclasses.combat import combat_in
-from world import combat_replay, combatlog, rulebook
+from wodcombat.typeclasses.combat import combat_in
+from wodcombat.world import combat_replay, combatlog, rulebook
 
 
 class UndoChecks:
@@ -108,7 +108,7 @@ class TestStateInTheRows(UndoChecks, EffectsTest):
 
     def as_written_before(self, script):
         """The fight's rows and Attribute as the code before issue 13's change left them."""
-        from world.models import CombatRecord
+        from wodcombat.models import CombatRecord
 
         rows = list(CombatRecord.objects.filter(combat=script.combat_id).order_by("first_seq"))
         # each row's state whole (most rows keep only their change), read before any is wiped

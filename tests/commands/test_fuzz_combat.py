@@ -45,10 +45,10 @@ from evennia.utils.test_resources import EvenniaCommandTest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from combat.sheet import Sheet
-from commands import combat_odds
-from commands.base import WodCommand
-from commands.combat import CmdCombat
+from wodcombat.combat.sheet import Sheet
+from wodcombat.commands import combat_odds
+from wodcombat.commands.base import WodCommand
+from wodcombat.commands.combat import CmdCombat
 from tests.commands.test_fuzz_input import (
     ANSI,
     CATCH_ALL,
@@ -64,8 +64,8 @@ from tests.commands.test_fuzz_input import (
     numberish,
 )
 from tests.helpers import run_command
-from typeclasses.combat import combat_in
-from world import combatlog, rulebook
+from wodcombat.typeclasses.combat import combat_in
+from wodcombat.world import combatlog, rulebook
 
 #: inputs per switch (half as player, half as staff)
 EXAMPLES = 30

@@ -35,9 +35,9 @@ from evennia.utils.test_resources import EvenniaCommandTest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from commands.base import WodCommand
+from wodcombat.commands.base import WodCommand
 from tests.helpers import run_command
-from world import rulebook
+from wodcombat.world import rulebook
 
 #: inputs per test method (each method is one command family; half as player, half as staff)
 EXAMPLES = {
@@ -503,9 +503,9 @@ class TestInputRegressions(FuzzCase):
 
     def test_specialty_of_only_escapes_is_refused(self):
         """Engine level: text that is nothing but escapes is refused, not stored empty."""
-        from combat.errors import InputError
-        from combat.player_text import printable
-        from combat.sheet import Sheet
+        from wodcombat.combat.errors import InputError
+        from wodcombat.combat.player_text import printable
+        from wodcombat.combat.sheet import Sheet
 
         traits = rulebook.get().traits
         with self.assertRaises(InputError):

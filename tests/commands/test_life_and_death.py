@@ -6,7 +6,7 @@ undo a death outside a fight with logged commands. Rule IDs: ../shared/rules-cat
 import pytest
 
 from tests.commands.test_combat import CombatTest
-from typeclasses.combat import combat_in
+from wodcombat.typeclasses.combat import combat_in
 
 
 class TestDeathOnTheSheet(CombatTest):

@@ -8,13 +8,13 @@ from unittest import mock
 
 from django.conf import settings
 
-from combat.errors import IllegalAction
-from commands import combat_odds
-from commands.combat_odds import OddsSwitches
+from wodcombat.combat.errors import IllegalAction
+from wodcombat.commands import combat_odds
+from wodcombat.commands.combat_odds import OddsSwitches
 from tests.commands.test_combat import CombatTest, make_sheet
-from typeclasses.combat import combat_in
-from world import combat_service
-from world.preview_queue import Busy, PreviewQueue
+from wodcombat.typeclasses.combat import combat_in
+from wodcombat.world import combat_service
+from wodcombat.world.preview_queue import Busy, PreviewQueue
 
 
 class LimitsTest(CombatTest):
@@ -29,9 +29,10 @@ class LimitsTest(CombatTest):
 
 class TestNpcsPerCommand(LimitsTest):
     def test_the_defaults_are_the_settings_of_the_game(self):
-        self.assertEqual((settings.COMBAT_MAX_NPCS_PER_COMMAND, settings.COMBAT_MAX_NPCS_PER_FIGHT,
-                          settings.COMBAT_MAX_COMBATANTS, settings.COMBAT_ODDS_QUEUE,
-                          settings.COMBAT_MAX_OUTPUT), (20, 100, 120, 20, 16000))
+        self.assertEqual((settings.WODCOMBAT_MAX_NPCS_PER_COMMAND,
+                          settings.WODCOMBAT_MAX_NPCS_PER_FIGHT,
+                          settings.WODCOMBAT_MAX_COMBATANTS, settings.WODCOMBAT_ODDS_QUEUE,
+                          settings.WODCOMBAT_MAX_OUTPUT), (20, 100, 120, 20, 16000))
 
     def test_a_comma_list_over_the_cap_makes_nothing(self):
         self.cmd("+combat/start")
@@ -46,7 +47,7 @@ class TestNpcsPerCommand(LimitsTest):
 
     def test_the_cap_is_the_setting_for_both_forms(self):
         self.cmd("+combat/start")
-        with self.settings(COMBAT_MAX_NPCS_PER_COMMAND=2):
+        with self.settings(WODCOMBAT_MAX_NPCS_PER_COMMAND=2):
             before = self.snapshot()
             self.assertIn("At most 2 NPCs are made at once (3 named)",
                           self.cmd("+combat/npc A,B,C=thug").text)
@@ -59,7 +60,7 @@ class TestNpcsPerCommand(LimitsTest):
 class TestPerFight(LimitsTest):
     def test_npcs_per_fight_across_several_commands(self):
         self.cmd("+combat/start")
-        with self.settings(COMBAT_MAX_NPCS_PER_FIGHT=5):
+        with self.settings(WODCOMBAT_MAX_NPCS_PER_FIGHT=5):
             self.cmd("+combat/npc 3 Rat=thug")
             before = self.snapshot()
             out = self.cmd("+combat/npc Bat1,Bat2,Bat3=thug").text
@@ -75,7 +76,7 @@ class TestPerFight(LimitsTest):
 
     def test_combatants_per_fight_hold_for_join_and_npcs(self):
         self.cmd("+combat/start")
-        with self.settings(COMBAT_MAX_COMBATANTS=3):
+        with self.settings(WODCOMBAT_MAX_COMBATANTS=3):
             self.cmd("+combat/npc 2 Rat=thug")  # the organizer and two NPCs: full
             before = self.snapshot()
             out = self.player("+combat/join").text
@@ -92,7 +93,7 @@ class TestPerFight(LimitsTest):
         self.cmd("+combat/start")
         script = combat_in(self.room1)
         sheet = make_sheet(dexterity=2, wits=2)
-        with self.settings(COMBAT_MAX_NPCS_PER_FIGHT=1):
+        with self.settings(WODCOMBAT_MAX_NPCS_PER_FIGHT=1):
             combat_service.add_npc(script, "Rat", sheet, self.key_of(self.char1),
                                    self.rng())
             before = self.snapshot()
@@ -183,7 +184,7 @@ class TestPreviewQueue:
 
 class TestBusyPreview(CombatTest):
     def test_the_21st_preview_is_answered_busy(self):
-        q, gate, finished, all_done = blocked_queue(settings.COMBAT_ODDS_QUEUE)
+        q, gate, finished, all_done = blocked_queue(settings.WODCOMBAT_ODDS_QUEUE)
         with mock.patch.object(combat_odds, "PREVIEWS", q), \
                 mock.patch.object(OddsSwitches, "odds_seed", 5):
             try:
@@ -202,7 +203,7 @@ class TestOutputCap(CombatTest):
         whole = self.cmd("+combat/templates").text
         self.assertNotIn("left out", whole)
         self.assertGreater(len(whole), 600)
-        with self.settings(COMBAT_MAX_OUTPUT=400):
+        with self.settings(WODCOMBAT_MAX_OUTPUT=400):
             cut = self.cmd("+combat/templates").text
         kept, note = cut.split("... ", 1)
         self.assertLessEqual(len(kept), 400)
@@ -215,10 +216,10 @@ class TestOutputCap(CombatTest):
     def test_the_status_of_a_fight_says_where_the_rest_is(self):
         self.setup_fight()
         script = combat_in(self.room1)
-        with self.settings(COMBAT_MAX_OUTPUT=200):
+        with self.settings(WODCOMBAT_MAX_OUTPUT=200):
             out = self.cmd("+combat").text
         self.assertIn(f"the fight's web page, /combat/{script.combat_id}/, shows everyone",
                       " ".join(out.split()))
-        with self.settings(COMBAT_MAX_OUTPUT=200):
+        with self.settings(WODCOMBAT_MAX_OUTPUT=200):
             out = self.cmd("+combat/log 50").text
         self.assertIn("+combat/log <fewer entries> shows the latest", " ".join(out.split()))

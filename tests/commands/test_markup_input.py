@@ -11,10 +11,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from combat.errors import InputError
-from combat.player_text import NAME_MAX, checked_name, plain_text
+from wodcombat.combat.errors import InputError
+from wodcombat.combat.player_text import NAME_MAX, checked_name, plain_text
 from tests.commands.test_combat import CombatTest
-from typeclasses.combat import combat_in
+from wodcombat.typeclasses.combat import combat_in
 
 NESTED = ('P11|lcA|lt|lc|le\\"+alert(document.domain)]);function Evennia(){}//'
           '|ltCLICK11|le')
@@ -65,8 +65,8 @@ class TestNamesThroughCommands(CombatTest):
         self.assertLessEqual({"Big Al", "O'Neil-2"}, names)
 
     def test_the_service_checks_the_name_whoever_calls_it(self):
-        from combat.sheet import Sheet
-        from world import combat_service
+        from wodcombat.combat.sheet import Sheet
+        from wodcombat.world import combat_service
 
         before, contents = self.fight()
         script = combat_in(self.room1)

@@ -16,8 +16,8 @@ from commands.default_cmdsets import AccountCmdSet, CharacterCmdSet
 from tests.commands.test_combat import CombatTest, make_sheet
 from tests.commands.test_combat_effects import EffectsTest
 from tests.helpers import capture_msgs
-from world.combat_text import second_person
-from world.text_width import fit, visible_len, wrap
+from wodcombat.world.combat_text import second_person
+from wodcombat.world.text_width import fit, visible_len, wrap
 
 RULE_ID = re.compile(r"\b[A-Z]{3,5}-\d{2}\b")
 SEED = re.compile(r"\bseed \d{3}")
@@ -117,7 +117,7 @@ class TestWrap(CombatTest):
         self.assertEqual(fit(aligned), aligned)  # columns keep their spaces
 
     def test_python_console_output_keeps_its_lines(self):
-        from world.text_width import fit_message
+        from wodcombat.world.text_width import fit_message
 
         long = "FAULTCHECK " + "x " * 60
         self.assertEqual(fit_message((long, {"type": "py_output"})), (long, {"type":
@@ -145,7 +145,7 @@ class TestNoRuleNames(EffectsTest):
         self.assertEqual(RULE_ID.findall(text) + SEED.findall(text), [], text)
 
     def rs_traits(self):
-        from world import rulebook
+        from wodcombat.world import rulebook
 
         return rulebook.get().traits
 

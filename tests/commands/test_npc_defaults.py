@@ -1,6 +1,6 @@
 """NPC templates' default behaviour, accepted with one command (issue 11, staff tools):
 ``+combat/declare/auto`` declares every NPC not yet declared with its template's default
-(world/prototypes.py ``default``; ``{pc}``: the nearest player character standing), played
+(wodcombat/world/prototypes.py ``default``; ``{pc}``: the nearest player character standing), played
 through +combat with exact dice. The defaults go through the same declaration rules as a
 typed one: TURN-01 low to high, TURN-03 high to low.
 
@@ -39,7 +39,7 @@ class DefaultsTest(EffectsTest):
 
 class TestDeclareAuto(DefaultsTest):
     def engine_pending(self):
-        from typeclasses.combat import combat_in
+        from wodcombat.typeclasses.combat import combat_in
 
         return list(combat_in(self.room1).engine().pending(self.state()))
 

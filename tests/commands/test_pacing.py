@@ -152,7 +152,7 @@ class TestLateAndIdle(EffectsTest):
         """Issue 11: the idle default for a missing initiative is a roll from the sheet."""
         import time
 
-        from world import combat_service
+        from wodcombat.world import combat_service
         from tests.fixed_dice import FixedDice
 
         self.cmd("+combat/start")
@@ -185,6 +185,6 @@ class TestMockFight(EffectsTest):
 
 
 def combat_in_room(test):
-    from typeclasses.combat import combat_in
+    from wodcombat.typeclasses.combat import combat_in
 
     return combat_in(test.room1)

@@ -12,11 +12,11 @@ import pytest
 from django.test import override_settings
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from commands.base import WodCommand
+from wodcombat.commands.base import WodCommand
 from tests.fixed_dice import FixedDice
 from tests.helpers import run_command
-from typeclasses.combat import combat_in
-from world import combatlog, rulebook
+from wodcombat.typeclasses.combat import combat_in
+from wodcombat.world import combatlog, rulebook
 
 RULESETS = ("numetal", "revised", "everyman", "v20", "spotlight")
 
@@ -58,11 +58,11 @@ class TestStartAnyRuleset(RulesTest):
         self.assertIsNone(combat_in(self.room1))
 
     def test_server_default_comes_from_settings(self):
-        with override_settings(COMBAT_DEFAULT_RULESET="v20"):
+        with override_settings(WODCOMBAT_DEFAULT_RULESET="v20"):
             self.cmd("+combat/start")
             self.assertEqual(combat_in(self.room1).ruleset_name, "v20")
             self.cmd("+combat/end")
-        with override_settings(COMBAT_DEFAULT_RULESET="spotlight"):
+        with override_settings(WODCOMBAT_DEFAULT_RULESET="spotlight"):
             self.assertIn("spotlight engine", self.cmd("+combat/start").text)
             self.assertEqual(combat_in(self.room1).get_state().engine, "spotlight")
 
@@ -81,7 +81,7 @@ class TestRunningCombatKeepsItsRules(RulesTest):
         self.tmp = tempfile.mkdtemp(prefix="h12-rules-")
         self.rules = os.path.join(self.tmp, "rules")
         shutil.copytree(rulebook.rules_dir(), self.rules)
-        self.override = override_settings(COMBAT_RULES_DIR=self.rules)
+        self.override = override_settings(WODCOMBAT_RULES_DIR=self.rules)
         self.override.enable()
         rulebook._library = None
 

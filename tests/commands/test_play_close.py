@@ -9,7 +9,7 @@ Dex 2, Wits 2, Dodge 1, Stamina 2) 7, the NPC Thug (Str 3, Dex 2, Wits 2, Brawl 
 
 import pytest
 
-from commands.combat import CmdCombat
+from wodcombat.commands.combat import CmdCombat
 from tests.commands.test_combat import make_sheet
 from tests.commands.test_combat_effects import EffectsTest, thug
 

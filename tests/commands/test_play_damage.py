@@ -8,9 +8,9 @@ sheet is set per test. Rule IDs: ../shared/rules-catalog.md.
 
 import pytest
 
-from combat.sheet import Sheet
+from wodcombat.combat.sheet import Sheet
 from tests.commands.test_play_turns import PlayTest
-from world import rulebook
+from wodcombat.world import rulebook
 
 
 def sheet_of(splat="mortal", pools=(), **traits):

@@ -218,7 +218,7 @@ class TestTurns(EverymanTest):
             self.assertIsNone(self.fight_or_none())
 
     def fight_or_none(self):
-        from typeclasses.combat import combat_in
+        from wodcombat.typeclasses.combat import combat_in
         return combat_in(self.room1)
 
 

@@ -536,9 +536,9 @@ class TestStrafing(RangedTest):
 
 class TestHelp(RangedTest):
     def test_help_lists_the_ranged_actions_and_its_examples_parse(self):
-        from commands.combat import CmdCombat
-        from commands.combat_declare import DeclarationParser
-        from world import rulebook
+        from wodcombat.commands.combat import CmdCombat
+        from wodcombat.commands.combat_declare import DeclarationParser
+        from wodcombat.world import rulebook
 
         text = CmdCombat().get_help(self.char1, None)
         for words in ("prepare <n> arrows", "repair [<bow>]", "nock [<bow>]", "off hand",

@@ -145,7 +145,7 @@ class TestClinchRefusalInWords(EffectsTest):
 class TestHelpInWords(CombatTest):
     def test_help_names_maneuvers_as_typed(self):
         """'help +combat' listed "clinch_strike" and "weapon_strike" among the maneuvers."""
-        from commands.combat import CmdCombat
+        from wodcombat.commands.combat import CmdCombat
 
         text = CmdCombat.__doc__  # what help +combat pages through
         self.assertIn("clinch strike, hold", text)

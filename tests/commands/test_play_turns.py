@@ -285,7 +285,7 @@ class TestTurnPhases(PlayTest):
             self.cmd("+combat/end")
 
     def engine_pending(self):
-        from combat import scheduler
+        from wodcombat.combat import scheduler
         return scheduler.pending(self.state())
 
     @pytest.mark.rule("TURN-09")

@@ -13,7 +13,7 @@ from django.test import override_settings
 
 from tests.commands.test_combat import make_sheet
 from tests.commands.test_play_close import CloseTest
-from typeclasses.combat import combat_in
+from wodcombat.typeclasses.combat import combat_in
 
 
 def mods(roll):
@@ -139,7 +139,7 @@ class TestDodgeIsAthletics(CloseTest):
 
     @pytest.mark.rule("DEF-02")
     def test_DEF_02_a_v20_sheet_has_no_dodge(self):
-        with override_settings(COMBAT_DEFAULT_RULESET="v20"):
+        with override_settings(WODCOMBAT_DEFAULT_RULESET="v20"):
             sheet = self.player("+sheet").text
             self.assertNotIn("Dodge", sheet)
             self.assertIn("Athletics", sheet)

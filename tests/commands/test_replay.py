@@ -6,8 +6,8 @@ from unittest import mock
 
 from tests.commands.test_combat import CombatTest
 from tests.commands.test_combat_spotlight import SpotTest
-from typeclasses.combat import combat_in
-from world import combat_replay, combatlog, rulebook
+from wodcombat.typeclasses.combat import combat_in
+from wodcombat.world import combat_replay, combatlog, rulebook
 
 
 def rules(name):
@@ -124,7 +124,7 @@ class TestSheetsCarriedForward(TestReplay):
 
     def test_a_log_written_before_sheets_were_carried_replays(self):
         """Records of the old form log every sheet read and no ``sheets_carried``."""
-        with mock.patch("world.sheet_log.known", lambda script: {}):  # every read logged
+        with mock.patch("wodcombat.world.sheet_log.known", lambda script: {}):  # every read logged
             records = self.play()
         for r in self.intents(records):
             del r["sheets_carried"]
@@ -137,7 +137,7 @@ class TestRecordTexts(TestReplay):
     def test_an_event_is_logged_as_its_dict_would_be(self):
         """Issue 13: the engine's events are encoded from their fields; the text is the one
         json.dumps gives for the record built from the event's dict (replay's way)."""
-        from combat.core.events import Event
+        from wodcombat.combat.core.events import Event
 
         records = self.play()
         events = [Event.from_dict(combatlog.event_of(r).to_dict()) for r in records

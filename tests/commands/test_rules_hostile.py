@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from unittest import mock
 
-from combat import ruleset as loader
+from wodcombat.combat import ruleset as loader
 from tests.commands.test_rules_reload import RulesCopyTest
 from tests.engine.test_rules_hostile import bomb
-from world import rulebook
+from wodcombat.world import rulebook
 
 
 class TestHostileFiles(RulesCopyTest):

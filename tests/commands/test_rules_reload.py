@@ -1,8 +1,8 @@
 """Broken rules files (issue 5, "Rules files"): +rules/reload refuses and names every error
 by file, line and key path; the running rules stay; the server start says what is wrong.
 
-Each test works on a temporary copy of ``rules/`` (``override_settings(COMBAT_RULES_DIR)``),
-breaks it the way an admin might, and resets ``world.rulebook._library`` around itself.
+Each test works on a temporary copy of ``rules/`` (``override_settings(WODCOMBAT_RULES_DIR)``),
+breaks it the way an admin might, and resets ``wodcombat.world.rulebook._library`` around itself.
 No catalog rule ID: these are the loader's guarantees, not a game rule.
 """
 
@@ -17,9 +17,9 @@ from django.conf import settings
 from django.test import override_settings
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from combat.ruleset import load_library
+from wodcombat.combat.ruleset import load_library
 from tests.helpers import run_command
-from world import rulebook
+from wodcombat.world import rulebook
 
 
 class RulesCopyTest(EvenniaCommandTest):
@@ -29,9 +29,9 @@ class RulesCopyTest(EvenniaCommandTest):
         super().setUp()
         self.tmp = Path(tempfile.mkdtemp(prefix="wod-rules-"))
         self.root = self.tmp / "rules"  # issues then read "rules/core/dice.yaml:12 ..."
-        shutil.copytree(settings.COMBAT_RULES_DIR, self.root)
+        shutil.copytree(settings.WODCOMBAT_RULES_DIR, self.root)
         self.addCleanup(shutil.rmtree, self.tmp, True)
-        override = override_settings(COMBAT_RULES_DIR=str(self.root))
+        override = override_settings(WODCOMBAT_RULES_DIR=str(self.root))
         override.enable()
         self.addCleanup(override.disable)
         saved = rulebook._library
@@ -138,7 +138,7 @@ class TestReloadRefusesBrokenFiles(RulesCopyTest):
 
 
 class TestStartupReport(RulesCopyTest):
-    """What the server log says at start (server/conf/at_server_startstop.at_server_start)."""
+    """What the server log says at start (wodcombat/startstop.at_server_start)."""
 
     def test_valid_rules_report_nothing(self):
         for sub in self.root.iterdir():  # only the default: others may be mid-edit elsewhere
@@ -172,10 +172,10 @@ class TestStartupReport(RulesCopyTest):
     def test_missing_default_names_the_setting(self):
         text = "\n".join(rulebook.startup_report(load_library(self.root), "nosuch"))
         self.assertIn("THE DEFAULT RULESET 'nosuch' DOES NOT EXIST", text)
-        self.assertIn("COMBAT_DEFAULT_RULESET", text)
+        self.assertIn("WODCOMBAT_DEFAULT_RULESET", text)
 
     def test_server_start_logs_every_issue(self):
-        from server.conf import at_server_startstop
+        from wodcombat import startstop as at_server_startstop
 
         self.edit("core/dice.yaml", "  sides: 10", "  sides: [10")
         with (

@@ -5,7 +5,7 @@ from unittest import mock
 import pytest
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from commands.base import WodCommand
+from wodcombat.commands.base import WodCommand
 from tests.fixed_dice import FixedDice
 from tests.helpers import capture_msgs, run_command
 
@@ -115,7 +115,7 @@ class TestRoll(WodCommandTest):
     @pytest.mark.rule("HLT-06")
     def test_wound_penalty_listed(self):
         sheet = self.char1.sheet.get()
-        from world import rulebook
+        from wodcombat.world import rulebook
 
         hurt = sheet.with_health(
             sheet.track(rulebook.get().section("health")).apply("lethal", 2).track

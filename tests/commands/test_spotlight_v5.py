@@ -10,12 +10,12 @@ from unittest import mock
 import pytest
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from combat.sheet import Sheet
-from commands.base import WodCommand
+from wodcombat.combat.sheet import Sheet
+from wodcombat.commands.base import WodCommand
 from tests.fixed_dice import FixedDice
 from tests.helpers import run_command
-from typeclasses.combat import combat_in
-from world import combatlog
+from wodcombat.typeclasses.combat import combat_in
+from wodcombat.world import combatlog
 
 
 class V5Play(EvenniaCommandTest):
@@ -166,7 +166,7 @@ class TestRollAndSheetUnderSpotlight(V5Play):
         pool; the help names both meanings."""
         self.player("+sheet/set splat=vampire")
         self.assertIn("Blood set to", self.player("+sheet/set bp=5"))
-        from commands.sheet import CmdSheet
+        from wodcombat.commands.sheet import CmdSheet
 
         self.assertIn("bp= means Blood Potency", " ".join(CmdSheet.__doc__.split()))
 
@@ -188,6 +188,6 @@ class TestTheRoundAndHelp(V5Play):
         self.cmd("+combat/stake Char2")
         self.assertIn("incapacitated, staked", self.cmd("+combat"))
         self.assertNotIn("active, staked", self.cmd("+combat"))
-        from commands.combat import CmdCombat
+        from wodcombat.commands.combat import CmdCombat
 
         self.assertIn("/move <npc>=<target>=closer", CmdCombat.__doc__)

@@ -11,7 +11,7 @@ from django.test import Client
 from django.test.utils import override_settings
 
 from tests.commands.test_combat import CombatTest
-from world import fight_view
+from wodcombat.world import fight_view
 
 CDN = re.compile(r"""<(script|link)[^>]*(src|href)=["']?(https?:)?//""")
 

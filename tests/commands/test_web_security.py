@@ -18,7 +18,7 @@ from django.urls import URLResolver, get_resolver
 from tests.commands.test_combat import CombatTest
 from tests.web_payloads import (ESCAPED, NESTED_STORED, SPEC_A_STORED, SPEC_B, URL, tags_of,
                                 unsafe_in)
-from world import fight_view
+from wodcombat.world import fight_view
 
 #: what a page a visitor reaches may answer
 FINE = {200, 301, 302, 403, 404, 405}

@@ -18,8 +18,8 @@ import pathlib
 import re
 import uuid
 
-from combat.ruleset import load_ruleset
-from world import combat_replay
+from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.world import combat_replay
 
 TRANSCRIPT = "/tmp/ahead_fight_transcript.txt"
 RULES = pathlib.Path(__file__).resolve().parents[2] / "rules"

@@ -19,7 +19,7 @@ checks run:
   exactly a prefix of the rows' records (the export is written at the fight's clock tick
   after the commits, so a kill may leave it behind, never ahead and never with a record the
   rows do not have);
-* inside the server (``py``): ``world.combat_replay.replay`` over the rows reports ok, and
+* inside the server (``py``): ``wodcombat.world.combat_replay.replay`` over the rows reports ok, and
   re-applying every logged intent gives, for every sheet the fight changed, the sheet that
   is stored now (compared in the test with the SQLite copy) and the sheet the next command
   read;
@@ -59,11 +59,11 @@ SLACK = re.compile(r"^\s*(\S+)\s+(?:\[NPC\])?\s*(initiative|declare|act)\s+waiti
 # what each sheet the fight changed must be now. Prints one line: FAULTCHECK <json>.
 _SERVER_CHECK = r'''
 import json as _j
-from world import combat_replay as _cr, combatlog as _cl, rulebook as _rb
-from combat.core import intents as _it
-from combat.core.dice_log import ReplayDice as _RD
-from combat.core.engine import engine_of_state as _eos
-from combat.sheet import Sheet as _Sh
+from wodcombat.world import combat_replay as _cr, combatlog as _cl, rulebook as _rb
+from wodcombat.combat.core import intents as _it
+from wodcombat.combat.core.dice_log import ReplayDice as _RD
+from wodcombat.combat.core.engine import engine_of_state as _eos
+from wodcombat.combat.sheet import Sheet as _Sh
 def _faultcheck(cid):
     recs = _cl.read(cid)
     out = {"records": len(recs)}
@@ -198,16 +198,16 @@ class Db:
         assert len(rows) == 1, f"expected one fight state in room #{room_id}, got {len(rows)}"
         started = _unpickle(rows[0][0])  # the state the fight started with
         # issue 13: the newest log rows keep the fight's state: the last whole one and the
-        # changes after it (world/state_text.py), read back as combatlog.state_before does
-        from world.state_text import read_back
+        # changes after it (wodcombat/world/state_text.py), read back as combatlog.state_before does
+        from wodcombat.world.state_text import read_back
 
         return read_back(text for (text,) in self.conn.execute(
-            "SELECT state FROM world_combatrecord WHERE combat = ? AND state != '' "
+            "SELECT state FROM wodcombat_combatrecord WHERE combat = ? AND state != '' "
             "ORDER BY last_seq DESC", (json.loads(started)["id"],))) or started
 
     def rows(self, combat_id: str) -> list[tuple]:
         return self.conn.execute(
-            "SELECT first_seq, last_seq, records, undo FROM world_combatrecord "
+            "SELECT first_seq, last_seq, records, undo FROM wodcombat_combatrecord "
             "WHERE combat = ? ORDER BY first_seq", (combat_id,)).fetchall()
 
     def sheet(self, obj_id: int):

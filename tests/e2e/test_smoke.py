@@ -55,7 +55,7 @@ def test_the_running_server_uses_wal_and_synchronous_normal(game_server):
 
 
 def test_the_server_end_of_the_portal_link_sends_without_delay(game_server):
-    """Issue 13: TCP_NODELAY on the server's AMP socket (server/conf/nodelay.py); the portal's
+    """Issue 13: TCP_NODELAY on the server's AMP socket (wodcombat/server/nodelay.py); the portal's
     telnet, websocket and AMP sockets use the same classes (server/conf/settings.py)."""
     with game_server.connect() as client:
         client.read_until("connect", timeout=15)
@@ -65,13 +65,13 @@ def test_the_server_end_of_the_portal_link_sends_without_delay(game_server):
             "print('NODELAY %s %s E%s' % (type(p).__name__, p.transport.getHandle()"
             ".getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY), 'ND'))",
             until=" END", timeout=15)
-        # BatchingAMPClient: a NoDelayAMPClient that also batches (server/conf/amp_batch.py)
+        # BatchingAMPClient: a NoDelayAMPClient that also batches (wodcombat/server/amp_batch.py)
         assert "NODELAY BatchingAMPClient 1 END" in out, out
 
 
 def test_the_portal_takes_the_servers_message_batches(game_server):
     """Issue 13: the Portal answered the Server's hello, so messages go in batches
-    (server/conf/amp_batch.py); this very reply came through one."""
+    (wodcombat/server/amp_batch.py); this very reply came through one."""
     with game_server.connect() as client:
         client.read_until("connect", timeout=15)
         client.login(game_server.admin_user, game_server.admin_password, timeout=15)

@@ -169,7 +169,7 @@ _STORE = """
 from dataclasses import replace
 from types import MappingProxyType
 from evennia import search_object
-from typeclasses.combat import combat_in
+from wodcombat.typeclasses.combat import combat_in
 char = search_object(NAME, exact=True)[0]
 script = combat_in(char.location)
 state = script.get_state()
@@ -260,7 +260,7 @@ def forget_forged_log(game_server, fid: str) -> None:
     """The payloads went in past the engine (a forged row): the fight's log is not one the
     engine wrote, so test_zz_replay must not replay it. Its rows go first (an export is
     rebuilt from them), then the export."""
-    line = ("py from world.models import CombatRecord; print('FORGOTTEN-%d' % "
+    line = ("py from wodcombat.models import CombatRecord; print('FORGOTTEN-%d' % "
             f"CombatRecord.objects.filter(combat={fid!r}).delete()[0])")
     with game_server.connect(timeout=20) as admin:
         admin.login(game_server.admin_user, game_server.admin_password, timeout=20)

@@ -5,8 +5,8 @@ import glob
 import os
 import pathlib
 
-from combat.ruleset import load_ruleset
-from world import combat_replay
+from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.world import combat_replay
 
 RULES = pathlib.Path(__file__).resolve().parents[2] / "rules"
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import pytest
 
-from combat import damage as D
-from combat import dice as dicemod
-from combat import healing as H
-from combat import maneuvers as M
-from combat import powers as P
-from combat import scheduler as S
-from combat.attack import (
+from wodcombat.combat import damage as D
+from wodcombat.combat import dice as dicemod
+from wodcombat.combat import healing as H
+from wodcombat.combat import maneuvers as M
+from wodcombat.combat import powers as P
+from wodcombat.combat import scheduler as S
+from wodcombat.combat.attack import (
     Attack,
     Context,
     Defense,
@@ -38,9 +38,9 @@ from combat.attack import (
     stake_holds,
     two_weapons_no_multi_penalty,
 )
-from combat.errors import IllegalAction
-from combat.pools import Modifier, PoolSpec
-from combat.sheet import Pool, Sheet
+from wodcombat.combat.errors import IllegalAction
+from wodcombat.combat.pools import Modifier, PoolSpec
+from wodcombat.combat.sheet import Pool, Sheet
 
 # ---------------------------------------------------------------- sheets and helpers
 

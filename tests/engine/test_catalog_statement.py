@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from combat.catalog import statement
-from combat.ruleset import load_library
+from wodcombat.combat.catalog import statement
+from wodcombat.combat.ruleset import load_library
 
 from .conftest import RULES
 

@@ -16,11 +16,11 @@ import pathlib
 
 import pytest
 
-from combat.core import intents as I
-from combat.core.engine import engine_for
-from combat.errors import IllegalAction
-from combat.ruleset import load_ruleset
-from combat.sheet import Sheet
+from wodcombat.combat.core import intents as I
+from wodcombat.combat.core.engine import engine_for
+from wodcombat.combat.errors import IllegalAction
+from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.combat.sheet import Sheet
 from tests.fixed_dice import FixedDice
 
 RULES = pathlib.Path(__file__).resolve().parents[2] / "rules"

@@ -9,10 +9,10 @@ import pathlib
 
 import pytest
 
-from combat import scheduler as S
-from combat.errors import IllegalAction, InputError
-from combat.ruleset import load_ruleset
-from combat.state import plain
+from wodcombat.combat import scheduler as S
+from wodcombat.combat.errors import IllegalAction, InputError
+from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.combat.state import plain
 
 RULES = pathlib.Path(__file__).resolve().parents[2] / "rules"
 
@@ -108,7 +108,7 @@ def test_close_08_attack_table_mended_after_a_declaration_equals_a_whole_build()
     import random
     from types import SimpleNamespace
 
-    from combat.d10 import close
+    from wodcombat.combat.d10 import close
 
     rng = random.Random(5)
     keys = [f"#{i}" for i in range(12)]

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from combat import healing as H
-from combat.errors import IllegalAction, InputError
-from combat.ruleset import load_ruleset
-from combat.sheet import Pool, Sheet
+from wodcombat.combat import healing as H
+from wodcombat.combat.errors import IllegalAction, InputError
+from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.combat.sheet import Pool, Sheet
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
 

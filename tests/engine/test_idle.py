@@ -10,9 +10,9 @@ import json
 
 import pytest
 
-from combat import idle
-from combat import scheduler as S
-from combat.state import CombatState
+from wodcombat.combat import idle
+from wodcombat.combat import scheduler as S
+from wodcombat.combat.state import CombatState
 from tests.fixed_dice import FixedDice
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from combat.errors import IllegalAction, InputError, RulesError
-from combat.maneuvers import (
+from wodcombat.combat.errors import IllegalAction, InputError, RulesError
+from wodcombat.combat.maneuvers import (
     Damage,
     fera_trait_difficulty,
     form_allowed,
@@ -18,8 +18,8 @@ from combat.maneuvers import (
     tables,
     time_power_actions,
 )
-from combat.ruleset import load_ruleset
-from combat.sheet import Sheet
+from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.combat.sheet import Sheet
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
 

@@ -12,11 +12,11 @@ import pathlib
 
 import pytest
 
-from combat.core import intents as I
-from combat.core.engine import engine_for
-from combat.errors import IllegalAction
-from combat.ruleset import load_ruleset
-from combat.sheet import Sheet
+from wodcombat.combat.core import intents as I
+from wodcombat.combat.core.engine import engine_for
+from wodcombat.combat.errors import IllegalAction
+from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.combat.sheet import Sheet
 from tests.fixed_dice import FixedDice
 
 RULES = pathlib.Path(__file__).resolve().parents[2] / "rules"
@@ -214,8 +214,8 @@ def test_recover_reports_time_and_the_care_footnote(nu):
 @pytest.mark.rule("DMG-15", "COMP-04")
 def test_fixed_damage_is_halved_for_a_vampire(nu):
     """Issue 9, defect 17: fixed levels go through damage.py (halving, outcomes)."""
-    from combat.d10.fight import Fight as Ctx
-    from combat.d10.strike import apply_levels
+    from wodcombat.combat.d10.fight import Fight as Ctx
+    from wodcombat.combat.d10.strike import apply_levels
 
     vamp = vampire(nu, {})
     ctx = Ctx(Fight(nu, vamp, mortal(nu)).state, {ANN: vamp}, nu, FixedDice(2, 2), STAFF)

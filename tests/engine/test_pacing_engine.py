@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from combat.core import intents as I
-from combat.d10.engine import ENGINE
-from combat.errors import IllegalAction
-from combat.sheet import Sheet
+from wodcombat.combat.core import intents as I
+from wodcombat.combat.d10.engine import ENGINE
+from wodcombat.combat.errors import IllegalAction
+from wodcombat.combat.sheet import Sheet
 from tests.fixed_dice import FixedDice
 
 ANN, BOB = "#1", "#2"

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from combat import powers as P
-from combat.errors import IllegalAction, InputError
-from combat.ruleset import load_ruleset
-from combat.sheet import Pool, Sheet
+from wodcombat.combat import powers as P
+from wodcombat.combat.errors import IllegalAction, InputError
+from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.combat.sheet import Pool, Sheet
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
 T0 = P.TurnSpending()

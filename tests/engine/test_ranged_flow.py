@@ -12,10 +12,10 @@ import dataclasses
 
 import pytest
 
-from combat.core import intents as I
-from combat.core.engine import engine_for
-from combat.errors import IllegalAction
-from combat.sheet import Sheet
+from wodcombat.combat.core import intents as I
+from wodcombat.combat.core.engine import engine_for
+from wodcombat.combat.errors import IllegalAction
+from wodcombat.combat.sheet import Sheet
 from tests.fixed_dice import FixedDice
 
 ANN, DEE, EVE, STAFF = "#1", "#2", "#3", "#9"

@@ -2,9 +2,9 @@
 
 import pytest
 
-from combat.errors import InputError
-from combat.rollexpr import evaluate, parse
-from combat.sheet import Sheet
+from wodcombat.combat.errors import InputError
+from wodcombat.combat.rollexpr import evaluate, parse
+from wodcombat.combat.sheet import Sheet
 
 
 @pytest.fixture

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from combat import damage as D
-from combat import field_healing as FH
-from combat import healing as H
-from combat import maneuvers as M
-from combat import powers as P
-from combat import scheduler as S
-from combat.attack import (
+from wodcombat.combat import damage as D
+from wodcombat.combat import field_healing as FH
+from wodcombat.combat import healing as H
+from wodcombat.combat import maneuvers as M
+from wodcombat.combat import powers as P
+from wodcombat.combat import scheduler as S
+from wodcombat.combat.attack import (
     Context,
     Defense,
     Side,
@@ -30,8 +30,8 @@ from combat.attack import (
     ready_weapon,
     resolve_attack,
 )
-from combat.errors import IllegalAction, InputError
-from combat.ruleset import load_library, load_ruleset
+from wodcombat.combat.errors import IllegalAction, InputError
+from wodcombat.combat.ruleset import load_library, load_ruleset
 from tests.engine import d10_checks as C
 from tests.engine.d10_checks import A, B, DODGE, F, atk, declare_all, events, full, hit, started
 

@@ -2,9 +2,9 @@
 
 import pytest
 
-from combat.errors import InputError
-from combat.health import HealthTrack
-from combat.sheet import Sheet
+from wodcombat.combat.errors import InputError
+from wodcombat.combat.health import HealthTrack
+from wodcombat.combat.sheet import Sheet
 
 
 def blank(numetal, splat="mortal"):
@@ -100,7 +100,7 @@ def test_marks_shown_worst_first(numetal):
 def test_soak_key_leaves_out_only_the_health_marks(numetal):
     """The soak pool memo (combat/damage.py) is keyed on every field but the marks: a hit
     keeps the number, anything a soak may read (a pool, a trait) changes it."""
-    from combat.damage import track_of
+    from wodcombat.combat.damage import track_of
 
     s, _ = Sheet().with_pools_for(numetal.traits).set(numetal.traits, "stamina", "3")
     hurt = s.with_health(track_of(s, numetal).apply("lethal", 2).track)

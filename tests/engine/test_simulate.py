@@ -5,9 +5,9 @@ import pathlib
 
 import pytest
 
-from combat import simulate as sim
-from combat.ruleset import load_ruleset
-from world.prototypes import NPC_TEMPLATES
+from wodcombat.combat import simulate as sim
+from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.world.prototypes import NPC_TEMPLATES
 
 RULES = str(pathlib.Path(__file__).resolve().parents[2] / "rules")
 

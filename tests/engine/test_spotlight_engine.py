@@ -9,15 +9,15 @@ import shutil
 
 import pytest
 
-from combat import spotlight as S
-from combat.core import intents as I
-from combat.core.engine import engine_for, engine_of_state
-from combat.core.events import Event
-from combat.errors import IllegalAction, InputError, RulesError
-from combat.ruleset import load_ruleset
-from combat.sheet import Sheet
-from combat.spotlight_engine import ENGINE, SpotlightEngine
-from combat.spotlight_state import SpotlightOptions, SpotlightState
+from wodcombat.combat import spotlight as S
+from wodcombat.combat.core import intents as I
+from wodcombat.combat.core.engine import engine_for, engine_of_state
+from wodcombat.combat.core.events import Event
+from wodcombat.combat.errors import IllegalAction, InputError, RulesError
+from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.spotlight_engine import ENGINE, SpotlightEngine
+from wodcombat.combat.spotlight_state import SpotlightOptions, SpotlightState
 from tests.fixed_dice import FixedDice
 
 RULES = pathlib.Path(__file__).resolve().parents[2] / "rules"

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import pytest
 
-from combat import spotlight as S
-from combat import spotlight_attack as spa
-from combat import v5dice
-from combat.core import intents as I
-from combat.errors import IllegalAction
-from combat.maneuvers import tables
-from combat.sheet import Sheet
-from combat.spotlight_engine import ENGINE
+from wodcombat.combat import spotlight as S
+from wodcombat.combat import spotlight_attack as spa
+from wodcombat.combat import v5dice
+from wodcombat.combat.core import intents as I
+from wodcombat.combat.errors import IllegalAction
+from wodcombat.combat.maneuvers import tables
+from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.spotlight_engine import ENGINE
 from tests.engine.test_spotlight_engine import RULES, Run, sheet
 from tests.fixed_dice import FixedDice
-from combat.ruleset import load_ruleset
+from wodcombat.combat.ruleset import load_ruleset
 
 ALICE, BOB, RAT, STAFF = "#1", "#2", "#3", "#9"
 

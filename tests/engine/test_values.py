@@ -5,11 +5,11 @@ import dataclasses
 
 import pytest
 
-from combat.d10.gear import Gear, Grip
-from combat.pools import Modifier
-from combat.sheet import Sheet
-from combat.state import Combatant, CombatState, Condition
-from combat.values import fast_init, replace
+from wodcombat.combat.d10.gear import Gear, Grip
+from wodcombat.combat.pools import Modifier
+from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.state import Combatant, CombatState, Condition
+from wodcombat.combat.values import fast_init, replace
 
 
 @pytest.mark.parametrize("changes", [

@@ -19,10 +19,6 @@ from .views import game
 
 urlpatterns = [
     path("", game.index, name="index"),
-    path("combat/", game.fights, name="wod-fights"),
-    path("combat/<str:combat_id>/", game.fight, name="wod-fight"),
-    path("combat/<str:combat_id>.json", game.fight_json, name="wod-fight-json"),
-    path("sheet/<int:char_id>/", game.sheet, name="wod-sheet"),
 ]
 
 #: Evennia's pages this game does not serve

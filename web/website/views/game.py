@@ -1,26 +1,12 @@
-"""The game's own pages (issue 12): the front page, the running fights, a fight's live page
-and a character's sheet.
-
-Views only gather and show: what a fight or a sheet holds comes from ``world/fight_view.py``
-and the renderers the commands use (``+combat``'s engine view, ``+sheet``'s text), so the web
-shows what a player reads in the game. The combat page polls ``/combat/<id>.json`` every
-1.5 s (JS in ``web/static/wod/combat.js``) and redraws when the log moved on: no reload, no
-extra connection held open on the server.
-"""
+"""This game's front page (issue 12): what the game is, who is online, the fights running now
+(those the visitor may watch) and, logged in, links to the visitor's characters' sheets."""
 
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpResponseNotFound, JsonResponse
 from django.shortcuts import render
-from django.template.loader import render_to_string
-
-from world import fight_view, rulebook
-from world.web_text import to_html, to_plain
-
-#: the one answer for a fight that is not there and a fight one may not see (issue 30)
-NO_FIGHT = "No such fight, or not one you may see."
+from wodcombat.world import fight_view, rulebook
+from wodcombat.world.web_text import to_plain
 
 
 def _online() -> list[str]:
@@ -41,65 +27,7 @@ def index(request):
     every = fight_view.fights()
     shown = [fight_view.summary(s) for s in every if fight_view.may_see(account, s)]
     chars = [{"id": c.id, "name": to_plain(c.key)} for c in fight_view.characters(account)]
-    return render(request, "wod/index.html", {
+    return render(request, "website/index.html", {
         "page_title": "Front Page", "game_name": settings.SERVERNAME,
         "ruleset": rulebook.default_name(), "online": _online(), "fights": shown,
         "fights_total": len(every), "characters": chars})
-
-
-def fights(request):
-    account = request.user
-    shown = [fight_view.summary(s) for s in fight_view.visible(account)]
-    return render(request, "wod/fights.html", {"page_title": "Fights", "fights": shown,
-                                               "staff": fight_view.is_staff(account)})
-
-
-def _seen_fight(request, combat_id):
-    """The fight, if it runs and the visitor may watch it; else None."""
-    script = fight_view.find(combat_id)
-    if script is None or not fight_view.may_see(request.user, script):
-        return None
-    return script
-
-
-def _no_fight_page() -> HttpResponseNotFound:
-    # Drawn without the request (no menu state, no CSRF token, no path): the same bytes
-    # for every fight id one may not see, so a private fight's existence does not show.
-    return HttpResponseNotFound(render_to_string("wod/no_fight.html", {
-        "game_name": settings.SERVERNAME, "message": NO_FIGHT}))
-
-
-def fight(request, combat_id):
-    script = _seen_fight(request, combat_id)
-    if script is None:
-        return _no_fight_page()
-    return render(request, "wod/fight.html", {"page_title": "Fight",
-                                              "fight": fight_view.snapshot(script)})
-
-
-def fight_json(request, combat_id):
-    """The page's poll; ``{"gone": true}`` with a 404 once the fight ended or the visitor
-    may no longer watch it (one answer for both: combat.js tells the viewer so)."""
-    script = _seen_fight(request, combat_id)
-    if script is None:
-        return JsonResponse({"gone": True, "message": NO_FIGHT}, status=404)
-    return JsonResponse(fight_view.snapshot(script))
-
-
-def sheet(request, char_id: int):
-    """The sheet exactly as ``+sheet`` shows it, to its owner and staff."""
-    from evennia.objects.models import ObjectDB
-
-    from commands.render import sheet_text
-
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    char = ObjectDB.objects.filter(id=char_id).first()
-    mine = char is not None and char.id in {c.id for c in fight_view.characters(request.user)}
-    if char is None or not hasattr(char, "sheet") or not (
-            mine or fight_view.is_staff(request.user)):
-        raise Http404("No such character, or not yours.")  # one answer: ids are no secret
-    text = sheet_text(char.key, char.sheet.get(), rulebook.get())
-    name = to_plain(char.key)
-    return render(request, "wod/sheet.html", {"page_title": f"Sheet: {name}",
-                                              "name": name, "html": to_html(text)})

@@ -1,0 +1,133 @@
+"""The switches of a spotlight fight (seed 004, SPOT-01..14): the turn's move, free action
+and end, the Storyteller's tools, and the text of ``+combat/act``.
+
+Each parses text into an intent for the combat service; a d10 fight's engine refuses the
+spotlight-only intents with what to type there instead.
+"""
+
+from __future__ import annotations
+
+from wodcombat.combat.core import intents as it
+from wodcombat.combat.errors import IllegalAction, InputError
+
+from .combat_declare import split_words
+
+VERBS = ("attack", "bite")
+
+
+class SpotlightSwitches:
+    """Mixed into ``CmdCombat`` (its ``load``, ``actor``, ``combatant``, ``apply``)."""
+
+    def split_npc(self) -> tuple[str | None, str]:
+        """``<npc>=<rest>`` or ``<rest>``."""
+        if self.rhs is not None and "=" in self.args:
+            return self.lhs.strip(), self.args.split("=", 1)[1].strip()
+        return None, self.args.strip()
+
+    def _is_combatant(self, text: str) -> bool:
+        try:
+            self.combatant(text)
+            return True
+        except InputError:
+            return False
+
+    def act_words(self) -> tuple[str | None, dict | None]:
+        """(who, what): ``[<npc>=][attack|bite <target> [with <weapon>]|<what>]``; a bare
+        name is who acts, nothing at all is the declared (d10) or plain (spotlight) act."""
+        who, text = self.split_npc()
+        words = text.split()
+        if who is None:
+            at = next((i for i, w in enumerate(words) if w.lower() in VERBS), None)
+            if at is not None:
+                who, words = " ".join(words[:at]) or None, words[at:]
+            elif words and self._is_combatant(text):
+                who, words = text, []
+        if not words:
+            return who, None
+        if words[0].lower() not in VERBS:
+            return who, {"kind": "other", "text": " ".join(words)}
+        target, weapon = split_words(" ".join(words[1:]), "with")
+        if not target:
+            raise InputError("Attack whom? +combat/act attack <target> [with <weapon>].")
+        action = {"kind": words[0].lower(), "target": self.combatant(target).key}
+        if weapon:
+            action["weapon"] = weapon.strip().lower()
+        return who, action
+
+    def do_move(self):
+        """SPOT-07/10: one range step toward or away from someone."""
+        self.load()
+        parts = [p.strip() for p in self.args.split("=")]
+        if len(parts) == 3:
+            who, target, direction = parts
+        elif len(parts) == 2:
+            who, (target, direction) = None, parts
+        else:
+            raise InputError("+combat/move <target>=closer|away|<range> (an NPC: "
+                             "+combat/move <npc>=<target>=closer).")
+        c = self.actor(who)
+        t = self.combatant(target)
+        self.apply(it.Move(by=self.me(), actor=c.key, other=t.key, direction=direction))
+
+    def do_free(self):
+        self.load()
+        who, text = self.split_npc()
+        self.apply(it.Free(by=self.me(), actor=self.actor(who).key, text=text))
+
+    def do_done(self):
+        self.load()
+        self.apply(it.Done(by=self.me(), actor=self.actor(self.args).key))
+
+    def do_swap(self):
+        """SPOT-03: tied PCs settle who goes first."""
+        self.load()
+        if not self.rhs or not self.lhs.strip():
+            raise InputError("+combat/swap <goes first>=<goes second>, for tied PCs.")
+        a, b = self.combatant(self.lhs), self.combatant(self.rhs)
+        if self.me() not in (a.key, b.key) and not self.can_run():
+            raise IllegalAction("Only the tied players (or the organizer) settle their order.")
+        self.apply(it.Swap(by=self.me(), actor=a.key, other=b.key))
+
+    def do_ambush(self):
+        """SPOT-08: one side gets the drop."""
+        self.load()
+        self.need_runner("declare an ambush")
+        self.apply(it.Ambush(by=self.me(), side=self.args.strip()))
+
+    def do_event(self):
+        """SPOT-09: an environment event between turns."""
+        self.load()
+        self.need_runner("post environment events")
+        self.apply(it.Narrate(by=self.me(), text=self.args.strip()))
+
+    def do_range(self):
+        """SPOT-10: the Storyteller places two combatants at a band."""
+        self.load()
+        self.need_runner("set ranges")
+        left, slash, right = (self.lhs or "").partition("/")
+        if not slash or not self.rhs:
+            raise InputError("+combat/range <a>/<b>=<range>, e.g. +combat/range Bob/Thug=Far.")
+        a, b = self.combatant(left), self.combatant(right)
+        self.apply(it.SetRange(by=self.me(), actor=a.key, other=b.key, band=self.rhs.strip()))
+
+    def do_stake(self):
+        """SPOT-12: a staked vampire is incapacitated at once."""
+        self.load()
+        self.need_runner("stake someone")
+        self.apply(it.Stake(by=self.me(), actor=self.combatant(self.args).key))
+
+    def do_unstake(self):
+        self.load()
+        self.need_runner("pull a stake")
+        self.apply(it.Stake(by=self.me(), actor=self.combatant(self.args).key, remove=True))
+
+    def do_feed(self):
+        """SPOT-14: blood that slakes <n> Hunger revives a vampire in torpor next round."""
+        self.load()
+        if self.state.get(self.me()) is None and not self.can_run():
+            raise IllegalAction("You are not in this fight: +combat/join first.")
+        amount = (self.rhs or "").strip()
+        if not self.lhs.strip() or not amount.isdecimal():
+            raise InputError("+combat/feed <name>=<hunger slaked>, e.g. +combat/feed Bob=2.")
+        c = self.combatant(self.lhs)
+        self.apply(it.Feed(by=self.me(), actor=c.key, slaked=int(amount)))

@@ -1,0 +1,143 @@
+"""The sheet adapter this project ships (``WODCOMBAT_SHEET_ADAPTER``'s default): a World of
+Darkness sheet behind one handler over one Attribute.
+
+An adapter is a class made with the character (``adapter(obj)``) that answers ``get()`` (the
+frozen ``Sheet``), ``read()`` (the sheet and the JSON text it came from, or ``None``),
+``stored_text()``, ``save(sheet)`` and ``exists``. A host whose traits live elsewhere names its
+own (README, "Your own sheet"); ``SheetAdapter`` below is the shape to subclass.
+
+The whole sheet is one Attribute (category ``wod``), read once and written once per change,
+so a command that changes a sheet costs one UPDATE, never one per trait (design card).
+
+Issue 13: the Attribute holds the sheet's JSON as a string, which Evennia stores without
+turning it into its pickled containers (a dict value is rebuilt as a ``_SaverDict`` tree on
+every read). Each object keeps its parsed ``Sheet`` keyed on the stored value itself: any
+write (``save`` here, staff ``set``, ``attributes.add``, a rollback putting the row back)
+gives the Attribute a new value object, so a changed sheet is never served from the cache.
+A sheet stored as a dict (before issue 13) still loads and becomes a string on its next save.
+"""
+
+import itertools
+import json
+
+from django.db import transaction
+from django.db.models.signals import post_delete, post_save
+from evennia.typeclasses.attributes import Attribute
+
+from wodcombat.combat.sheet import Sheet
+from wodcombat.world import jsontext, oob, plain_writes, rulebook
+
+SHEET_ATTR = ("sheet", "wod")
+
+#: bumped whenever any sheet Attribute is written or deleted (the Attribute's own save and
+#: delete signals, and ``combat_guard.restore_after_rollback``): what is drawn from many
+#: sheets at once (the ``+combat`` table) is cached under it.
+_epoch = itertools.count(1)
+_current = next(_epoch)
+
+
+def sheets_epoch() -> int:
+    return _current
+
+
+def sheets_changed() -> None:
+    global _current
+    _current = next(_epoch)
+
+
+def _on_attribute_write(sender, instance, **kwargs):
+    if instance.db_key == SHEET_ATTR[0] and instance.db_category == SHEET_ATTR[1]:
+        sheets_changed()
+
+
+post_save.connect(_on_attribute_write, sender=Attribute, dispatch_uid="wod_sheet_saved")
+post_delete.connect(_on_attribute_write, sender=Attribute, dispatch_uid="wod_sheet_deleted")
+
+
+def _parse(attr) -> Sheet:
+    raw = attr.db_value
+    if isinstance(raw, str):
+        return Sheet.from_dict(json.loads(raw))
+    return Sheet.from_dict(attr.value)  # stored as a dict before issue 13
+
+
+class SheetAdapter:
+    """The shape of a sheet adapter: ``char.sheet.get()`` returns the frozen Sheet,
+    ``char.sheet.save(new)`` stores it. A host's adapter overrides ``get`` and ``save``;
+    ``read`` and ``stored_text`` then answer from ``get`` (no stored text to splice into the
+    log: the log encodes the sheet itself) and ``exists`` is true."""
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def get(self) -> Sheet:
+        raise NotImplementedError
+
+    def save(self, sheet: Sheet) -> None:
+        raise NotImplementedError
+
+    def read(self) -> tuple[Sheet, str | None]:
+        return self.get(), None
+
+    def stored_text(self) -> str | None:
+        return None
+
+    @property
+    def exists(self) -> bool:
+        return True
+
+
+class AttributeSheet(SheetAdapter):
+    """The sheet as one Attribute of JSON text (this project's own storage)."""
+
+    def __init__(self, obj):
+        self.obj = obj
+        self._raw = None  # the stored value the cached sheet was parsed from
+        self._sheet: Sheet | None = None
+
+    def _attr(self):
+        return self.obj.attributes.get(SHEET_ATTR[0], category=SHEET_ATTR[1], return_obj=True)
+
+    def get(self) -> Sheet:
+        attr = self._attr()
+        if attr is None:
+            return Sheet().with_pools_for(rulebook.get().traits)
+        raw = attr.db_value
+        if raw is not self._raw or self._sheet is None:
+            self._sheet, self._raw = _parse(attr), raw
+        return self._sheet
+
+    def read(self) -> tuple[Sheet, str | None]:
+        """(the sheet, the JSON text it was parsed from): the text is what the combat log
+        splices in as the sheet read (no encoding again; ``None`` for a sheet stored as a
+        dict before issue 13, or no sheet stored)."""
+        sheet = self.get()
+        raw = self._raw
+        return sheet, (raw if isinstance(raw, str) and self._sheet is sheet else None)
+
+    def stored_text(self) -> str | None:
+        """The stored sheet's JSON text (what ``save`` wrote), or None."""
+        attr = self._attr()
+        raw = attr.db_value if attr is not None else None
+        return raw if isinstance(raw, str) else None
+
+    def save(self, sheet: Sheet) -> None:
+        key, category = SHEET_ATTR
+        text = jsontext.dumps(sheet.to_dict())  # json.dumps, its encoder built once
+        attr = self._attr()
+        if attr is None:
+            self.obj.attributes.add(key, text, category=category)
+        else:
+            # One UPDATE (AttributeHandler.add() saves the row twice, value then strvalue),
+            # as a plain statement: wodcombat/world/plain_writes.py says why.
+            plain_writes.update_text(attr, text)
+            sheets_changed()
+        # The next get() parses the stored text: a sheet reads back as from_dict made it.
+        # Issue 12: the owner's client hears the new vitals once the change is committed (a
+        # fight's sheets are saved inside its transaction; a rollback sends nothing).
+        if self.obj.sessions.count():
+            transaction.on_commit(lambda: oob.send_vitals(self.obj, sheet))
+
+    @property
+    def exists(self) -> bool:
+        return self.obj.attributes.has(SHEET_ATTR[0], category=SHEET_ATTR[1])

@@ -1,0 +1,13 @@
+"""The combat system's pages, for the host's web/urls.py:
+``path("", include("wodcombat.urls"))`` (README, "Add it to your game")."""
+
+from django.urls import path
+
+from wodcombat.web import views
+
+urlpatterns = [
+    path("combat/", views.fights, name="wod-fights"),
+    path("combat/<str:combat_id>/", views.fight, name="wod-fight"),
+    path("combat/<str:combat_id>.json", views.fight_json, name="wod-fight-json"),
+    path("sheet/<int:char_id>/", views.sheet, name="wod-sheet"),
+]
