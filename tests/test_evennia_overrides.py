@@ -73,7 +73,7 @@ class TestPinnedToEvennia(EvenniaTest):
         self.assertIn("location.contents_get(exclude=obj)", _source(cmdhandler))
 
     def test_npc_call_lock(self):
-        """typeclasses/characters.py CallLockShortcut: the handler asks "call" with no
+        """wodcombat/typeclasses/characters.py CallLockShortcut: the handler asks "call" with no
         superuser bypass, and a character's default call lock is call:false()."""
         from evennia.commands import cmdhandler
         from evennia.objects.objects import DefaultCharacter, DefaultObject

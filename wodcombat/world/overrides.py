@@ -13,10 +13,10 @@ from __future__ import annotations
 from django.conf import settings
 
 #: Rooms count their contents' changes and answer the command handler without the NPCs
-#: that carry no commands (typeclasses/rooms.py, wodcombat/typeclasses/room_contents.py).
+#: that carry no commands (wodcombat/typeclasses/rooms.py and room_contents.py).
 FAST_ROOM_CONTENTS = "WODCOMBAT_FAST_ROOM_CONTENTS"
 #: An NPC's call lock left at ``call:false()`` answers no without the lock handler
-#: (typeclasses/characters.py ``CallLockShortcut``).
+#: (wodcombat/typeclasses/characters.py ``CallLockShortcut``).
 NPC_CALL_LOCK = "WODCOMBAT_NPC_CALL_LOCK"
 #: The sheet's Attribute and the log's row written as plain SQL (wodcombat/world/plain_writes.py).
 PLAIN_WRITES = "WODCOMBAT_PLAIN_WRITES"
