@@ -156,7 +156,7 @@ def main(argv=None) -> None:
     ap.add_argument("--profile", choices=("act", "status", "declare", "look"),
                     help="cProfile these commands at the largest size")
     ap.add_argument("--overrides", choices=("on", "off"), default="on",
-                    help="the COMBAT_* overrides of Evennia internals (WOD_OVERRIDES)")
+                    help="the WODCOMBAT_* overrides of Evennia internals (WOD_OVERRIDES)")
     args = ap.parse_args(argv)
     os.environ["WOD_OVERRIDES"] = args.overrides  # read as the settings load, just below
     print(f"overrides of Evennia internals: {args.overrides}")

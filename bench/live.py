@@ -221,7 +221,7 @@ def add_overrides_option(ap) -> None:
     """``--overrides off``: the server runs with every override of an Evennia internal off
     (``WOD_OVERRIDES=off``, server/conf/settings.py), as a host game would have them."""
     ap.add_argument("--overrides", choices=("on", "off"), default="on",
-                    help="the COMBAT_* overrides of Evennia internals (default on)")
+                    help="the WODCOMBAT_* overrides of Evennia internals (default on)")
 
 
 def use_overrides(args) -> str:

@@ -21,7 +21,7 @@ server next to a developer's one; all optional):
     WOD_SECRET_KEY       Django SECRET_KEY (else server/conf/secret_settings.py,
                          which bin/play generates on first run and git ignores)
     WOD_OVERRIDES        "off": every override of an Evennia internal off, as a host
-                         game has them (the COMBAT_* paragraph below; for bench/)
+                         game has them (the WODCOMBAT_* paragraph below; for bench/)
     WOD_E2E              "1": throw-away test server (no login/creation throttles,
                          no rate limits, fast password hashing). Set by
                          tests/e2e/harness.py only; bin/play drops it. Never in production.
