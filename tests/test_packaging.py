@@ -6,7 +6,6 @@ import glob
 import importlib
 import os
 import pkgutil
-import subprocess
 import sys
 import tempfile
 import zipfile
@@ -66,12 +65,10 @@ def test_no_plugin_module_imports_the_game_by_its_folder_names():
 
 
 def test_the_wheel_holds_the_rules_migrations_and_pages():
+    from tests.e2e.host_game import build_wheel
+
     with tempfile.TemporaryDirectory() as dest:
-        subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
-                        "--disable-pip-version-check", "-w", dest, ROOT],
-                       check=True, capture_output=True, timeout=300)
-        (wheel,) = glob.glob(os.path.join(dest, "wodcombat-*.whl"))
-        names = zipfile.ZipFile(wheel).namelist()
+        names = zipfile.ZipFile(build_wheel(dest)).namelist()
     yaml_in_repo = glob.glob(os.path.join(ROOT, "rules", "**", "*.yaml"), recursive=True)
     rules = [n for n in names if n.startswith("wodcombat/rules/") and n.endswith(".yaml")]
     assert len(rules) == len(yaml_in_repo) > 40

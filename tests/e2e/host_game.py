@@ -15,6 +15,7 @@ import glob
 import os
 import re
 import secrets
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -38,10 +39,17 @@ DOCUMENTED = (APP_LINE, CMDSET_IMPORT, CMDSET_ADD.strip(), MIXIN_IMPORT, MIXIN_C
 
 
 def build_wheel(dest: str) -> str:
-    """``pip wheel .`` of this checkout, as CI builds it; the wheel's path."""
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
-                    "--disable-pip-version-check", "-w", dest, REPO_ROOT],
-                   check=True, capture_output=True, text=True, timeout=300)
+    """``pip wheel .`` of this checkout, as CI builds it; the wheel's path. What setuptools
+    leaves in the checkout (build/, wodcombat.egg-info/) is removed if it was not there."""
+    leftovers = [os.path.join(REPO_ROOT, name) for name in ("build", "wodcombat.egg-info")]
+    fresh = [path for path in leftovers if not os.path.exists(path)]
+    try:
+        subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
+                        "--disable-pip-version-check", "-w", dest, REPO_ROOT],
+                       check=True, capture_output=True, text=True, timeout=300)
+    finally:
+        for path in fresh:
+            shutil.rmtree(path, ignore_errors=True)
     return glob.glob(os.path.join(dest, "wodcombat-*.whl"))[0]
 
 
