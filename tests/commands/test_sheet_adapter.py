@@ -27,7 +27,7 @@ class StatsSheet(SheetAdapter):
         rest = dict(self.obj.db.wod_rest or {})
         return Sheet.from_dict({**rest, "traits": dict(self.obj.db.stats or {})})
 
-    def save(self, sheet: Sheet) -> None:
+    def store(self, sheet: Sheet) -> None:
         data = sheet.to_dict()
         self.obj.db.stats = data.pop("traits")
         self.obj.db.wod_rest = data
@@ -59,8 +59,10 @@ class TestHostSheet(CombatTest):
         self.assertIn("Thug takes 1 bashing (2 rolled, 1 soaked): Healthy -> Bruised", text)
         thug = next(o for o in self.room1.contents if o.key == "Thug")
         self.assertEqual(thug.db.wod_rest["health"]["bashing"], 1)
+        self.assertRegex(self.cmd("+combat").text, r"Char2 +Healthy")  # the table is kept
         self.cmd("+combat/damage Char2=2 lethal")
         self.assertEqual(self.char2.db.wod_rest["health"]["lethal"], 2)
+        self.assertRegex(self.cmd("+combat").text, r"Char2 +Hurt")  # and drawn again
         self.assertEqual(self.char2.db.stats["Dodge"], 1)
         self.assertIn("Dexterity", self.cmd("+sheet").text)
         for obj in (self.char1, self.char2, thug):

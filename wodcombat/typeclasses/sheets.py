@@ -63,9 +63,12 @@ def _parse(attr) -> Sheet:
 
 class SheetAdapter:
     """The shape of a sheet adapter: ``char.sheet.get()`` returns the frozen Sheet,
-    ``char.sheet.save(new)`` stores it. A host's adapter overrides ``get`` and ``save``;
-    ``read`` and ``stored_text`` then answer from ``get`` (no stored text to splice into the
-    log: the log encodes the sheet itself) and ``exists`` is true."""
+    ``char.sheet.save(new)`` stores it. A host's adapter overrides ``get`` and ``store``;
+    ``save`` stores, then tells what keeps drawings of sheets (the ``+combat`` table) that
+    one changed, and the owner's client its new vitals once the change is committed.
+    ``read`` and ``stored_text`` answer from ``get`` (no stored text to splice into the log:
+    the log encodes the sheet itself) and ``exists`` is true. A game that changes what
+    ``get`` reads by other means (its own commands) calls ``sheets_changed()`` after."""
 
     def __init__(self, obj):
         self.obj = obj
@@ -73,8 +76,16 @@ class SheetAdapter:
     def get(self) -> Sheet:
         raise NotImplementedError
 
-    def save(self, sheet: Sheet) -> None:
+    def store(self, sheet: Sheet) -> None:
         raise NotImplementedError
+
+    def save(self, sheet: Sheet) -> None:
+        self.store(sheet)
+        sheets_changed()
+        # Issue 12: the owner's client hears the new vitals once the change is committed (a
+        # fight's sheets are saved inside its transaction; a rollback sends nothing).
+        if self.obj.sessions.count():
+            transaction.on_commit(lambda: oob.send_vitals(self.obj, sheet))
 
     def read(self) -> tuple[Sheet, str | None]:
         return self.get(), None
@@ -121,7 +132,7 @@ class AttributeSheet(SheetAdapter):
         raw = attr.db_value if attr is not None else None
         return raw if isinstance(raw, str) else None
 
-    def save(self, sheet: Sheet) -> None:
+    def store(self, sheet: Sheet) -> None:
         key, category = SHEET_ATTR
         text = jsontext.dumps(sheet.to_dict())  # json.dumps, its encoder built once
         attr = self._attr()
@@ -131,12 +142,7 @@ class AttributeSheet(SheetAdapter):
             # One UPDATE (AttributeHandler.add() saves the row twice, value then strvalue),
             # as a plain statement: wodcombat/world/plain_writes.py says why.
             plain_writes.update_text(attr, text)
-            sheets_changed()
         # The next get() parses the stored text: a sheet reads back as from_dict made it.
-        # Issue 12: the owner's client hears the new vitals once the change is committed (a
-        # fight's sheets are saved inside its transaction; a rollback sends nothing).
-        if self.obj.sessions.count():
-            transaction.on_commit(lambda: oob.send_vitals(self.obj, sheet))
 
     @property
     def exists(self) -> bool:

@@ -10,7 +10,7 @@ PostgreSQL); what Evennia's save would tell others is told here: the monitor han
 client watching an Attribute). That writes Evennia's own Attribute table behind its back,
 so it is opt-in (issue 27): off, the same values go through the ORM (``Attribute.value``,
 ``CombatRecord.objects.create``), which Evennia keeps working across its versions. The
-sheet cache's own bookkeeping is ``AttributeSheet.save``'s (wodcombat/typeclasses/sheets.py)
+sheet cache's own bookkeeping is ``SheetAdapter.save``'s (wodcombat/typeclasses/sheets.py)
 either way.
 """
 
