@@ -30,8 +30,8 @@ from .. import scheduler as sch
 from ..errors import IllegalAction, InputError
 from ..health import damage_type as parse_type
 from ..pools import PoolSpec
-from . import declare as dc
 from .fight import Fight, roll_event
+from .spending import keep_spending, spending_of
 
 # how -> what it is, for messages; the action ones take the declared action.
 REFLEX = ("blood", "aggravated", "regenerate", "rage", "limb", "life", "wounds", "stay")
@@ -154,12 +154,12 @@ def _blood(f: Fight, key: str, a: dict) -> None:
     else:  # the worst first: lethal, then bashing
         le = min(n, track.lethal)
         split_ = {"lethal": le, "bashing": n - le}
-    spending = dc.spending_of(f, key)
+    spending = spending_of(f, key)
     spent = spending.spent.get("Blood", 0)
     res = hl.heal_with_blood(sheet, f.rules, bashing=split_.get("bashing", 0),
                              lethal=split_.get("lethal", 0), spent_this_turn=spent)
     for pool, cost in res.cost.items():
-        dc.keep_spending(f, key, powers.check_spend(f.rules, sheet, dc.spending_of(f, key), pool,
+        keep_spending(f, key, powers.check_spend(f.rules, sheet, spending_of(f, key), pool,
                                                  cost))
     _mend(f, key, res, "blood")
 
@@ -254,7 +254,7 @@ def _life(f: Fight, key: str, a: dict) -> None:
     target = f.sheet(other) if other else None
     res = hl.mage_heal(caster, f.rules, kind=a.get("type") or "lethal", levels=a["levels"],
                        target=target)
-    dc.keep_spending(f, key, powers.check_effect(f.rules, caster, dc.spending_of(f, key), "arete"))
+    keep_spending(f, key, powers.check_effect(f.rules, caster, spending_of(f, key), "arete"))
     if other:
         f.put_sheet(key, res.payer)
         _mend(f, other, res, "life", healer=key)
