@@ -9,7 +9,7 @@ from ..values import replace
 from . import change, close, kiss, mending, ranged
 from .fight import OUT_OF_ACTION, Fight, roll_event
 from .gear import Aim
-from .strike import attack
+from .strike import attack, strafe
 
 
 def act(f: Fight, key: str, willpower: bool = False) -> None:
@@ -20,7 +20,7 @@ def act(f: Fight, key: str, willpower: bool = False) -> None:
     kind = action["kind"]
     change.offer(f, key, action, index)
     if kind == "attack" and action.get("targets"):
-        ranged.strafe(f, key, action, mods)  # RNG-07 several targets
+        strafe(f, key, action, mods)  # RNG-07 several targets
     elif kind == "attack":
         attack(f, key, action, mods)
     elif kind in ("prepare", "repair"):

@@ -15,23 +15,21 @@ happens and they declare as usual. Once a fight per ambusher.
 
 from __future__ import annotations
 
+from .. import scheduler as sch
 from ..attack import Side, resolve_ambush
 from ..errors import IllegalAction
 from .close import close_of, set_close
 from .fight import Fight, roll_event
+from .strike import attack
 
 
 def spring(f: Fight, key: str, a: dict, alone: bool) -> None:
-    from .strike import attack  # strike imports close, which this module imports
-
     st = f.state
     t = st.find(a["target"])
     name = f.name(key)
     if not alone:
         raise IllegalAction("An ambush is the whole declaration: ambush <target> [with "
                             "<weapon>] [as <maneuver>]; declare the rest after it.")
-    from .. import scheduler as sch
-
     if dict(sch.prompts(st)).get(key) != "declare":
         raise IllegalAction(f"Not {name}'s turn to declare; an ambush is sprung then.")
     if close_of(f, key).ambush is not None:

@@ -308,7 +308,7 @@ def after_attack(f: Fight, key: str, tkey: str, action: dict, res) -> None:
                    dice=tables(f.rules).man.get("riposte_dice"))
 
 
-# ---------------------------------------------------------------- knockdowns and botches
+# ---------------------------------------------------------------- knockdowns
 
 
 def knockdown_stands(f: Fight) -> bool:
@@ -316,20 +316,6 @@ def knockdown_stands(f: Fight) -> bool:
     against a maneuver's knockdown leaves the target standing with no penalty."""
     kd = tables(f.rules).comp.get("knockdown") or {}
     return kd.get("maneuver_success") == "stands"
-
-
-def tackle_botch(f: Fight, who: str, tkey: str, action: dict, stamina: int) -> None:
-    """CLOSE-12: "On botch, attacker is knocked down or takes damage = target's Stamina";
-    the attacker chose when declaring (``on botch hurt``; knocked down otherwise)."""
-    from .strike import deal  # strike imports this module
-
-    if action.get("on_botch") == "hurt":
-        f.emit("tackle_botched", actor=who, choice="hurt", dice=stamina)
-        pool = PoolSpec((("target's Stamina", stamina),), (), f.rules.dice.base_difficulty)
-        deal(f, who, who, pool, "bashing", "tackle", "botched tackle")
-        return
-    f.condition(who, "prone")
-    f.emit("tackle_botched", actor=who, choice="down")
 
 
 # ---------------------------------------------------------------- declared now
@@ -485,8 +471,6 @@ def drain(f: Fight, key: str, tkey: str, most: int) -> None:
     """CLOSE-01: "Vampire can drain blood instead (up to 3 per turn)": blood moves from the
     victim's pool (when the sheet keeps one) to the vampire's, up to its maximum. Where the
     rules have the Kiss (CLOSE-14), the draining bite is the Kiss."""
-    from . import kiss
-
     if kiss.enabled(f):
         kiss.drink(f, key, tkey)
         return

@@ -1,6 +1,6 @@
 """Ranged rules decided around the attacks of a turn (seed 000 "Ranged maneuvers", seed 001
-the same for revised): what a declaration may ask of a weapon, and the shots that are more
-than one attack on one target.
+the same for revised): what a declaration may ask of a weapon, and what a shot takes from
+the turns before it (the aim, the load, the hand it is fired from).
 
 * RNG-01 aiming is a whole turn of nothing else; only aims of earlier turns count.
 * RNG-04 shots a turn: never above the weapon's rate of fire (multiple-action penalties
@@ -9,7 +9,8 @@ than one attack on one target.
 * ATK-07 / ATK-08: a bow's arrow (nocked, prepared, or a waiver) and a crossbow's bolt must
   be ready for each shot, counting the nock and reload actions declared before it; a snapped
   string must be repaired (a spare string and an action).
-* RNG-07 strafing several targets with one roll, successes split among them.
+* RNG-07 strafing several targets with one roll (fired in ``strike.py``, with the single
+  attack's steps).
 * RNG-09 two weapons: the off hand, and Ambidextrous 2 waiving the multiple-action penalty.
 
 Checked when declared, so an impossible turn is refused before anything is spent; what
@@ -20,13 +21,10 @@ from __future__ import annotations
 
 from .. import damage as dmg
 from ..attack import (
-    Attack,
-    Context,
     WeaponState,
     _waived,
     crossbow_reload_actions,
     ready_weapon,
-    resolve_strafe,
     two_weapons_no_multi_penalty,
 )
 from ..errors import IllegalAction, InputError
@@ -313,70 +311,6 @@ def hands(f: Fight, key: str, action: dict, mods: list[Modifier]) -> tuple[list,
             f.emit("two_weapons", actor=key)
         mods = kept
     return mods, main
-
-
-def strafe(f: Fight, key: str, action: dict, mods) -> None:
-    """RNG-07: one roll, the successes split evenly among the targets (leftovers in the
-    order named); each target's own defense cancels only its share. The range bands are
-    read for the farthest target."""
-    from .strike import _defense, deal_hit, effects  # the single-attack steps, reused
-
-    rs = f.rules
-    keys = [k for k in action["targets"] if f.state.get(k) is not None
-            and f.state.get(k).outcome != dmg.DEAD]
-    weapon = action.get("weapon") or f.in_hand(key)
-    if not keys:
-        f.emit("attack_lost", actor=key, target=action["target"], reason="gone")
-        return
-    if f.gear(key).is_dropped(weapon):
-        f.emit("attack_lost", actor=key, target=keys[0], reason="dropped", weapon=weapon)
-        return
-    a_sheet = f.sheet(key)
-    extra = tuple(mods)
-    intent = Attack(key, keys[0], maneuver=action["maneuver"], weapon=weapon,
-                    ammo=loaded(f, key, weapon),
-                    specialty=bool(action.get("specialty")),
-                    willpower=bool(action.get("willpower")))
-    ctx = Context(attacker=f.side(key, weapon), target=f.side(keys[0]),
-                  range_yards=max(f.yards(key, k) for k in keys),
-                  spread_yards=spread_yards(f, keys),
-                  weapon_state=f.weapon_state(key, weapon), extra=extra)
-    sheets = {k: f.sheet(k) for k in keys}
-    sides = {k: f.side(k) for k in keys}
-    soaks = {k: (lambda kind, s=sheets[k], a=f.armor_rating(k): dmg.can_soak(
-        rs, s, kind, armor_rating=a)) for k in keys}  # DMG-16: armor counts
-    defenses = {}
-    for k in keys:
-        d, useless = _defense(f, key, k, replace(intent, target=k),
-                              replace(ctx, target=sides[k]), soaks[k])
-        if useless is not None:  # DEF-02: no use against a burst of gunfire, and said so
-            f.events.append(useless)
-        if d is not None:
-            defenses[k] = (d, None)
-    try:
-        res = resolve_strafe(rs, a_sheet, sheets, intent, ctx, defenses=defenses, sides=sides,
-                             leftover_to=tuple(keys), rng=f.rng, can_soak=soaks)
-    except IllegalAction as why:
-        f.emit("attack_lost", actor=key, target=keys[0], reason="impossible", why=str(why))
-        return
-    first = res.results[0]
-    if first.weapon_after is not None:
-        f.set_gear(key, replace(f.gear(key), aim=None).with_weapon(first.weapon_after))
-    f.emit("strafe", actor=key, targets=list(keys), weapon=weapon)
-    f.events.append(roll_event(key, "attack", res.pool, res.roll))
-    if first.weapon_after is not None and first.weapon_after.ammo is not None:
-        f.emit("ammo", actor=key, weapon=weapon, left=first.weapon_after.ammo)
-    for r in res.results:
-        tkey = r.target
-        f.emit("share", actor=key, target=tkey, successes=r.successes)
-        if r.defense is not None:
-            d = r.defense
-            f.events.append(roll_event(tkey, "defense", d.pool, d.roll, label=d.defense.kind))
-        if not r.hit:
-            f.emit("miss", actor=key, target=tkey, botch=r.botch)
-            continue
-        f.emit("hit", actor=key, target=tkey, net=r.net, immobile=False)
-        effects(f, key, tkey, r, deal_hit(f, key, tkey, r))
 
 
 # ---------------------------------------------------------------- readying

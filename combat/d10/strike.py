@@ -1,4 +1,5 @@
-"""An attack from the declared action to every consequence, as events.
+"""An attack from the declared action to every consequence, as events; a strafe (RNG-07) is
+one roll split among several such targets.
 
 The defense declared (DEF-01..04, TURN-09 anticipated first, TURN-08 aborted to), the roll,
 damage and soak (DMG-01..17), health outcomes (HLT-02..05) and what the hit does beyond
@@ -26,10 +27,11 @@ from ..attack import (
     disarm_succeeds,
     knockdown_check,
     resolve_attack,
+    resolve_strafe,
     stake_holds,
 )
 from ..errors import IllegalAction
-from ..pools import Modifier
+from ..pools import Modifier, PoolSpec
 from ..values import replace
 from . import close, harm, mending, ranged, rolls
 from .fight import OUT_OF_ACTION, Fight, roll_event
@@ -145,6 +147,68 @@ def attack(f: Fight, key: str, action: dict, mods, defense_now: str | None = Non
         f.condition(tkey, "dazed")
         f.emit("dazed", actor=tkey)
     effects(f, key, tkey, res, dr, action)
+
+
+def strafe(f: Fight, key: str, action: dict, mods) -> None:
+    """RNG-07: one roll, the successes split evenly among the targets (leftovers in the
+    order named); each target's own defense cancels only its share. The range bands are
+    read for the farthest target."""
+    rs = f.rules
+    keys = [k for k in action["targets"] if f.state.get(k) is not None
+            and f.state.get(k).outcome != dmg.DEAD]
+    weapon = action.get("weapon") or f.in_hand(key)
+    if not keys:
+        f.emit("attack_lost", actor=key, target=action["target"], reason="gone")
+        return
+    if f.gear(key).is_dropped(weapon):
+        f.emit("attack_lost", actor=key, target=keys[0], reason="dropped", weapon=weapon)
+        return
+    a_sheet = f.sheet(key)
+    extra = tuple(mods)
+    intent = Attack(key, keys[0], maneuver=action["maneuver"], weapon=weapon,
+                    ammo=ranged.loaded(f, key, weapon),
+                    specialty=bool(action.get("specialty")),
+                    willpower=bool(action.get("willpower")))
+    ctx = Context(attacker=f.side(key, weapon), target=f.side(keys[0]),
+                  range_yards=max(f.yards(key, k) for k in keys),
+                  spread_yards=ranged.spread_yards(f, keys),
+                  weapon_state=f.weapon_state(key, weapon), extra=extra)
+    sheets = {k: f.sheet(k) for k in keys}
+    sides = {k: f.side(k) for k in keys}
+    soaks = {k: (lambda kind, s=sheets[k], a=f.armor_rating(k): dmg.can_soak(
+        rs, s, kind, armor_rating=a)) for k in keys}  # DMG-16: armor counts
+    defenses = {}
+    for k in keys:
+        d, useless = _defense(f, key, k, replace(intent, target=k),
+                              replace(ctx, target=sides[k]), soaks[k])
+        if useless is not None:  # DEF-02: no use against a burst of gunfire, and said so
+            f.events.append(useless)
+        if d is not None:
+            defenses[k] = (d, None)
+    try:
+        res = resolve_strafe(rs, a_sheet, sheets, intent, ctx, defenses=defenses, sides=sides,
+                             leftover_to=tuple(keys), rng=f.rng, can_soak=soaks)
+    except IllegalAction as why:
+        f.emit("attack_lost", actor=key, target=keys[0], reason="impossible", why=str(why))
+        return
+    first = res.results[0]
+    if first.weapon_after is not None:
+        f.set_gear(key, replace(f.gear(key), aim=None).with_weapon(first.weapon_after))
+    f.emit("strafe", actor=key, targets=list(keys), weapon=weapon)
+    f.events.append(roll_event(key, "attack", res.pool, res.roll))
+    if first.weapon_after is not None and first.weapon_after.ammo is not None:
+        f.emit("ammo", actor=key, weapon=weapon, left=first.weapon_after.ammo)
+    for r in res.results:
+        tkey = r.target
+        f.emit("share", actor=key, target=tkey, successes=r.successes)
+        if r.defense is not None:
+            d = r.defense
+            f.events.append(roll_event(tkey, "defense", d.pool, d.roll, label=d.defense.kind))
+        if not r.hit:
+            f.emit("miss", actor=key, target=tkey, botch=r.botch)
+            continue
+        f.emit("hit", actor=key, target=tkey, net=r.net, immobile=False)
+        effects(f, key, tkey, r, deal_hit(f, key, tkey, r))
 
 
 def _defense(f: Fight, key: str, tkey: str, intent: Attack, ctx: Context, can_soak):
@@ -307,7 +371,7 @@ def effects(f: Fight, key: str, tkey: str, res, dr, action: dict | None = None) 
             apply_levels(f, key, e.value, e.detail or "lethal", "other", soakable=True,
                          why=f"{f.name(tkey)}'s jagged skin")
         elif e.kind == "knocked_down_or_damage":  # CLOSE-12 botched tackle
-            close.tackle_botch(f, who, tkey, action or {}, e.value)
+            tackle_botch(f, who, tkey, action or {}, e.value)
         elif e.kind == "drain_blood":  # CLOSE-01: a vampire's bite drains instead
             close.drain(f, key, tkey, e.value)
         elif e.kind == "weapon_thrown":
@@ -336,6 +400,18 @@ def knockdown(f: Fight, key: str, difficulty: int, absolute: int | None) -> None
     if kd.damage:
         apply_levels(f, key, kd.damage, kd.damage_type, "fall", soakable=kd.soakable,
                      why="botched knockdown roll")
+
+
+def tackle_botch(f: Fight, who: str, tkey: str, action: dict, stamina: int) -> None:
+    """CLOSE-12: "On botch, attacker is knocked down or takes damage = target's Stamina";
+    the attacker chose when declaring (``on botch hurt``; knocked down otherwise)."""
+    if action.get("on_botch") == "hurt":
+        f.emit("tackle_botched", actor=who, choice="hurt", dice=stamina)
+        pool = PoolSpec((("target's Stamina", stamina),), (), f.rules.dice.base_difficulty)
+        deal(f, who, who, pool, "bashing", "tackle", "botched tackle")
+        return
+    f.condition(who, "prone")
+    f.emit("tackle_botched", actor=who, choice="down")
 
 
 def disarm(f: Fight, key: str, tkey: str, res, e) -> None:
