@@ -27,7 +27,7 @@ from wodcombat.world import combatlog, rulebook, sheet_log
 from wodcombat.world.combat_service import COMBAT_KEY
 from wodcombat.world.state_text import StateText
 
-from . import combat_guard, combat_timers
+from . import combat_timers, rollback
 
 #: a log row keeps the whole state at least this often (the others keep what changed), so
 #: reading a fight's state back after a reload or an undo reads at most this many rows
@@ -55,7 +55,7 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
     # (idmapper-cached) instance instead; a reload makes a new instance, so nothing outlives
     # what ndb would. The write-once Attributes are kept per ``_generation``: any save or
     # delete of one of those keys anywhere (our setters, staff, a test) and a rollback
-    # (combat_guard.restore_after_rollback) start every fight's memo afresh.
+    # (``commit``'s, with rollback.restore_after_rollback) start every fight's memo afresh.
 
     def _memo(self) -> dict:
         kept = getattr(self, "_wod_memo", None)
@@ -200,7 +200,8 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
             self.wod_state_text = None  # its deltas were of a state no row keeps
             combatlog.forget(state.id)
             sheet_log.forget(self)
-            combat_guard.restore_after_rollback([self, *(char for char, _ in sheets)])
+            memo_changed()  # a rollback is no save either: every fight's memo is old
+            rollback.restore_after_rollback([self, *(char for char, _ in sheets)])
             raise
         self._wod_state, self._wod_stored = state, text
         writer = getattr(self, "wod_state_text", None)

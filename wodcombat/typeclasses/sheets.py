@@ -30,7 +30,7 @@ from wodcombat.world import jsontext, oob, plain_writes, rulebook
 SHEET_ATTR = ("sheet", "wod")
 
 #: bumped whenever any sheet Attribute is written or deleted (the Attribute's own save and
-#: delete signals, and ``combat_guard.restore_after_rollback``): what is drawn from many
+#: delete signals, and ``rollback.restore_after_rollback``): what is drawn from many
 #: sheets at once (the ``+combat`` table) is cached under it.
 _epoch = itertools.count(1)
 _current = next(_epoch)

@@ -264,7 +264,7 @@ def start(room, rules, options: Mapping, organizer, rng: random.Random,
     except BaseException:
         # Refused (or failed): the row is gone, the object and its timer are not.
         if script is not None:
-            from wodcombat.typeclasses.combat_guard import discard_unborn
+            from wodcombat.typeclasses.rollback import discard_unborn
 
             discard_unborn(script)
         raise
