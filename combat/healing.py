@@ -484,59 +484,20 @@ def regenerate(
     it rests (flag ``no_regeneration_until_rest``; pass ``blocked_until_rest`` after that).
     HEAL-05: Kitsune do not regenerate; Ananasi heal with blood; sea-born Rokea in salt water
     (flag ``salt_water``) regenerate even in breed form."""
-    if family_of(sheet, ruleset) != "shifter":
-        raise IllegalAction("Only shifters regenerate.")
-    sec = _stated(ruleset, "regeneration", "shifter regeneration")
-    name = healer(sheet, ruleset)
-    if name is None:
-        raise IllegalAction(f"{sheet.race or 'This shifter'} does not regenerate.")
-    row = (require_section(ruleset, "healing").get("healers") or {}).get(name)
-    if row is None or row["pool"]:
-        raise IllegalAction(
-            f"{sheet.race or 'This shifter'} heals with blood, not "
-            f"regeneration."
-        )
+    sec, row = _regeneration(sheet, ruleset)
     if in_weak_breed_form(sheet, ruleset):
-        given = frozenset(flags)
-        breed = sheet.breed or "homid"
-        saved = any(
-            e["race"] == sheet.race and breed in e.get("breeds", (breed,)) and e["flag"] in given
-            for e in sec.get("breed_form_exceptions") or ()
-        )
-        if not saved:
-            raise IllegalAction(
-                "In breed form a homid or lupus heals like a mortal (one level "
-                "a day in critical condition)."
-            )
+        _check_breed_form(sheet, sec, frozenset(flags))
     if blocked_until_rest:
         raise IllegalAction(
             "A botched regeneration roll stops healing until you rest."
         )
-    heals = tuple(sec.get("heals") or ("lethal", "bashing"))
     track = _track(sheet, ruleset)
-    if kind is not None:
-        kind = parse_damage_type(kind)
-        if kind not in heals:
-            raise IllegalAction(
-                f"Regeneration does not heal {kind} damage in a turn "
-                f"({row[kind]['time']} a level)."
-            )
-        if not getattr(track, kind):
-            raise IllegalAction(f"There is no {kind} damage to heal.")
-    else:
-        kind = next((k for k in heals if getattr(track, k)), None)
-        if kind is None:
-            raise IllegalAction("There is no " + " or ".join(heals) + " damage to regenerate.")
+    kind = _regenerated_kind(track, tuple(sec.get("heals") or ("lethal", "bashing")), row, kind)
     roll = None
     out_flags: set[str] = set()
     n = min(row["levels_per_turn"] or 1, getattr(track, kind))
     if stressed:
-        stress = sec.get("stress_roll") or {"trait": "Stamina", "difficulty": 8}
-        rules = ruleset.dice
-        pool = sheet.rating(ruleset.traits, stress["trait"])
-        roll = dicemod.count(
-            faces_for(faces, pool, rng, rules.sides, "regeneration"), stress["difficulty"], rules
-        )
+        roll = _stress_roll(sheet, ruleset, sec, faces, rng)
         if roll.failed:
             n = 0
             if roll.botch:
@@ -552,6 +513,69 @@ def regenerate(
         ruleset,
         roll=roll,
         flags=frozenset(out_flags),
+    )
+
+
+def _regeneration(sheet: Sheet, ruleset) -> tuple[Mapping, Mapping]:
+    """(the rules' regeneration section, the sheet's healer row), or IllegalAction when this
+    sheet does not regenerate (HEAL-03; HEAL-05 Kitsune none, Ananasi blood)."""
+    if family_of(sheet, ruleset) != "shifter":
+        raise IllegalAction("Only shifters regenerate.")
+    sec = _stated(ruleset, "regeneration", "shifter regeneration")
+    name = healer(sheet, ruleset)
+    if name is None:
+        raise IllegalAction(f"{sheet.race or 'This shifter'} does not regenerate.")
+    row = (require_section(ruleset, "healing").get("healers") or {}).get(name)
+    if row is None or row["pool"]:
+        raise IllegalAction(
+            f"{sheet.race or 'This shifter'} heals with blood, not "
+            f"regeneration."
+        )
+    return sec, row
+
+
+def _check_breed_form(sheet: Sheet, sec: Mapping, given: frozenset[str]) -> None:
+    """HEAL-03: a homid or lupus in breed form does not regenerate, unless one of the
+    section's exceptions holds (HEAL-05: sea-born Rokea in salt water)."""
+    breed = sheet.breed or "homid"
+    saved = any(
+        e["race"] == sheet.race and breed in e.get("breeds", (breed,)) and e["flag"] in given
+        for e in sec.get("breed_form_exceptions") or ()
+    )
+    if not saved:
+        raise IllegalAction(
+            "In breed form a homid or lupus heals like a mortal (one level "
+            "a day in critical condition)."
+        )
+
+
+def _regenerated_kind(track: HealthTrack, heals: tuple[str, ...], row: Mapping,
+                      kind: str | None) -> str:
+    """The damage type a turn's regeneration heals: the one asked for, else the first of
+    ``heals`` the track holds."""
+    if kind is None:
+        kind = next((k for k in heals if getattr(track, k)), None)
+        if kind is None:
+            raise IllegalAction("There is no " + " or ".join(heals) + " damage to regenerate.")
+        return kind
+    kind = parse_damage_type(kind)
+    if kind not in heals:
+        raise IllegalAction(
+            f"Regeneration does not heal {kind} damage in a turn "
+            f"({row[kind]['time']} a level)."
+        )
+    if not getattr(track, kind):
+        raise IllegalAction(f"There is no {kind} damage to heal.")
+    return kind
+
+
+def _stress_roll(sheet: Sheet, ruleset, sec: Mapping, faces, rng):
+    """HEAL-03: in combat or other stress, the reflex roll (Stamina at 8) before healing."""
+    stress = sec.get("stress_roll") or {"trait": "Stamina", "difficulty": 8}
+    rules = ruleset.dice
+    pool = sheet.rating(ruleset.traits, stress["trait"])
+    return dicemod.count(
+        faces_for(faces, pool, rng, rules.sides, "regeneration"), stress["difficulty"], rules
     )
 
 
