@@ -247,6 +247,19 @@ def check_spend(
     caller knows the character has that are not sheet traits (Chaos Mechanics, Berserker).
     Does not check the pool holds enough points: ``Sheet.spend`` does that when paying.
     """
+    pool = _spendable(ruleset, sheet, pool, amount)
+    _check_exclusive(ruleset, sheet, spending, pool, one_action, tuple(has))
+    carries = _carries(ruleset, pool, purpose)
+    _check_cap(ruleset, sheet, spending, pool, amount, carries)
+    new = replace(spending, spent=_bump(spending.spent, pool, amount))
+    if carries:
+        new = replace(new, carried=_banked(spending, pool, amount, purpose))
+    return new
+
+
+def _spendable(ruleset, sheet: Sheet, pool: str, amount: int) -> str:
+    """The canonical name of ``pool``, once ``amount`` is a count of its points and the sheet
+    keeps that pool."""
     if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
         raise InputError(f"Spend how many points? '{amount}' is not a whole number of 1 or more.")
     pool = ruleset.traits.resolve(pool)
@@ -254,11 +267,14 @@ def check_spend(
         raise InputError(f"{pool} is not a pool; spend Willpower, Blood, Rage, Gnosis, ...")
     if pool not in sheet.pools:
         raise InputError(f"A {sheet.splat} sheet has no {pool} to spend.")
-    has = tuple(has)
+    return pool
+
+
+def _check_exclusive(ruleset, sheet: Sheet, spending: TurnSpending, pool: str,
+                     one_action: bool, has: tuple[str, ...]) -> None:
+    """PWR-02 / PWR-04: pairs of pools not both spent in one turn."""
     sec = _sec(ruleset)
     fam = family_of(sheet, ruleset)
-
-    # PWR-02 / PWR-04: pairs of pools not both spent in one turn.
     for pair in sec.get("exclusive") or ():
         if pool not in pair["pools"] or not _on(ruleset, pair):
             continue
@@ -285,10 +301,12 @@ def check_spend(
             f"{other} already spent this turn. Allowed: {', '.join(ways[:-1])} or {ways[-1]}."
         )
 
-    # PWR-01 / PWR-04: points of a pool a turn.
+
+def _check_cap(ruleset, sheet: Sheet, spending: TurnSpending, pool: str, amount: int,
+               carries: bool) -> None:
+    """PWR-01 / PWR-04: points of a pool a turn."""
     cap, why, _ = _cap(sheet, ruleset, pool)
     done = spending.spent.get(pool, 0)
-    carries = _carries(ruleset, pool, purpose)
     if cap is not None and done + amount > cap:
         left = max(0, cap - done)
         hint = f" You may spend {left} more this turn." if left else " Wait for the next turn."
@@ -301,18 +319,18 @@ def check_spend(
             f"Too much {pool} in one turn: {why}; {done} already spent, this takes {amount}."
             + hint
         )
-    new = replace(spending, spent=_bump(spending.spent, pool, amount))
-    if carries:
-        # PWR-01 house rule: the bank holds blood toward ONE power ("then act on the last").
-        for name, n in spending.carried.items():
-            if _key(name) != _key(purpose) and n:
-                raise IllegalAction(
-                    f"You are already banking {pool} toward {name} ({n} so far); use that "
-                    f"power first (the house rule banks toward one power at a time)."
-                )
-        name = next((k for k in spending.carried if _key(k) == _key(purpose)), purpose.strip())
-        new = replace(new, carried=_bump(spending.carried, name, amount))
-    return new
+
+
+def _banked(spending: TurnSpending, pool: str, amount: int, purpose: str):
+    """PWR-01 house rule: the bank holds blood toward ONE power ("then act on the last")."""
+    for name, n in spending.carried.items():
+        if _key(name) != _key(purpose) and n:
+            raise IllegalAction(
+                f"You are already banking {pool} toward {name} ({n} so far); use that "
+                f"power first (the house rule banks toward one power at a time)."
+            )
+    name = next((k for k in spending.carried if _key(k) == _key(purpose)), purpose.strip())
+    return _bump(spending.carried, name, amount)
 
 
 # ---------------------------------------------------------------- PWR-03, -04 effects
