@@ -154,72 +154,85 @@ def _check_readiness(f: Fight, key: str, actions: list[dict], shots: list) -> No
         name = a.get("weapon")
         if a["kind"] in READYING and name:
             w = t.weapon(name)
-            if a["kind"] == "nock" and w.kind != "bow":
-                raise IllegalAction(f"Only a bow is nocked; the {w.name} is not a bow.")
-            if a["kind"] == "reload" and w.kind not in ("firearm", "crossbow"):
-                raise IllegalAction(f"Guns and crossbows are reloaded, not the {w.name} "
-                                    f"(a bow: nock, or prepare arrows).")
-            st = states.get(w.name) or _state(f, key, w)
-            if a["kind"] == "nock":
-                if not st.string_ok:
-                    raise IllegalAction(f"The {w.name}'s string is snapped: repair it first "
-                                        f"(repair; it takes a spare string and an action).")
-                st = replace(st, nocked=True)
-            elif a["kind"] == "prepare":
-                st = replace(st, prepared_arrows=st.prepared_arrows + a.get("arrows", 1))
-            elif a["kind"] == "repair":
-                st = replace(st, string_ok=True)
-            elif w.kind == "firearm":
-                st = replace(st, ammo=w.clip)
-            elif w.kind == "crossbow":
-                if st.ammo:
-                    raise IllegalAction(f"The {w.name} is already loaded; shoot it first.")
-                done = st.reload_progress + 1
-                need = crossbow_reload_actions(f.rules, f.sheet(key))
-                st = replace(st, ammo=w.clip or 1, reload_progress=0) if done >= need else \
-                    replace(st, reload_progress=done)
-            states[w.name] = st
+            states[w.name] = _readied(f, key, a, w, states)
             continue
         if w is None:
             continue
-        st = states.get(w.name) or _state(f, key, w)
-        free = False  # RNG-06: a prepared arrow is not held to the rate of fire
-        if w.kind == "bow":
-            bow = t.attacks.get("bow") or {}
-            if not st.string_ok:
-                raise IllegalAction(f"The {w.name}'s string is snapped: repair it first "
-                                    f"(repair; it takes a spare string and an action).")
-            if st.nocked:
-                st = replace(st, nocked=False)
-            elif st.prepared_arrows:
-                st = replace(st, prepared_arrows=st.prepared_arrows - 1)
-                free = True
-            elif not _nock_waived(f, key, bow):
-                raise IllegalAction(f"Nock an arrow before each shot of the {w.name}: declare "
-                                    f"nock first (an action), or prepare arrows beforehand.")
-        elif w.kind == "crossbow":
-            if not st.ammo:
-                need = crossbow_reload_actions(f.rules, f.sheet(key))
-                raise IllegalAction(f"The {w.name} is not loaded: reloading takes {need} "
-                                    f"action(s); declare them before the shot (reload).")
-            st = replace(st, ammo=st.ammo - 1)
-        elif w.kind == "firearm" and st.ammo is not None:
-            m = t.maneuver(a.get("maneuver") or
-                           (t.attacks.get("default_maneuver") or {}).get("firearm", "shoot"))
-            need = max(1, m.rounds or 1)
-            if m.empties_clip:
-                need = max(1, -(-w.clip * m.min_clip_percent // 100))
-            if st.ammo < need:
-                raise IllegalAction(f"The {w.name} has {st.ammo} round(s) left; a "
-                                    f"{m.name.replace('_', ' ')} needs {need}. Reload first "
-                                    f"(an action).")
-            st = replace(st, ammo=0 if m.empties_clip else st.ammo - need)
+        st, free = _fired(f, key, a, w, states.get(w.name) or _state(f, key, w))
         states[w.name] = st
         if not free:
             rated[w.name] = rated.get(w.name, 0) + 1
             if rated[w.name] > max(1, w.rate):  # RNG-04
                 raise IllegalAction(f"The {w.name} fires at most {w.rate} shot(s) a turn (its "
                                     f"rate of fire); you declared {rated[w.name]}.")
+
+
+def _readied(f: Fight, key: str, a: dict, w: Weapon, states: dict) -> WeaponState:
+    """The state of ``w`` after a declared nock, reload, prepare or repair (ATK-07/08,
+    RNG-06), or IllegalAction when that action does not fit it."""
+    if a["kind"] == "nock" and w.kind != "bow":
+        raise IllegalAction(f"Only a bow is nocked; the {w.name} is not a bow.")
+    if a["kind"] == "reload" and w.kind not in ("firearm", "crossbow"):
+        raise IllegalAction(f"Guns and crossbows are reloaded, not the {w.name} "
+                            f"(a bow: nock, or prepare arrows).")
+    st = states.get(w.name) or _state(f, key, w)
+    if a["kind"] == "nock":
+        if not st.string_ok:
+            raise IllegalAction(f"The {w.name}'s string is snapped: repair it first "
+                                f"(repair; it takes a spare string and an action).")
+        return replace(st, nocked=True)
+    if a["kind"] == "prepare":
+        return replace(st, prepared_arrows=st.prepared_arrows + a.get("arrows", 1))
+    if a["kind"] == "repair":
+        return replace(st, string_ok=True)
+    if w.kind == "firearm":
+        return replace(st, ammo=w.clip)
+    if w.kind == "crossbow":
+        if st.ammo:
+            raise IllegalAction(f"The {w.name} is already loaded; shoot it first.")
+        done = st.reload_progress + 1
+        need = crossbow_reload_actions(f.rules, f.sheet(key))
+        return replace(st, ammo=w.clip or 1, reload_progress=0) if done >= need else \
+            replace(st, reload_progress=done)
+    return st
+
+
+def _fired(f: Fight, key: str, a: dict, w: Weapon, st: WeaponState) -> tuple[WeaponState, bool]:
+    """(the state of ``w`` after the declared shot ``a``, whether the shot is free of the
+    rate of fire: RNG-06 a prepared arrow), or IllegalAction when it could not be fired:
+    ATK-07 a bow unstrung or not nocked, ATK-08 a crossbow not loaded, a gun short of the
+    rounds its maneuver needs."""
+    t = tables(f.rules)
+    if w.kind == "bow":
+        if not st.string_ok:
+            raise IllegalAction(f"The {w.name}'s string is snapped: repair it first "
+                                f"(repair; it takes a spare string and an action).")
+        if st.nocked:
+            return replace(st, nocked=False), False
+        if st.prepared_arrows:
+            return replace(st, prepared_arrows=st.prepared_arrows - 1), True
+        if not _nock_waived(f, key, t.attacks.get("bow") or {}):
+            raise IllegalAction(f"Nock an arrow before each shot of the {w.name}: declare "
+                                f"nock first (an action), or prepare arrows beforehand.")
+        return st, False
+    if w.kind == "crossbow":
+        if not st.ammo:
+            need = crossbow_reload_actions(f.rules, f.sheet(key))
+            raise IllegalAction(f"The {w.name} is not loaded: reloading takes {need} "
+                                f"action(s); declare them before the shot (reload).")
+        return replace(st, ammo=st.ammo - 1), False
+    if w.kind == "firearm" and st.ammo is not None:
+        m = t.maneuver(a.get("maneuver") or
+                       (t.attacks.get("default_maneuver") or {}).get("firearm", "shoot"))
+        need = max(1, m.rounds or 1)
+        if m.empties_clip:
+            need = max(1, -(-w.clip * m.min_clip_percent // 100))
+        if st.ammo < need:
+            raise IllegalAction(f"The {w.name} has {st.ammo} round(s) left; a "
+                                f"{m.name.replace('_', ' ')} needs {need}. Reload first "
+                                f"(an action).")
+        return replace(st, ammo=0 if m.empties_clip else st.ammo - need), False
+    return st, False
 
 
 def _nock_waived(f: Fight, key: str, bow: dict) -> bool:
