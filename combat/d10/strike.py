@@ -58,11 +58,46 @@ def attack(f: Fight, key: str, action: dict, mods, defense_now: str | None = Non
         weapon = f.in_hand(key)
     a_sheet, t_sheet = f.sheet(key), f.sheet(tkey)
     me = f.state.get(key)
-    a_gear = me.gear
-    if a_gear.is_dropped(weapon):
+    if me.gear.is_dropped(weapon):
         f.emit("attack_lost", actor=key, target=tkey, reason="dropped", weapon=weapon)
         return
-    aim = a_gear.aim
+    aim = me.gear.aim
+    intent, ctx = _intent(f, key, tkey, action, mods, weapon, me)
+    try:  # the attack as things stand now (range, grapple ...): impossible loses the action
+        build_attack_pool(rs, a_sheet, t_sheet, intent, ctx)
+    except IllegalAction as why:
+        f.emit("attack_lost", actor=key, target=tkey, reason="impossible", why=str(why))
+        return
+
+    def can_soak(kind):  # DMG-16: worn armor soaks lethal too, so it lets a mortal block
+        return dmg.can_soak(rs, t_sheet, kind, armor_rating=f.armor_rating(tkey))
+
+    defense, useless = _defense_made(f, key, tkey, intent, ctx, can_soak, defense_now)
+    res = resolve_attack(rs, a_sheet, t_sheet, intent, ctx, defense, rng=f.rng,
+                         can_soak=can_soak)
+    _rolled(f, key, tkey, res, useless, aim)
+    close.after_attack(f, key, tkey, action, res)
+    if not res.hit:
+        f.emit("miss", actor=key, target=tkey, botch=res.botch)
+        effects(f, key, tkey, res, None, action)
+        return
+    # COMP-03: a fully immobilized (or staked) target is hit with at least one success.
+    immobile = res.roll is not None and res.roll.successes < res.successes
+    f.emit("hit", actor=key, target=tkey, net=res.net, immobile=immobile)
+    dr = deal_hit(f, key, tkey, res)
+    if dr is not None and dr.dazed and "dazed" in sch.turn_rules(rs).conditions and \
+            f.state.get(tkey).outcome not in OUT_OF_ACTION:  # COMP-02
+        f.condition(tkey, "dazed")
+        f.emit("dazed", actor=tkey)
+    effects(f, key, tkey, res, dr, action)
+
+
+def _intent(f: Fight, key: str, tkey: str, action: dict, mods, weapon: str | None,
+            me) -> tuple[Attack, Context]:
+    """The attack layer's ``Attack`` and ``Context`` for ``key``'s declared ``action`` on
+    ``tkey`` (``me``: the attacker's combatant), as the fight stands; moving while attacking
+    closes the range first (MAN-04)."""
+    a_gear = me.gear
     aim_turns = ranged.aim_turns(f, key, tkey, weapon)  # RNG-01
     extra, main = ranged.hands(f, key, action, list(mods))  # RNG-09
     pen = a_gear.penalty
@@ -89,27 +124,31 @@ def attack(f: Fight, key: str, action: dict, mods, defense_now: str | None = Non
                         weapon_state=weapon_state,
                         ignore_wounds=any(k.name == "ignoring_wounds" and k.active(turn)
                                           for k in me.conditions))  # HLT-08
-    try:  # the attack as things stand now (range, grapple ...): impossible loses the action
-        build_attack_pool(rs, a_sheet, t_sheet, intent, ctx)
-    except IllegalAction as why:
-        f.emit("attack_lost", actor=key, target=tkey, reason="impossible", why=str(why))
-        return
+    return intent, ctx
 
-    def can_soak(kind):  # DMG-16: worn armor soaks lethal too, so it lets a mortal block
-        return dmg.can_soak(rs, t_sheet, kind, armor_rating=f.armor_rating(tkey))
 
-    if defense_now:  # MAN-01: a tied ambush, defended at once
+def _defense_made(f: Fight, key: str, tkey: str, intent: Attack, ctx: Context, can_soak,
+                  defense_now: str | None):
+    """(the defense ``tkey`` makes against this attack or None, the event saying why a
+    declared one does not count or None): ``defense_now`` at once (MAN-01, a tied ambush),
+    else the declared one; none against a won ambush's free attack (MAN-01)."""
+    if defense_now:
         defense, useless = _usable(f, key, tkey, Defense(
             tkey, defense_now, weapon=close.parry_item(f, tkey) or f.in_hand(tkey),
             countermagic=close.countermagic(f, tkey)), intent, ctx, can_soak)
     else:
         defense, useless = _defense(f, key, tkey, intent, ctx, can_soak)
-    if defense is not None and close.ambush_defenseless(f, key, tkey):  # MAN-01
+    if defense is not None and close.ambush_defenseless(f, key, tkey):
         useless = {"event": "defense_ineffective", "actor": tkey, "kind": defense.kind,
                    "against": key, "reason": "Ambushed: no time to defend."}
         defense = None
-    res = resolve_attack(rs, a_sheet, t_sheet, intent, ctx, defense, rng=f.rng,
-                         can_soak=can_soak)
+    return defense, useless
+
+
+def _rolled(f: Fight, key: str, tkey: str, res, useless: dict | None, aim) -> None:
+    """What the attack and defense rolls spent and showed, told in the order they were
+    made: the aim and ammunition (RNG-01), the rolls, the defender's Willpower (DICE-04),
+    a parry's counter damage (DMG-17), the attack's costs."""
     if aim or res.weapon_after is not None:
         g = replace(f.gear(key), aim=None)  # RNG-01: the aim is spent on this shot
         if res.weapon_after is not None:
@@ -133,20 +172,6 @@ def attack(f: Fight, key: str, action: dict, mods, defense_now: str | None = Non
             deal(f, tkey, key, d.counter, d.counter_type, "melee", "parry damage")
     if res.costs:
         f.put_sheet(key, dmg.pay_costs(f.sheet(key), dict(res.costs), "attack"))
-    close.after_attack(f, key, tkey, action, res)
-    if not res.hit:
-        f.emit("miss", actor=key, target=tkey, botch=res.botch)
-        effects(f, key, tkey, res, None, action)
-        return
-    # COMP-03: a fully immobilized (or staked) target is hit with at least one success.
-    immobile = res.roll is not None and res.roll.successes < res.successes
-    f.emit("hit", actor=key, target=tkey, net=res.net, immobile=immobile)
-    dr = deal_hit(f, key, tkey, res)
-    if dr is not None and dr.dazed and "dazed" in sch.turn_rules(rs).conditions and \
-            f.state.get(tkey).outcome not in OUT_OF_ACTION:  # COMP-02
-        f.condition(tkey, "dazed")
-        f.emit("dazed", actor=tkey)
-    effects(f, key, tkey, res, dr, action)
 
 
 def strafe(f: Fight, key: str, action: dict, mods) -> None:
