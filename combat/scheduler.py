@@ -1116,56 +1116,8 @@ def declare(
     rules = turn_rules(ruleset)
     _live(state)
     c = state.find(key)
-    if c.joined_turn > state.turn:
-        raise IllegalAction(
-            f"{c.name} joined during turn {state.turn} and takes part from "
-            f"turn {c.joined_turn}."
-        )
-    if c.lost:
-        raise IllegalAction(_lost_reason(c, state.turn, rules))
-    if c.declared:
-        hint = " or change it (TURN-10)" if rules.change.get("enabled") else ""
-        raise IllegalAction(
-            f"{c.name} has already declared this turn. Before acting, "
-            f"{c.name} may abort to a defense (TURN-08){hint}."
-        )
-    if c.init_total is None:
-        raise IllegalAction(f"{c.name} has no initiative yet: +combat/init first.")
-    simple = state.options.mode == "simple"
-    waiting = dict(_waiting_of(state))
-    if early:
-        if not (simple and rules.npc_early and c.is_npc):
-            raise IllegalAction(
-                "Only NPCs may be declared ahead of their turn, and only in the "
-                "simple mode (TURN-05)."
-            )
-        slot = _slot_of(state, key)
-        if state.phase == "act" and slot is not None and slot < state.cursor:
-            raise IllegalAction(f"{c.name}'s place in this turn has passed.")
-        if state.phase not in ("initiative", "act"):
-            raise IllegalAction(
-                f"NPCs are declared early at the start of a turn, not in the "
-                f"{state.phase} phase."
-            )
-    elif state.phase == "declare":
-        # A slot already passed (the character recovered from a lost turn): declare late.
-        # Looked for only when the turn is not waiting for this declaration (the usual case).
-        if waiting.get(key) != "declare" and not _passed(state, key):
-            raise IllegalAction(
-                f"Not {c.name}'s turn to declare: waiting for {_names(state, waiting)}. "
-                f"Declarations go from lowest to highest initiative (TURN-01)."
-            )
-    elif state.phase == "act" and simple:
-        if waiting.get(key) != "declare" and not c.delayed:
-            raise IllegalAction(
-                f"Not {c.name}'s turn: waiting for {_names(state, waiting)}. In the simple mode "
-                f"each character declares and acts in turn, highest initiative first (TURN-05)."
-            )
-    else:
-        raise IllegalAction(
-            f"Actions are declared in the declaration phase (TURN-02); it is now the "
-            f"{state.phase} phase of turn {state.turn}."
-        )
+    _check_may_declare(state, c, rules)
+    _check_declare_time(state, c, rules, early)
     acts, main, reactive = _check_actions(state, c, actions, desperate, rules)
     c = replace(
         c, declared=True, actions=acts, main=main, reactive=reactive, desperate=bool(desperate)
@@ -1181,6 +1133,68 @@ def declare(
         }
     ]
     return _finish(state, _put(state, c), rules, events)
+
+
+def _check_may_declare(state: CombatState, c: Combatant, rules: TurnRules) -> None:
+    """TURN-01/02: ``c`` takes part this turn, has not lost it, has not declared yet and has
+    rolled initiative."""
+    if c.joined_turn > state.turn:
+        raise IllegalAction(
+            f"{c.name} joined during turn {state.turn} and takes part from "
+            f"turn {c.joined_turn}."
+        )
+    if c.lost:
+        raise IllegalAction(_lost_reason(c, state.turn, rules))
+    if c.declared:
+        hint = " or change it (TURN-10)" if rules.change.get("enabled") else ""
+        raise IllegalAction(
+            f"{c.name} has already declared this turn. Before acting, "
+            f"{c.name} may abort to a defense (TURN-08){hint}."
+        )
+    if c.init_total is None:
+        raise IllegalAction(f"{c.name} has no initiative yet: +combat/init first.")
+
+
+def _check_declare_time(state: CombatState, c: Combatant, rules: TurnRules,
+                        early: bool) -> None:
+    """TURN-01: declarations go from lowest to highest initiative in the declaration phase;
+    TURN-05: in the simple mode each declares in turn, and the runner may declare an NPC
+    early."""
+    simple = state.options.mode == "simple"
+    waiting = dict(_waiting_of(state))
+    if early:
+        if not (simple and rules.npc_early and c.is_npc):
+            raise IllegalAction(
+                "Only NPCs may be declared ahead of their turn, and only in the "
+                "simple mode (TURN-05)."
+            )
+        slot = _slot_of(state, c.key)
+        if state.phase == "act" and slot is not None and slot < state.cursor:
+            raise IllegalAction(f"{c.name}'s place in this turn has passed.")
+        if state.phase not in ("initiative", "act"):
+            raise IllegalAction(
+                f"NPCs are declared early at the start of a turn, not in the "
+                f"{state.phase} phase."
+            )
+    elif state.phase == "declare":
+        # A slot already passed (the character recovered from a lost turn): declare late.
+        # Looked for only when the turn is not waiting for this declaration (the usual case).
+        if waiting.get(c.key) != "declare" and not _passed(state, c.key):
+            raise IllegalAction(
+                f"Not {c.name}'s turn to declare: waiting for {_names(state, waiting)}. "
+                f"Declarations go from lowest to highest initiative (TURN-01)."
+            )
+    elif state.phase == "act" and simple:
+        if waiting.get(c.key) != "declare" and not c.delayed:
+            raise IllegalAction(
+                f"Not {c.name}'s turn: waiting for {_names(state, waiting)}. In the simple mode "
+                f"each character declares and acts in turn, highest initiative first (TURN-05)."
+            )
+    else:
+        raise IllegalAction(
+            f"Actions are declared in the declaration phase (TURN-02); it is now the "
+            f"{state.phase} phase of turn {state.turn}."
+        )
 
 
 # ---------------------------------------------------------------- acting
