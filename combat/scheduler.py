@@ -1378,27 +1378,54 @@ def defend(
     if kind is not None and kind not in rules.defensive:
         raise InputError(f"'{kind}' is not a defense; use {', '.join(sorted(rules.defensive))}.")
     if c.desperate:
-        k = c.defenses
-        if k < len(c.actions):
-            a = dict(c.actions[k])
-            if kind:
-                a["kind"] = kind  # any defense may answer; the declaration said "defend"
-        elif kind:
-            a = {"kind": kind}
-        else:
-            raise InputError("Which defense? block, dodge or parry.")
-        mods = (Modifier("desperate defense", dice=-k * rules.desperate_step),) if k else ()
-        used = c.used + ((k,) if k < len(c.actions) else ())
-        c2 = replace(c, defenses=k + 1, used=used)
-        ev = Event("defend", {
-            "actor": key,
-            "against": against,
-            "index": k,
-            "action": a,
-            "modifiers": _mods_dicts(m for m in mods if m.dice),
-            "desperate": True,
-        })
-        return _finish_spent(state, _put(state, c2), rules, [ev])
+        return _defend_desperately(state, c, rules, against, kind)
+    pick = _declared_defense(state, c, against, kind)
+    mods = action_penalties(c, ruleset)[pick]
+    c2 = replace(c, used=c.used + (pick,))
+    ev = Event("defend", {
+        "actor": key,
+        "against": against,
+        "index": pick,
+        "action": dict(c.actions[pick]),
+        "modifiers": _mods_dicts(mods),
+        "desperate": False,
+        "anticipated": c.actions[pick].get("against") is not None,
+    })
+    return _finish_spent(state, _put(state, c2), rules, [ev])
+
+
+def _defend_desperately(state: CombatState, c: Combatant, rules: TurnRules,
+                        against: str | None, kind: str | None) -> Step:
+    """DEF-04: a desperate defender defends as often as attacked, -1 die on the second,
+    -2 on the third ...; the k-th defense spends the k-th action declared, if any."""
+    k = c.defenses
+    if k < len(c.actions):
+        a = dict(c.actions[k])
+        if kind:
+            a["kind"] = kind  # any defense may answer; the declaration said "defend"
+    elif kind:
+        a = {"kind": kind}
+    else:
+        raise InputError("Which defense? block, dodge or parry.")
+    mods = (Modifier("desperate defense", dice=-k * rules.desperate_step),) if k else ()
+    used = c.used + ((k,) if k < len(c.actions) else ())
+    c2 = replace(c, defenses=k + 1, used=used)
+    ev = Event("defend", {
+        "actor": c.key,
+        "against": against,
+        "index": k,
+        "action": a,
+        "modifiers": _mods_dicts(m for m in mods if m.dice),
+        "desperate": True,
+    })
+    return _finish_spent(state, _put(state, c2), rules, [ev])
+
+
+def _declared_defense(state: CombatState, c: Combatant, against: str | None,
+                      kind: str | None) -> int:
+    """The index of ``c``'s declared defense that answers ``against``'s attack now: one
+    declared against that attacker first (TURN-09), then a general one; one declared as the
+    k-th action waits for the extra phase (TURN-07). None left: IllegalAction."""
     free = [i for i in c.reactive if i not in c.used]
     usable = [i for i in free if state.phase == "extra" or i < c.main]
     if kind:
@@ -1425,18 +1452,7 @@ def defend(
             f"{c.name} has no declared defense left this turn; aborting to one "
             f"takes a Willpower roll or point (TURN-08)."
         )
-    mods = action_penalties(c, ruleset)[pick]
-    c2 = replace(c, used=c.used + (pick,))
-    ev = Event("defend", {
-        "actor": key,
-        "against": against,
-        "index": pick,
-        "action": dict(c.actions[pick]),
-        "modifiers": _mods_dicts(mods),
-        "desperate": False,
-        "anticipated": c.actions[pick].get("against") is not None,
-    })
-    return _finish_spent(state, _put(state, c2), rules, [ev])
+    return pick
 
 
 def _swap(
