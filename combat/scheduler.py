@@ -1474,71 +1474,16 @@ def _swap(
     _live(state)
     c = state.find(key)
     cfg = rules.abort if how == "abort" else rules.change
-    rule = "TURN-08" if how == "abort" else "TURN-10"
-    if how == "change" and not cfg.get("enabled"):
-        raise IllegalAction(
-            "This ruleset has no changing of declared actions; before acting "
-            "you may abort to a defense (TURN-08)."
-        )
-    if state.phase not in ("act", "extra"):
-        raise IllegalAction(
-            f"An action is changed once actions are under way, not in the {state.phase} phase."
-        )
-    if c.lost:
-        raise IllegalAction(_lost_reason(c, state.turn, rules))
-    if c.joined_turn > state.turn or c.init_total is None:
-        raise IllegalAction(f"{c.name} takes part from turn {c.joined_turn}.")
-    if c.used or c.defenses:
-        raise IllegalAction(
-            f"{c.name} has already acted this turn; an action can be changed "
-            f"only before acting ({rule})."
-        )
-    to = plain(to_action, "new action")
-    if not isinstance(to, dict) or not isinstance(to.get("kind"), str) or not to["kind"].strip():
-        raise InputError("The new action needs a kind (dodge, block, parry, ...).")
-    to["kind"] = to["kind"].strip().lower()
-    to.pop("extra", None)  # the new action takes the declared one's place, never an extra's
+    _check_may_swap(state, c, how, cfg, rules)
+    to = _new_action(to_action, how, cfg, related)
     defensive = to["kind"] in rules.defensive
-    if how == "abort":
-        kinds = cfg.get("to_kinds")
-        if kinds is not None and to["kind"] not in {k.lower() for k in kinds}:
-            raise IllegalAction(
-                f"An abort is to {', '.join(kinds)} only (TURN-08), not {to['kind']}."
-            )
-    elif cfg.get("related_only", True) and not related:
-        raise IllegalAction(
-            "A declared action that became impossible can only change to a "
-            "related one (TURN-10): chasing the target who moved away, not "
-            "shooting them instead of clawing."
-        )
-    # Defect 21: only a ruleset whose failed roll may be bought back with a point says so.
-    if c.abort_failed and not cfg.get("spend_after_failure", True):
-        raise IllegalAction(
-            f"{c.name}'s Willpower roll failed: the declared action stands this turn."
-        )
-    if c.abort_failed and not spend_willpower:
-        raise IllegalAction(
-            f"{c.name}'s Willpower roll failed: {c.name} must perform the declared "
-            f"action unless they spend a Willpower point: +combat/abort {to['kind']}/wp"
-        )
+    _check_after_failure(c, cfg, to, spend_willpower)
     free = bool(pointless and cfg.get("free_if_pointless"))
     roll = None
     if free or spend_willpower:
         ok = True
     else:
-        if isinstance(willpower, bool) or not isinstance(willpower, int) or willpower <= 0:
-            raise InputError("Roll Willpower for it (give the rating) or spend a point.")
-        diff = cfg.get("difficulty", 6)
-        if faces is not None:  # DICE-09: a reflex roll, so no wound penalty
-            roll = dice.count(tuple(faces), diff, ruleset.dice)
-            if roll.pool != willpower:
-                raise InputError(
-                    f"A Willpower {willpower} roll has {willpower} dice, not {roll.pool}."
-                )
-        else:
-            if rng is None:
-                raise InputError("No dice to roll with (rng missing).")
-            roll = dice.roll(willpower, diff, rng, ruleset.dice)
+        roll = _willpower_roll(willpower, cfg, faces, rng, ruleset)
         ok = roll.successes > 0
     event = {
         "event": how,
@@ -1576,6 +1521,87 @@ def _swap(
     event["index"] = 0
     event["modifiers"] = _mods_dicts(action_penalties(c2, ruleset)[0])
     return _finish(state, _put(state, c2), rules, [event])
+
+
+def _check_may_swap(state: CombatState, c: Combatant, how: str, cfg: Mapping,
+                    rules: TurnRules) -> None:
+    """TURN-08 / TURN-10: ``c`` may change a declared action now: the ruleset allows it,
+    actions are under way, ``c`` takes part and has not acted yet."""
+    if how == "change" and not cfg.get("enabled"):
+        raise IllegalAction(
+            "This ruleset has no changing of declared actions; before acting "
+            "you may abort to a defense (TURN-08)."
+        )
+    if state.phase not in ("act", "extra"):
+        raise IllegalAction(
+            f"An action is changed once actions are under way, not in the {state.phase} phase."
+        )
+    if c.lost:
+        raise IllegalAction(_lost_reason(c, state.turn, rules))
+    if c.joined_turn > state.turn or c.init_total is None:
+        raise IllegalAction(f"{c.name} takes part from turn {c.joined_turn}.")
+    if c.used or c.defenses:
+        raise IllegalAction(
+            f"{c.name} has already acted this turn; an action can be changed "
+            f"only before acting ({'TURN-08' if how == 'abort' else 'TURN-10'})."
+        )
+
+
+def _new_action(to_action: Mapping, how: str, cfg: Mapping, related: bool) -> dict:
+    """The action swapped in, checked: a kind, one an abort may go to (TURN-08), related to
+    the declared one for a change where the ruleset says so (TURN-10)."""
+    to = plain(to_action, "new action")
+    if not isinstance(to, dict) or not isinstance(to.get("kind"), str) or not to["kind"].strip():
+        raise InputError("The new action needs a kind (dodge, block, parry, ...).")
+    to["kind"] = to["kind"].strip().lower()
+    to.pop("extra", None)  # the new action takes the declared one's place, never an extra's
+    if how == "abort":
+        kinds = cfg.get("to_kinds")
+        if kinds is not None and to["kind"] not in {k.lower() for k in kinds}:
+            raise IllegalAction(
+                f"An abort is to {', '.join(kinds)} only (TURN-08), not {to['kind']}."
+            )
+    elif cfg.get("related_only", True) and not related:
+        raise IllegalAction(
+            "A declared action that became impossible can only change to a "
+            "related one (TURN-10): chasing the target who moved away, not "
+            "shooting them instead of clawing."
+        )
+    return to
+
+
+def _check_after_failure(c: Combatant, cfg: Mapping, to: Mapping, spend_willpower: bool) -> None:
+    """TURN-08: after a failed Willpower roll the declared action stands, unless a point is
+    spent where the ruleset lets it buy the roll back."""
+    # Defect 21: only a ruleset whose failed roll may be bought back with a point says so.
+    if c.abort_failed and not cfg.get("spend_after_failure", True):
+        raise IllegalAction(
+            f"{c.name}'s Willpower roll failed: the declared action stands this turn."
+        )
+    if c.abort_failed and not spend_willpower:
+        raise IllegalAction(
+            f"{c.name}'s Willpower roll failed: {c.name} must perform the declared "
+            f"action unless they spend a Willpower point: +combat/abort {to['kind']}/wp"
+        )
+
+
+def _willpower_roll(willpower: int, cfg: Mapping, faces: Sequence[int] | None, rng,
+                    ruleset) -> dice.Roll:
+    """The Willpower roll an abort or a change takes (TURN-08/10)."""
+    if isinstance(willpower, bool) or not isinstance(willpower, int) or willpower <= 0:
+        raise InputError("Roll Willpower for it (give the rating) or spend a point.")
+    diff = cfg.get("difficulty", 6)
+    if faces is not None:  # DICE-09: a reflex roll, so no wound penalty
+        roll = dice.count(tuple(faces), diff, ruleset.dice)
+        if roll.pool != willpower:
+            raise InputError(
+                f"A Willpower {willpower} roll has {willpower} dice, not {roll.pool}."
+            )
+    else:
+        if rng is None:
+            raise InputError("No dice to roll with (rng missing).")
+        roll = dice.roll(willpower, diff, rng, ruleset.dice)
+    return roll
 
 
 def abort(
