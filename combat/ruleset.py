@@ -470,22 +470,39 @@ def load_library(root: str | Path, on_bug=None) -> Library:
         for sub in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
             if any(sub.glob("*.y*ml")):
                 folders[sub.name.lower()] = _read_folder(sub, root, on_bug)
-    rulesets: dict[str, Ruleset] = {}
-    refused: dict[str, tuple[RuleIssue, ...]] = {}
-    broken_parent: dict[str, str] = {}
-    built: dict[str, tuple[dict, dict]] = {}  # valid rulesets: merged data, key origins
+    work = _Build(root, folders)
+    for name in folders:
+        work.build(name, ())
+    return Library(str(root), dict(sorted(work.rulesets.items())), work.refused,
+                   work.broken_parent)
 
-    def build(name: str, chain: tuple[str, ...]) -> tuple[dict, dict] | None:
-        if name in built or name in refused:
-            return built.get(name)
-        folder = folders[name]
+
+class _Build:
+    """One ``load_library`` call's work: each folder built into a ``Ruleset``, its parent
+    first; what is refused is kept with its issues, and a child refused for its parent's
+    errors names that parent (``broken_parent``)."""
+
+    def __init__(self, root: Path, folders: dict[str, _Folder]):
+        self.root = root
+        self.folders = folders
+        self.rulesets: dict[str, Ruleset] = {}
+        self.refused: dict[str, tuple[RuleIssue, ...]] = {}
+        self.broken_parent: dict[str, str] = {}
+        self.built: dict[str, tuple[dict, dict]] = {}  # valid rulesets: merged data, key origins
+
+    def build(self, name: str, chain: tuple[str, ...]) -> tuple[dict, dict] | None:
+        """(merged data, key origins) of the valid ruleset ``name``, or None once refused;
+        ``chain``: the children waiting on it (an ``extends`` loop is refused)."""
+        if name in self.built or name in self.refused:
+            return self.built.get(name)
+        folder = self.folders[name]
         meta = folder.data.get("ruleset") or {}
         meta = meta if isinstance(meta, dict) else {}
         parent = meta.get("extends")
+        parent = None if parent is None else str(parent).lower()
         main = folder.files[0] if folder.files else name
-        where = folder.origin.get(("ruleset", "extends"), (main, None))
         if folder.issues:
-            refused[name] = tuple(folder.issues)
+            self.refused[name] = tuple(folder.issues)
             return None
         off_where = folder.origin.get(("ruleset", "switch_off"), (main, None))
         found: list[RuleIssue] = []
@@ -496,48 +513,66 @@ def load_library(root: str | Path, on_bug=None) -> Library:
                                        "a ruleset that extends nothing has nothing to switch "
                                        "off", off_where[1]))
         else:
-            parent = str(parent).lower()
-            if parent in chain + (name,):
-                loop = (chain + (name,))[(chain + (name,)).index(parent):]
-                for member in loop:  # every ruleset in the loop is told, in its own file
-                    f = folders[member]
-                    at = f.origin.get(("ruleset", "extends"), (f.files[0], None))
-                    turn = loop[loop.index(member):] + loop[: loop.index(member)] + (member,)
-                    refused[member] = (RuleIssue(at[0], "ruleset.extends",
-                                                 f"extends forms a cycle: {' -> '.join(turn)}",
-                                                 at[1]),)
+            inherited = self._inherit(name, chain, parent, folder, meta, main, off_where)
+            if inherited is None:
                 return None
-            if parent not in folders:
-                known = ", ".join(sorted(folders)) or "none"
-                refused[name] = (RuleIssue(
-                    where[0], "ruleset.extends",
-                    f"the parent ruleset '{parent}' is missing: no folder {root.name}/{parent}/ "
-                    f"with .yaml files (known: {known})", where[1]),)
-                return None
-            base = build(parent, chain + (name,))
-            if base is None and name in refused:  # in a cycle: already told
-                return None
-            if base is None:
-                broken_parent[name] = parent
-                refused[name] = (RuleIssue(
-                    where[0], "ruleset.extends",
-                    f"the parent ruleset '{parent}' has errors (listed under {parent}); "
-                    f"fix them first", where[1]),)
-                return None
-            origin = dict(base[1])
-            inherited = copy.deepcopy(base[0])
-            # What the child switches off goes before its own files merge, so a child may
-            # drop an inherited table and state its own in its place.
-            found += _switch_off(inherited, origin, meta.get("switch_off") or [], off_where)
-            data = _merge(inherited, folder.data, origin, folder.origin, ())
-            # A parent's switch-offs are already applied; the child lists only its own.
-            if isinstance(data.get("ruleset"), dict):
-                data["ruleset"]["switch_off"] = meta.get("switch_off") or []
-                data["ruleset"]["base"] = bool(meta.get("base"))  # a base's child is playable
+            data, origin, found = inherited
+        return self._validated(name, folder, data, origin, found, parent, main)
+
+    def _inherit(self, name: str, chain: tuple[str, ...], parent: str, folder: _Folder,
+                 meta: dict, main: str, off_where: tuple):
+        """(data, origins, issues) of ``name`` over its built ``parent``, or None when the
+        parent makes it refused: a loop of ``extends``, a parent missing or with errors."""
+        where = folder.origin.get(("ruleset", "extends"), (main, None))
+        if parent in chain + (name,):
+            self._refuse_loop((chain + (name,))[(chain + (name,)).index(parent):])
+            return None
+        if parent not in self.folders:
+            known = ", ".join(sorted(self.folders)) or "none"
+            self.refused[name] = (RuleIssue(
+                where[0], "ruleset.extends",
+                f"the parent ruleset '{parent}' is missing: no folder {self.root.name}/{parent}/ "
+                f"with .yaml files (known: {known})", where[1]),)
+            return None
+        base = self.build(parent, chain + (name,))
+        if base is None and name in self.refused:  # in a cycle: already told
+            return None
+        if base is None:
+            self.broken_parent[name] = parent
+            self.refused[name] = (RuleIssue(
+                where[0], "ruleset.extends",
+                f"the parent ruleset '{parent}' has errors (listed under {parent}); "
+                f"fix them first", where[1]),)
+            return None
+        origin = dict(base[1])
+        inherited = copy.deepcopy(base[0])
+        # What the child switches off goes before its own files merge, so a child may
+        # drop an inherited table and state its own in its place.
+        found = _switch_off(inherited, origin, meta.get("switch_off") or [], off_where)
+        data = _merge(inherited, folder.data, origin, folder.origin, ())
+        # A parent's switch-offs are already applied; the child lists only its own.
+        if isinstance(data.get("ruleset"), dict):
+            data["ruleset"]["switch_off"] = meta.get("switch_off") or []
+            data["ruleset"]["base"] = bool(meta.get("base"))  # a base's child is playable
+        return data, origin, found
+
+    def _refuse_loop(self, loop: tuple[str, ...]) -> None:
+        for member in loop:  # every ruleset in the loop is told, in its own file
+            f = self.folders[member]
+            at = f.origin.get(("ruleset", "extends"), (f.files[0], None))
+            turn = loop[loop.index(member):] + loop[: loop.index(member)] + (member,)
+            self.refused[member] = (RuleIssue(at[0], "ruleset.extends",
+                                              f"extends forms a cycle: {' -> '.join(turn)}",
+                                              at[1]),)
+
+    def _validated(self, name: str, folder: _Folder, data: dict, origin: dict,
+                   found: list[RuleIssue], parent: str | None, main: str):
+        """Check the merged ``data`` (the schema, the required tables, the cross-table
+        checks) and keep the ruleset, or refuse it with every issue found."""
         problems: list[tuple[str, str]] = []
         schema = Struct(optional={"ruleset": META, **_sections()})
         clean = schema.check(data, "", problems)
-        found += [_issue(origin, p, m, main) for p, m in problems]
+        found = found + [_issue(origin, p, m, main) for p, m in problems]
         # A missing table would otherwise surface as a confusing cross-table error (or a
         # crash at first use); name it, and where it should go.
         here = str(Path(main).parent) + "/" if folder.files else name
@@ -549,7 +584,7 @@ def load_library(root: str | Path, on_bug=None) -> Library:
             if sec not in data
         ]
         if found:
-            refused[name] = tuple(found)
+            self.refused[name] = tuple(found)
             return None
         clean_meta = clean.get("ruleset") or {}
         ruleset = Ruleset(
@@ -567,17 +602,13 @@ def load_library(root: str | Path, on_bug=None) -> Library:
         except RulesError as err:
             extra = list(err.issues)
         if extra:
-            refused[name] = tuple(
+            self.refused[name] = tuple(
                 _issue(origin, i.path, i.message, main) if not i.file else i for i in extra
             )
             return None
-        rulesets[name] = ruleset
-        built[name] = (data, origin)
-        return built[name]
-
-    for name in folders:
-        build(name, ())
-    return Library(str(root), dict(sorted(rulesets.items())), refused, broken_parent)
+        self.rulesets[name] = ruleset
+        self.built[name] = (data, origin)
+        return self.built[name]
 
 
 def load_ruleset(root: str | Path, name: str) -> Ruleset:
