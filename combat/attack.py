@@ -617,21 +617,9 @@ def _fire(ruleset, sheet, weapon: Weapon, m: Maneuver, ctx: Context):
     return None, None
 
 
-def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Context) -> _Plan:
-    t = tables(ruleset)
-    _check_side(ctx.attacker)
-    _check_side(ctx.target)
-    a_side, t_side = ctx.attacker, ctx.target
-    if a_side.conditions & {"immobilized_fully", "staked"}:
-        raise IllegalAction("You are fully immobilized and cannot attack.")
-    mods: list[Modifier] = []
-    wounds = _wounds(ruleset, attacker, ctx.ignore_wounds)
-    costs: list[tuple[str, int]] = [("Willpower", 1)] if intent.willpower else []
-
-    if intent.magic is not None:
-        return _magic_plan(ruleset, intent, ctx, costs)
-
-    # -------------------------------------------------- weapon and maneuver
+def _weapon_and_maneuver(t, attacker, intent: Attack) -> tuple[Weapon | None, Maneuver, str]:
+    """(the weapon carried, the maneuver as made with it or without, the maneuver's name as
+    told): the weapon must be carried and fit the maneuver (RNG-08 bursts, rates of fire)."""
     weapon = None
     if intent.weapon:
         weapon = t.weapon(intent.weapon)
@@ -663,15 +651,12 @@ def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Conte
         if m.min_rate and weapon.rate < m.min_rate:
             raise IllegalAction(f"A {label} needs a rate of fire of {m.min_rate}+; the "
                                 f"{weapon.name}'s is {weapon.rate}.")
-    m = m.for_weapon(weapon is not None)
-    kind = weapon.kind if m.kind == "weapon" else m.kind
-    krow = t.attacks["kinds"].get(kind)
-    if krow is None:
-        raise IllegalAction(f"This ruleset has no rules for {kind} attacks.")
-    rng_cls = "ranged" if krow.get("range") == "ranged" else "close"
-    form_allowed(ruleset, m, attacker)  # CLOSE-10
+    return weapon, m.for_weapon(weapon is not None), label
 
-    # -------------------------------------------------- grapples (CLOSE-03, CLOSE-05)
+
+def _check_grapple(t, ctx: Context, m: Maneuver, label: str) -> None:
+    """CLOSE-03 clinch / CLOSE-05 hold: what a grapple allows, and what needs one."""
+    a_side = ctx.attacker
     grapples = t.man.get("grapples") or {}
     if ctx.grapple:
         allowed = (grapples.get(ctx.grapple) or {}).get("allowed", ())
@@ -685,10 +670,17 @@ def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Conte
         raise IllegalAction(f"A {label} needs you to be in a {' or '.join(m.needs_grapple)} "
                             f"with the target.")
 
-    # -------------------------------------------------- who can, and the damage
+
+def _damage_kind(ruleset, attacker, ctx: Context, m: Maneuver, intent: Attack,
+                 weapon: Weapon | None, kind: str, label: str):
+    """(the damage expression, its type, source and material, the costs a natural attack
+    adds, the label): a bite or claw by who can (CLOSE-01/02), a weapon's ammunition
+    (CLOSE-06)."""
+    t = tables(ruleset)
+    t_side = ctx.target
+    costs: list[tuple[str, int]] = []
     damage_expr, dtype, material = m.damage, m.type, ""
     source = m.natural or m.source or ("brawl" if kind == "brawl" else kind)
-    barehanded = weapon is None
     if (intent.drain or intent.sever) and m.natural != "bite":
         raise IllegalAction("Draining and severing are done with a bite.")
     if m.natural:
@@ -713,6 +705,38 @@ def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Conte
         dtype = "bashing"
     if m.target_needs_weapon and not t_side.weapon:
         raise IllegalAction(f"The target holds no weapon to {label}.")
+    return damage_expr, dtype, source, material, costs, label
+
+
+def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Context) -> _Plan:
+    t = tables(ruleset)
+    _check_side(ctx.attacker)
+    _check_side(ctx.target)
+    a_side, t_side = ctx.attacker, ctx.target
+    if a_side.conditions & {"immobilized_fully", "staked"}:
+        raise IllegalAction("You are fully immobilized and cannot attack.")
+    mods: list[Modifier] = []
+    wounds = _wounds(ruleset, attacker, ctx.ignore_wounds)
+    costs: list[tuple[str, int]] = [("Willpower", 1)] if intent.willpower else []
+
+    if intent.magic is not None:
+        return _magic_plan(ruleset, intent, ctx, costs)
+
+    weapon, m, label = _weapon_and_maneuver(t, attacker, intent)
+    kind = weapon.kind if m.kind == "weapon" else m.kind
+    krow = t.attacks["kinds"].get(kind)
+    if krow is None:
+        raise IllegalAction(f"This ruleset has no rules for {kind} attacks.")
+    rng_cls = "ranged" if krow.get("range") == "ranged" else "close"
+    form_allowed(ruleset, m, attacker)  # CLOSE-10
+
+    _check_grapple(t, ctx, m, label)  # CLOSE-03, CLOSE-05
+
+    # -------------------------------------------------- who can, and the damage
+    damage_expr, dtype, source, material, extra_costs, label = _damage_kind(
+        ruleset, attacker, ctx, m, intent, weapon, kind, label)
+    costs += extra_costs
+    barehanded = weapon is None
 
     # -------------------------------------------------- the pool (ATK-01..09, DICE-06/07)
     attribute = m.attribute or krow["attribute"]
