@@ -708,6 +708,123 @@ def _damage_kind(ruleset, attacker, ctx: Context, m: Maneuver, intent: Attack,
     return damage_expr, dtype, source, material, costs, label
 
 
+def _movement_mods(ruleset, attacker, intent: Attack, a_side: Side,
+                   t_side: Side) -> list[Modifier]:
+    """MAN-02 a flank or rear attack, MAN-04 moving while attacking (up to half a run),
+    COMP-05 either side moving faster than a walk."""
+    t = tables(ruleset)
+    mods: list[Modifier] = []
+    flank = t.man.get("flank") or {}
+    if intent.position not in ("front", "flank", "rear"):
+        raise InputError("Position is front, flank or rear.")
+    if intent.position != "front":
+        if flank.get("lost_if_target_sees_behind") and t_side.sees_behind:
+            pass  # everyman: a target that sees behind loses nothing to a rear attack
+        else:
+            n = flank.get("flank_dice", 1) if intent.position == "flank" else flank.get(
+                "rear_dice", 2)
+            mods.append(Modifier(f"{intent.position} attack", dice=n))  # MAN-02
+    if a_side.moved_yards:  # MAN-04
+        wa = t.movement.get("while_acting") or {}
+        limit = movement_yards(ruleset, attacker, "run") * wa.get("max_percent_of_run", 50) // 100
+        if a_side.moved_yards > limit:
+            raise IllegalAction(f"While acting you can move at most {limit} yards (half your "
+                                f"run); you moved {a_side.moved_yards}. Move as a separate action.")
+        mods.append(Modifier(f"moved {a_side.moved_yards} yd",
+                             dice=wa.get("dice_per_yard", -1) * a_side.moved_yards))
+    mv = t.comp.get("movement") or {}
+    if _faster_than_walk(a_side.speed):  # COMP-05
+        mods.append(Modifier(f"attacker moving ({a_side.speed})",
+                             difficulty=mv.get("attacker_faster_than_walk", 1)))
+    if _faster_than_walk(t_side.speed):
+        mods.append(Modifier(f"target moving ({t_side.speed})",
+                             difficulty=mv.get("target_faster_than_walk", 1)))
+    return mods
+
+
+def _close_mods(t, ctx: Context, weapon: Weapon | None) -> list[Modifier]:
+    """A close attack: within reach, CLOSE-08 outnumbered, CLOSE-09 a riposte, CLOSE-13 the
+    longer weapon."""
+    a_side, t_side = ctx.attacker, ctx.target
+    mods: list[Modifier] = []
+    reach = t.attacks.get("close_reach_yards", 1)
+    if ctx.range_yards > reach:
+        raise IllegalAction(f"The target is {ctx.range_yards} yards away; close combat needs "
+                            f"{reach} yard(s). Move closer first.")
+    outnumbered = _outnumbered(t.man, a_side.opponents, "attack")
+    if outnumbered:
+        mods.append(outnumbered)
+    if ctx.riposte:  # CLOSE-09
+        if not weapon or weapon.kind not in ("melee", "thrown"):
+            raise IllegalAction("A riposte is an attack with the weapon that parried.")
+        mods.append(Modifier("riposte", dice=t.man.get("riposte_dice", 1)))
+    if t_side.weapon:  # CLOSE-13
+        theirs = t.weapon(t_side.weapon)
+        mine = weapon.length if weapon and weapon.kind in ("melee", "thrown") else 0
+        if theirs.kind in ("melee", "thrown") and theirs.length > mine:
+            mods.append(Modifier(f"their {theirs.name} is longer",
+                                 dice=t.man.get("weapon_length_dice", -1)))
+    return mods
+
+
+def _ranged_mods(ruleset, attacker, ctx: Context, weapon: Weapon | None, kind: str,
+                 location: Location | None) -> tuple[str, list[Modifier]]:
+    """(why the shot misses on its own or "", its modifiers): RNG-05 range bands (beyond the
+    maximum misses; a thrown weapon's range by Strength), RNG-03 cover on either side (MAN-10:
+    an exposed part bypasses it)."""
+    t = tables(ruleset)
+    a_side, t_side = ctx.attacker, ctx.target
+    auto_miss = ""
+    mods: list[Modifier] = []
+    if weapon:
+        bands = t.ranged.get("range_bands") or {}
+        if kind == "thrown":
+            maximum = thrown_max_range(ruleset, attacker, weapon)
+            half = (t.attacks.get("throwing") or {}).get("normal_range") == "half"
+            normal = maximum // 2 if half else maximum
+        else:
+            normal = weapon.range
+            maximum = normal * bands.get("miss_beyond_multiple", 2)
+        if ctx.range_yards > maximum:
+            auto_miss = (f"the target is {ctx.range_yards} yards away, beyond the "
+                         f"{weapon.name}'s maximum of {maximum}")
+        elif ctx.range_yards > normal:
+            mods.append(Modifier(f"beyond normal range ({normal} yd)",
+                                 difficulty=bands.get("beyond_normal_difficulty", 2)))
+        elif ctx.range_yards <= bands.get("point_blank_yards", 2):
+            mods.append(Modifier("point-blank", difficulty=bands.get("point_blank_difficulty",
+                                                                     -2)))
+    covers = t.ranged.get("cover") or {}
+    cov = covers.get(t_side.cover) or {}
+    if cov.get("to_be_hit"):
+        if location and location.part in cov.get("exposed", ()):
+            pass  # MAN-10: aiming at the exposed part bypasses the cover
+        else:
+            mods.append(Modifier(f"target in {t_side.cover} cover",
+                                 difficulty=cov["to_be_hit"]))
+    own = covers.get(a_side.cover) or {}
+    if own.get("to_hit"):
+        mods.append(Modifier(f"shooting from {a_side.cover} cover",
+                             difficulty=own["to_hit"]))
+    return auto_miss, mods
+
+
+def _off_hand(ruleset, attacker, weapon: Weapon | None, a_side: Side) -> Modifier | None:
+    """RNG-09: neither hand's weapon may need both hands; the off hand's difficulty, unless
+    the ruleset's waiver holds (Ambidextrous)."""
+    t = tables(ruleset)
+    tw = t.ranged.get("two_weapons") or {}
+    if weapon and weapon.two_handed:
+        raise IllegalAction(f"The {weapon.name} needs both hands; it cannot be an off-hand "
+                            f"weapon.")
+    main = t.weapon(a_side.weapon) if a_side.weapon else None
+    if main and main.two_handed:
+        raise IllegalAction(f"Both your hands are on the {main.name}.")
+    if _waived(ruleset, attacker, tw.get("off_hand_waived_by")):
+        return None
+    return Modifier("off hand", difficulty=tw.get("off_hand_difficulty", 1))
+
+
 def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Context) -> _Plan:
     t = tables(ruleset)
     _check_side(ctx.attacker)
@@ -761,32 +878,7 @@ def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Conte
     mods.append(armor_penalty(ruleset, attacker, "attack"))  # ATK-03
     mods.append(wounds)
 
-    # -------------------------------------------------- MAN: position, movement
-    flank = t.man.get("flank") or {}
-    if intent.position not in ("front", "flank", "rear"):
-        raise InputError("Position is front, flank or rear.")
-    if intent.position != "front":
-        if flank.get("lost_if_target_sees_behind") and t_side.sees_behind:
-            pass  # everyman: a target that sees behind loses nothing to a rear attack
-        else:
-            n = flank.get("flank_dice", 1) if intent.position == "flank" else flank.get(
-                "rear_dice", 2)
-            mods.append(Modifier(f"{intent.position} attack", dice=n))  # MAN-02
-    if a_side.moved_yards:  # MAN-04
-        wa = t.movement.get("while_acting") or {}
-        limit = movement_yards(ruleset, attacker, "run") * wa.get("max_percent_of_run", 50) // 100
-        if a_side.moved_yards > limit:
-            raise IllegalAction(f"While acting you can move at most {limit} yards (half your "
-                                f"run); you moved {a_side.moved_yards}. Move as a separate action.")
-        mods.append(Modifier(f"moved {a_side.moved_yards} yd",
-                             dice=wa.get("dice_per_yard", -1) * a_side.moved_yards))
-    mv = t.comp.get("movement") or {}
-    if _faster_than_walk(a_side.speed):  # COMP-05
-        mods.append(Modifier(f"attacker moving ({a_side.speed})",
-                             difficulty=mv.get("attacker_faster_than_walk", 1)))
-    if _faster_than_walk(t_side.speed):
-        mods.append(Modifier(f"target moving ({t_side.speed})",
-                             difficulty=mv.get("target_faster_than_walk", 1)))
+    mods += _movement_mods(ruleset, attacker, intent, a_side, t_side)  # MAN-02/04, COMP-05
 
     # -------------------------------------------------- MAN-10 targeting
     location = None
@@ -798,71 +890,20 @@ def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Conte
             mods.append(Modifier(f"targeting {location.name} ({location.size})",
                                  difficulty=location.difficulty))
 
-    # -------------------------------------------------- close combat
     if rng_cls == "close":
-        reach = t.attacks.get("close_reach_yards", 1)
-        if ctx.range_yards > reach:
-            raise IllegalAction(f"The target is {ctx.range_yards} yards away; close combat needs "
-                                f"{reach} yard(s). Move closer first.")
-        outnumbered = _outnumbered(t.man, a_side.opponents, "attack")
-        if outnumbered:
-            mods.append(outnumbered)
-        if ctx.riposte:  # CLOSE-09
-            if not weapon or weapon.kind not in ("melee", "thrown"):
-                raise IllegalAction("A riposte is an attack with the weapon that parried.")
-            mods.append(Modifier("riposte", dice=t.man.get("riposte_dice", 1)))
-        if t_side.weapon:  # CLOSE-13
-            theirs = t.weapon(t_side.weapon)
-            mine = weapon.length if weapon and weapon.kind in ("melee", "thrown") else 0
-            if theirs.kind in ("melee", "thrown") and theirs.length > mine:
-                mods.append(Modifier(f"their {theirs.name} is longer",
-                                     dice=t.man.get("weapon_length_dice", -1)))
+        mods += _close_mods(t, ctx, weapon)
 
     # -------------------------------------------------- ranged: range, cover, aim (RNG)
     auto_miss = ""
-    if rng_cls == "ranged" and weapon:
-        bands = t.ranged.get("range_bands") or {}
-        if kind == "thrown":
-            maximum = thrown_max_range(ruleset, attacker, weapon)
-            half = (t.attacks.get("throwing") or {}).get("normal_range") == "half"
-            normal = maximum // 2 if half else maximum
-        else:
-            normal = weapon.range
-            maximum = normal * bands.get("miss_beyond_multiple", 2)
-        if ctx.range_yards > maximum:
-            auto_miss = (f"the target is {ctx.range_yards} yards away, beyond the "
-                         f"{weapon.name}'s maximum of {maximum}")
-        elif ctx.range_yards > normal:
-            mods.append(Modifier(f"beyond normal range ({normal} yd)",
-                                 difficulty=bands.get("beyond_normal_difficulty", 2)))
-        elif ctx.range_yards <= bands.get("point_blank_yards", 2):
-            mods.append(Modifier("point-blank", difficulty=bands.get("point_blank_difficulty",
-                                                                     -2)))
     if rng_cls == "ranged":
-        covers = t.ranged.get("cover") or {}
-        cov = covers.get(t_side.cover) or {}
-        if cov.get("to_be_hit"):
-            if location and location.part in cov.get("exposed", ()):
-                pass  # MAN-10: aiming at the exposed part bypasses the cover
-            else:
-                mods.append(Modifier(f"target in {t_side.cover} cover",
-                                     difficulty=cov["to_be_hit"]))
-        own = covers.get(a_side.cover) or {}
-        if own.get("to_hit"):
-            mods.append(Modifier(f"shooting from {a_side.cover} cover",
-                                 difficulty=own["to_hit"]))
+        auto_miss, ranged = _ranged_mods(ruleset, attacker, ctx, weapon, kind, location)
+        mods += ranged
     if intent.aim_turns or intent.scope:
         mods.append(_aim(ruleset, attacker, weapon, kind, intent, t_side))
     if intent.off_hand:  # RNG-09
-        tw = t.ranged.get("two_weapons") or {}
-        if weapon and weapon.two_handed:
-            raise IllegalAction(f"The {weapon.name} needs both hands; it cannot be an off-hand "
-                                f"weapon.")
-        main = t.weapon(a_side.weapon) if a_side.weapon else None
-        if main and main.two_handed:
-            raise IllegalAction(f"Both your hands are on the {main.name}.")
-        if not _waived(ruleset, attacker, tw.get("off_hand_waived_by")):
-            mods.append(Modifier("off hand", difficulty=tw.get("off_hand_difficulty", 1)))
+        off = _off_hand(ruleset, attacker, weapon, a_side)
+        if off is not None:
+            mods.append(off)
 
     # -------------------------------------------------- COMP: complications
     comp = t.comp
