@@ -825,6 +825,95 @@ def _off_hand(ruleset, attacker, weapon: Weapon | None, a_side: Side) -> Modifie
     return Modifier("off hand", difficulty=tw.get("off_hand_difficulty", 1))
 
 
+def _complications(ruleset, ctx: Context, close: bool,
+                   auto_hit: str) -> tuple[list[Modifier], str, bool]:
+    """(the modifiers, ``auto_hit`` or why the attack hits without a roll, whether it hits
+    with at least one success) of COMP-01 / MAN-12 blindness on either side, COMP-03 an
+    immobilized target, COMP-04 either side on the ground."""
+    a_side, t_side = ctx.attacker, ctx.target
+    mods: list[Modifier] = []
+    comp = tables(ruleset).comp
+    blind = comp.get("blinded") or {}
+    if "blinded" in a_side.conditions:  # COMP-01 / MAN-12
+        if not close and blind.get("ranged_difficulty", 6) is None:
+            raise IllegalAction("Blind, you cannot make a ranged attack with any accuracy.")
+        base = blind.get("close_difficulty", 2) if close else blind.get(
+            "ranged_difficulty", 6)
+        pen, why = _blind_penalty(ruleset, a_side, base, close)
+        mods.append(Modifier(why, difficulty=pen))
+    if "blinded" in t_side.conditions:
+        bonus = blind.get("attacks_on_blinded_dice", 2)
+        if close:
+            bonus = max(0, bonus - t_side.blind_fight_bonus)
+        mods.append(Modifier("target blinded", dice=bonus))
+    imm = comp.get("immobilized") or {}
+    min_one = False
+    if t_side.conditions & {"immobilized_fully", "staked"}:  # COMP-03
+        if imm.get("full", "min_one_success") == "auto_hit":
+            auto_hit = auto_hit or "the target is fully immobilized: automatic hit"
+        else:
+            min_one = True
+    elif "immobilized" in t_side.conditions:
+        mods.append(Modifier("target immobilized", dice=imm.get("partial_dice", 2)))
+    kd = comp.get("knockdown") or {}
+    if "prone" in a_side.conditions and close:  # COMP-04
+        mods.append(Modifier("attacking from the ground", dice=kd.get("prone_close_attack_dice",
+                                                                       -2)))
+    if "prone" in t_side.conditions:
+        mods.append(Modifier("target on the ground", dice=kd.get("attacks_on_prone_dice", 2)))
+    return mods, auto_hit, min_one
+
+
+
+def _throwing_mods(t, weapon: Weapon, kind: str) -> list[Modifier]:
+    """ATK-04: a weapon used the other way than it is made for (thrown or in melee)."""
+    mods: list[Modifier] = []
+    th = t.attacks.get("throwing") or {}
+    if kind == "melee" and weapon.throwing:
+        mods.append(Modifier("melee with a weapon made for throwing",
+                             difficulty=th.get("melee_with_throwing_weapon", 1)))
+    if kind == "thrown" and not weapon.throwing:
+        mods.append(Modifier("throwing a weapon made for melee",
+                             difficulty=th.get("throwing_melee_weapon", 1)))
+    return mods
+
+
+
+def _maneuver_effects(ruleset, m: Maneuver, target: _TargetFacts, t_side: Side,
+                      location: Location | None, weapon: Weapon | None,
+                      intent: Attack) -> tuple[list[Effect], str, int]:
+    """(what the hit does beyond damage, the disarm kind or "", the blood a bite drains):
+    the maneuver's effects (CLOSE-04 disarm against Strength, CLOSE-12 a tackle's botch
+    against Stamina), MAN-11 a stake through the heart, CLOSE-01 a drain."""
+    effects: list[Effect] = []
+    disarm = ""
+    for e in m.effects:
+        if e.effect == "disarm":
+            disarm = e.detail or "damage"
+            if disarm == "damage":
+                effects.append(Effect("disarm_if_damage_over", "target",
+                                      value=target.strength,
+                                      detail=t_side.weapon or ""))
+        elif e.effect == "next_turn_difficulty":
+            effects.append(Effect(e.effect, e.who, value=e.value))
+        elif e.effect == "knocked_down_or_damage":
+            effects.append(Effect(e.effect, e.who, value=target.stamina))
+        else:
+            effects.append(Effect(e.effect, e.who, value=e.value, difficulty=e.difficulty,
+                                  absolute=e.absolute, detail=e.detail))
+    stake = tables(ruleset).targeting.get("stake") or {}
+    if (location and weapon and location.name == stake.get("location")
+            and weapon.name in stake.get("weapons", ())
+            and ruleset.traits.family(target.splat) in stake.get("families", ())):
+        effects.append(Effect("staked_if_damage", "target", value=stake.get("min_damage", 3),
+                              detail=stake.get("effects", "")))  # MAN-11
+    drain = 0
+    if intent.drain:
+        drain = (tables(ruleset).man.get("bite") or {}).get("vampire_drain_max", 3)
+        effects.append(Effect("drain_blood", "target", value=drain))
+    return effects, disarm, drain
+
+
 def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Context) -> _Plan:
     t = tables(ruleset)
     _check_side(ctx.attacker)
@@ -868,13 +957,7 @@ def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Conte
     if m.dice or m.difficulty:
         mods.append(Modifier(label, dice=m.dice, difficulty=m.difficulty))
     if weapon:  # ATK-04
-        th = t.attacks.get("throwing") or {}
-        if kind == "melee" and weapon.throwing:
-            mods.append(Modifier("melee with a weapon made for throwing",
-                                 difficulty=th.get("melee_with_throwing_weapon", 1)))
-        if kind == "thrown" and not weapon.throwing:
-            mods.append(Modifier("throwing a weapon made for melee",
-                                 difficulty=th.get("throwing_melee_weapon", 1)))
+        mods += _throwing_mods(t, weapon, kind)
     mods.append(armor_penalty(ruleset, attacker, "attack"))  # ATK-03
     mods.append(wounds)
 
@@ -905,36 +988,8 @@ def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Conte
         if off is not None:
             mods.append(off)
 
-    # -------------------------------------------------- COMP: complications
-    comp = t.comp
-    blind = comp.get("blinded") or {}
-    if "blinded" in a_side.conditions:  # COMP-01 / MAN-12
-        if rng_cls == "ranged" and blind.get("ranged_difficulty", 6) is None:
-            raise IllegalAction("Blind, you cannot make a ranged attack with any accuracy.")
-        base = blind.get("close_difficulty", 2) if rng_cls == "close" else blind.get(
-            "ranged_difficulty", 6)
-        pen, why = _blind_penalty(ruleset, a_side, base, rng_cls == "close")
-        mods.append(Modifier(why, difficulty=pen))
-    if "blinded" in t_side.conditions:
-        bonus = blind.get("attacks_on_blinded_dice", 2)
-        if rng_cls == "close":
-            bonus = max(0, bonus - t_side.blind_fight_bonus)
-        mods.append(Modifier("target blinded", dice=bonus))
-    imm = comp.get("immobilized") or {}
-    min_one = False
-    if t_side.conditions & {"immobilized_fully", "staked"}:  # COMP-03
-        if imm.get("full", "min_one_success") == "auto_hit":
-            auto_hit = auto_hit or "the target is fully immobilized: automatic hit"
-        else:
-            min_one = True
-    elif "immobilized" in t_side.conditions:
-        mods.append(Modifier("target immobilized", dice=imm.get("partial_dice", 2)))
-    kd = comp.get("knockdown") or {}
-    if "prone" in a_side.conditions and rng_cls == "close":  # COMP-04
-        mods.append(Modifier("attacking from the ground", dice=kd.get("prone_close_attack_dice",
-                                                                       -2)))
-    if "prone" in t_side.conditions:
-        mods.append(Modifier("target on the ground", dice=kd.get("attacks_on_prone_dice", 2)))
+    comp_mods, auto_hit, min_one = _complications(ruleset, ctx, rng_cls == "close", auto_hit)
+    mods += comp_mods
     if ctx.ambush_bonus:  # MAN-01
         mods.append(Modifier("ambush", dice=ctx.ambush_bonus))
     if m.roll:  # PWR-06
@@ -969,38 +1024,17 @@ def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Conte
         damage = _damage_pool(ruleset, attacker, damage_expr, weapon, label)
     if location and damage is not None and location.damage and not intent.sever:
         damage = damage.plus(Modifier(f"targeting {location.name}", dice=location.damage))
-    disarm = ""
-    for e in m.effects:
-        if e.effect == "disarm":
-            disarm = e.detail or "damage"
-            if disarm == "damage":
-                effects.append(Effect("disarm_if_damage_over", "target",
-                                      value=target.strength,
-                                      detail=t_side.weapon or ""))
-        elif e.effect == "next_turn_difficulty":
-            effects.append(Effect(e.effect, e.who, value=e.value))
-        elif e.effect == "knocked_down_or_damage":
-            effects.append(Effect(e.effect, e.who, value=target.stamina))
-        else:
-            effects.append(Effect(e.effect, e.who, value=e.value, difficulty=e.difficulty,
-                                  absolute=e.absolute, detail=e.detail))
-    stake = t.targeting.get("stake") or {}
-    if (location and weapon and location.name == stake.get("location")
-            and weapon.name in stake.get("weapons", ())
-            and ruleset.traits.family(target.splat) in stake.get("families", ())):
-        effects.append(Effect("staked_if_damage", "target", value=stake.get("min_damage", 3),
-                              detail=stake.get("effects", "")))  # MAN-11
-    drain = 0
-    if intent.drain:
-        drain = (t.man.get("bite") or {}).get("vampire_drain_max", 3)
-        effects.append(Effect("drain_blood", "target", value=drain))
+    more, disarm, drain = _maneuver_effects(ruleset, m, target, ctx.target, location,
+                                            weapon, intent)
+    effects += more
 
-    can_botch = True
-    return _Plan(m, weapon, kind, rng_cls, pool, specialty, can_botch, auto_hit, auto_miss,
-                 min_one, damage, dtype, source, (material,) if material else (), location,
-                 tuple(effects),
-                 tuple(costs), before, after, deals, disarm, sever, drain,
-                 barehanded and kind == "brawl")
+    return _Plan(maneuver=m, weapon=weapon, kind=kind, range=rng_cls, pool=pool,
+                 specialty=specialty, can_botch=True, auto_hit=auto_hit, auto_miss=auto_miss,
+                 min_one=min_one, damage=damage, damage_type=dtype, source=source,
+                 materials=(material,) if material else (), location=location,
+                 effects=tuple(effects), costs=tuple(costs), state_before=before,
+                 state_after=after, deals_damage=deals, disarm=disarm, sever=sever,
+                 drain=drain, barehanded=barehanded and kind == "brawl")
 
 
 def _outnumbered(man, opponents: int, roll: str) -> Modifier | None:
@@ -1047,9 +1081,12 @@ def _magic_plan(ruleset, intent: Attack, ctx: Context, costs) -> _Plan:
     pool = mg.pool.plus(*intent.extra, *ctx.extra)
     damage = PoolSpec(((mg.name, mg.damage_dice),), (), ruleset.dice.base_difficulty)
     fake = Maneuver(mg.name, "magic", Damage("fixed", mg.damage_dice), mg.damage_type)
-    return _Plan(fake, None, "magic", "ranged" if mg.ranged else "close", pool, False, True, "",
-                 "", False, damage, mg.damage_type, mg.source, (), None, (), tuple(costs), None,
-                 None, True, "", False, 0, False)
+    return _Plan(maneuver=fake, weapon=None, kind="magic",
+                 range="ranged" if mg.ranged else "close", pool=pool, specialty=False,
+                 can_botch=True, auto_hit="", auto_miss="", min_one=False, damage=damage,
+                 damage_type=mg.damage_type, source=mg.source, materials=(), location=None,
+                 effects=(), costs=tuple(costs), state_before=None, state_after=None,
+                 deals_damage=True, disarm="", sever=False, drain=0, barehanded=False)
 
 
 # ================================================================ plan cache
