@@ -914,6 +914,81 @@ def _maneuver_effects(ruleset, m: Maneuver, target: _TargetFacts, t_side: Side,
     return effects, disarm, drain
 
 
+def _roll_part(ruleset, attacker, krow: Mapping, m: Maneuver, intent: Attack,
+               label: str) -> tuple[tuple, bool, list[Modifier]]:
+    """(the traits rolled, whether a specialty counts, the first modifiers: a substituted
+    trait's, the maneuver's own) of a maneuver's roll (ATK-01..02, DICE-06/07); no terms
+    for a maneuver without one (DICE-08)."""
+    attribute = m.attribute or krow["attribute"]
+    terms: tuple = ()
+    specialty = False
+    mods: list[Modifier] = []
+    if m.roll:
+        terms, sub_mods, specialty = _roll_terms(ruleset, attacker, krow, attribute,
+                                                 intent.ability, label.capitalize(),
+                                                 intent.specialty)
+        mods += sub_mods
+    if m.dice or m.difficulty:
+        mods.append(Modifier(label, dice=m.dice, difficulty=m.difficulty))
+    return terms, specialty, mods
+
+
+def _range_mods(ruleset, attacker, intent: Attack, ctx: Context, weapon: Weapon | None,
+                kind: str, rng_cls: str, location: Location | None) -> tuple[str, list[Modifier]]:
+    """(why the attack misses on its own or "", the modifiers of its distance): close
+    combat's, or a shot's range and cover; then RNG-01 aiming and RNG-09 the off hand."""
+    auto_miss = ""
+    mods: list[Modifier] = []
+    if rng_cls == "close":
+        mods += _close_mods(tables(ruleset), ctx, weapon)
+    if rng_cls == "ranged":
+        auto_miss, ranged = _ranged_mods(ruleset, attacker, ctx, weapon, kind, location)
+        mods += ranged
+    if intent.aim_turns or intent.scope:
+        mods.append(_aim(ruleset, attacker, weapon, kind, intent, ctx.target))
+    if intent.off_hand:  # RNG-09
+        off = _off_hand(ruleset, attacker, weapon, ctx.attacker)
+        if off is not None:
+            mods.append(off)
+    return auto_miss, mods
+
+
+def _location(t, m: Maneuver, intent: Attack, label: str) -> Location:
+    """MAN-10: the body part aimed at, when the maneuver can aim."""
+    if not m.targeting:
+        raise IllegalAction(f"A {label} cannot aim at a body part: it sprays the target.")
+    return t.location(intent.location)
+
+
+def _last_mods(ruleset, attacker, intent: Attack, ctx: Context, m: Maneuver,
+               terms: tuple) -> list[Modifier]:
+    """The modifiers that close the pool: MAN-01 an ambush's dice, PWR-06 the traits a fera
+    rolls at a penalty, CLOSE-01 severing, then the intent's and the fight's own."""
+    mods: list[Modifier] = []
+    if ctx.ambush_bonus:  # MAN-01
+        mods.append(Modifier("ambush", dice=ctx.ambush_bonus))
+    if m.roll:  # PWR-06
+        used = {name for name, _ in terms}
+        for why, d in fera_trait_difficulty(ruleset, attacker, used):
+            mods.append(Modifier(why, difficulty=d))
+    if intent.sever:
+        sv = (tables(ruleset).man.get("bite") or {}).get("sever") or {}
+        mods.append(Modifier("severing", difficulty=sv.get("difficulty", 3)))
+    return mods + list(intent.extra) + list(ctx.extra)
+
+
+def _damage_dice(ruleset, attacker, damage_expr: Damage, weapon: Weapon | None, label: str,
+                 location: Location | None, intent: Attack) -> PoolSpec | None:
+    """The damage pool before extra successes, or None when the maneuver has none or the
+    bite drains (CLOSE-01); MAN-10 a part's extra damage dice."""
+    if damage_expr.base == "none" or intent.drain:
+        return None
+    damage = _damage_pool(ruleset, attacker, damage_expr, weapon, label)
+    if location and location.damage and not intent.sever:
+        damage = damage.plus(Modifier(f"targeting {location.name}", dice=location.damage))
+    return damage
+
+
 def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Context) -> _Plan:
     t = tables(ruleset)
     _check_side(ctx.attacker)
@@ -921,7 +996,6 @@ def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Conte
     a_side, t_side = ctx.attacker, ctx.target
     if a_side.conditions & {"immobilized_fully", "staked"}:
         raise IllegalAction("You are fully immobilized and cannot attack.")
-    mods: list[Modifier] = []
     wounds = _wounds(ruleset, attacker, ctx.ignore_wounds)
     costs: list[tuple[str, int]] = [("Willpower", 1)] if intent.willpower else []
 
@@ -935,27 +1009,14 @@ def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Conte
         raise IllegalAction(f"This ruleset has no rules for {kind} attacks.")
     rng_cls = "ranged" if krow.get("range") == "ranged" else "close"
     form_allowed(ruleset, m, attacker)  # CLOSE-10
-
     _check_grapple(t, ctx, m, label)  # CLOSE-03, CLOSE-05
-
-    # -------------------------------------------------- who can, and the damage
     damage_expr, dtype, source, material, extra_costs, label = _damage_kind(
         ruleset, attacker, ctx, m, intent, weapon, kind, label)
     costs += extra_costs
-    barehanded = weapon is None
 
     # -------------------------------------------------- the pool (ATK-01..09, DICE-06/07)
-    attribute = m.attribute or krow["attribute"]
     auto_hit = "" if m.roll else f"{label}: no roll needed (DICE-08)"
-    pool = None
-    specialty = False
-    if m.roll:
-        terms, sub_mods, specialty = _roll_terms(ruleset, attacker, krow, attribute,
-                                                 intent.ability, label.capitalize(),
-                                                 intent.specialty)
-        mods += sub_mods
-    if m.dice or m.difficulty:
-        mods.append(Modifier(label, dice=m.dice, difficulty=m.difficulty))
+    terms, specialty, mods = _roll_part(ruleset, attacker, krow, m, intent, label)
     if weapon:  # ATK-04
         mods += _throwing_mods(t, weapon, kind)
     mods.append(armor_penalty(ruleset, attacker, "attack"))  # ATK-03
@@ -963,46 +1024,18 @@ def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Conte
 
     mods += _movement_mods(ruleset, attacker, intent, a_side, t_side)  # MAN-02/04, COMP-05
 
-    # -------------------------------------------------- MAN-10 targeting
-    location = None
-    if intent.location:
-        if not m.targeting:
-            raise IllegalAction(f"A {label} cannot aim at a body part: it sprays the target.")
-        location = t.location(intent.location)
-        if not intent.sever:
-            mods.append(Modifier(f"targeting {location.name} ({location.size})",
-                                 difficulty=location.difficulty))
-
-    if rng_cls == "close":
-        mods += _close_mods(t, ctx, weapon)
-
-    # -------------------------------------------------- ranged: range, cover, aim (RNG)
-    auto_miss = ""
-    if rng_cls == "ranged":
-        auto_miss, ranged = _ranged_mods(ruleset, attacker, ctx, weapon, kind, location)
-        mods += ranged
-    if intent.aim_turns or intent.scope:
-        mods.append(_aim(ruleset, attacker, weapon, kind, intent, t_side))
-    if intent.off_hand:  # RNG-09
-        off = _off_hand(ruleset, attacker, weapon, a_side)
-        if off is not None:
-            mods.append(off)
-
+    location = _location(t, m, intent, label) if intent.location else None
+    if location is not None and not intent.sever:  # MAN-10
+        mods.append(Modifier(f"targeting {location.name} ({location.size})",
+                             difficulty=location.difficulty))
+    auto_miss, range_mods = _range_mods(ruleset, attacker, intent, ctx, weapon, kind, rng_cls,
+                                        location)
+    mods += range_mods
     comp_mods, auto_hit, min_one = _complications(ruleset, ctx, rng_cls == "close", auto_hit)
     mods += comp_mods
-    if ctx.ambush_bonus:  # MAN-01
-        mods.append(Modifier("ambush", dice=ctx.ambush_bonus))
-    if m.roll:  # PWR-06
-        used = {name for name, _ in terms}
-        for why, d in fera_trait_difficulty(ruleset, attacker, used):
-            mods.append(Modifier(why, difficulty=d))
-    sever = False
-    if intent.sever:
-        sv = (t.man.get("bite") or {}).get("sever") or {}
-        mods.append(Modifier("severing", difficulty=sv.get("difficulty", 3)))
-        sever = True
-    mods += list(intent.extra) + list(ctx.extra)
+    mods += _last_mods(ruleset, attacker, intent, ctx, m, terms)
 
+    pool = None
     if m.roll:
         pool = PoolSpec(terms, (), ruleset.dice.base_difficulty).plus(*[x for x in mods if x])
 
@@ -1019,22 +1052,17 @@ def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Conte
     # The damage pool exists whenever the maneuver names one, even when it is not applied
     # (CLOSE-04 disarm compares it with the target's Strength); deals says whether it hurts.
     deals = m.deals_damage and damage_expr.base != "none" and not intent.drain
-    damage = None
-    if damage_expr.base != "none" and not intent.drain:
-        damage = _damage_pool(ruleset, attacker, damage_expr, weapon, label)
-    if location and damage is not None and location.damage and not intent.sever:
-        damage = damage.plus(Modifier(f"targeting {location.name}", dice=location.damage))
+    damage = _damage_dice(ruleset, attacker, damage_expr, weapon, label, location, intent)
     more, disarm, drain = _maneuver_effects(ruleset, m, target, ctx.target, location,
                                             weapon, intent)
     effects += more
-
     return _Plan(maneuver=m, weapon=weapon, kind=kind, range=rng_cls, pool=pool,
                  specialty=specialty, can_botch=True, auto_hit=auto_hit, auto_miss=auto_miss,
                  min_one=min_one, damage=damage, damage_type=dtype, source=source,
                  materials=(material,) if material else (), location=location,
                  effects=tuple(effects), costs=tuple(costs), state_before=before,
-                 state_after=after, deals_damage=deals, disarm=disarm, sever=sever,
-                 drain=drain, barehanded=barehanded and kind == "brawl")
+                 state_after=after, deals_damage=deals, disarm=disarm, sever=bool(intent.sever),
+                 drain=drain, barehanded=weapon is None and kind == "brawl")
 
 
 def _outnumbered(man, opponents: int, roll: str) -> Modifier | None:
