@@ -1349,6 +1349,50 @@ def build_attack_pool(ruleset, attacker, target, intent: Attack,
     return plan.pool if plan.pool is not None else PoolSpec((), (), ruleset.dice.base_difficulty)
 
 
+def _check_block(ruleset, defender, defense: Defense, plan: _Plan, side: Side,
+                 can_soak: Callable[[str], bool] | None) -> None:
+    """DMG-16: a block against lethal or aggravated damage needs what the ruleset names: the
+    soak (``can_soak``), or Fortitude, armor or a weapon (everyman #13)."""
+    rule = tables(ruleset).defenses.get("block_lethal_requires", "soak")
+    ok = rule == "nothing"
+    if rule in ("soak_fortitude_armor_or_weapon", "fortitude_armor_or_weapon"):
+        ok = (_rating(ruleset, defender, "Fortitude") > 0 or bool(defender.armor)
+              or bool(defense.weapon or side.weapon))
+        if not ok and rule == "fortitude_armor_or_weapon":  # everyman #13, strictly
+            raise IllegalAction(f"You can't block {plan.damage_type} damage without "
+                                f"Fortitude, armor or a weapon. Dodge instead.")
+    if not ok:
+        if can_soak is None:
+            raise InputError("Blocking a lethal or aggravated attack needs the defender's "
+                             "can_soak answer (from combat/damage.py).")
+        ok = bool(can_soak(plan.damage_type))
+    if not ok:
+        raise IllegalAction(f"You can't block {plan.damage_type} damage you cannot soak. "
+                            f"Dodge, or parry with a weapon.")
+
+
+def _dodge(ruleset, defender, defense: Defense, plan: _Plan,
+           ctx: Context) -> tuple[bool, list[Modifier]]:
+    """DEF-02: (whether the dodge can botch, its modifiers): against gunfire into cover or
+    prone, in close combat with room to move; RNG-07 a strafe's difficulty."""
+    d = tables(ruleset).defenses
+    can_botch = True
+    mods: list[Modifier] = []
+    if plan.kind in d.get("dodge_ranged_kinds", ("firearm",)):
+        if d.get("dodge_vs_firearms_requires_cover_or_prone", True) and not (
+                defense.prone or defense.to_cover):
+            raise IllegalAction("Dodging gunfire means diving into cover at least a yard "
+                                "away or dropping prone: declare dodge cover or dodge prone.")
+    elif plan.range == "close" and not ctx.room_to_dodge:
+        raise IllegalAction("There is no room to bob and weave here; block or parry.")
+    if defender.race and defender.race in d.get("dodge_cannot_botch_races", ()):
+        can_botch = False
+    if plan.maneuver.dodge_difficulty:  # RNG-07
+        mods.append(Modifier(f"dodging a {plan.maneuver.name}",
+                             difficulty=plan.maneuver.dodge_difficulty))
+    return can_botch, mods
+
+
 def _defense_plan(ruleset, defender, attacker, defense: Defense, plan: _Plan, ctx: Context,
                   can_soak: Callable[[str], bool] | None) -> tuple[PoolSpec, bool, bool]:
     """(pool, specialty, can_botch) of a defense against the planned attack."""
@@ -1377,36 +1421,10 @@ def _defense_plan(ruleset, defender, attacker, defense: Defense, plan: _Plan, ct
                             f"Dodge instead (against gunfire: into cover or dropping prone).")
     mods: list[Modifier] = []
     if kind == "block" and plan.damage_type in ("lethal", "aggravated"):  # DMG-16
-        rule = d.get("block_lethal_requires", "soak")
-        ok = rule == "nothing"
-        if rule in ("soak_fortitude_armor_or_weapon", "fortitude_armor_or_weapon"):
-            ok = (_rating(ruleset, defender, "Fortitude") > 0 or bool(defender.armor)
-                  or bool(defense.weapon or side.weapon))
-            if not ok and rule == "fortitude_armor_or_weapon":  # everyman #13, strictly
-                raise IllegalAction(f"You can't block {plan.damage_type} damage without "
-                                    f"Fortitude, armor or a weapon. Dodge instead.")
-        if not ok:
-            if can_soak is None:
-                raise InputError("Blocking a lethal or aggravated attack needs the defender's "
-                                 "can_soak answer (from combat/damage.py).")
-            ok = bool(can_soak(plan.damage_type))
-        if not ok:
-            raise IllegalAction(f"You can't block {plan.damage_type} damage you cannot soak. "
-                                f"Dodge, or parry with a weapon.")
+        _check_block(ruleset, defender, defense, plan, side, can_soak)
     can_botch = True
     if kind == "dodge":  # DEF-02
-        if plan.kind in d.get("dodge_ranged_kinds", ("firearm",)):
-            if d.get("dodge_vs_firearms_requires_cover_or_prone", True) and not (
-                    defense.prone or defense.to_cover):
-                raise IllegalAction("Dodging gunfire means diving into cover at least a yard "
-                                    "away or dropping prone: declare dodge cover or dodge prone.")
-        elif plan.range == "close" and not ctx.room_to_dodge:
-            raise IllegalAction("There is no room to bob and weave here; block or parry.")
-        if defender.race and defender.race in d.get("dodge_cannot_botch_races", ()):
-            can_botch = False
-        if plan.maneuver.dodge_difficulty:  # RNG-07
-            mods.append(Modifier(f"dodging a {plan.maneuver.name}",
-                                 difficulty=plan.maneuver.dodge_difficulty))
+        can_botch, mods = _dodge(ruleset, defender, defense, plan, ctx)
     if kind == "parry":  # DEF-03
         item = defense.weapon or side.weapon
         if not item:
