@@ -1004,37 +1004,36 @@ def resolve_damage(
         condition,
         bool(stay_active_with_rage),
     )
+    return _resolve(ruleset, target, request, rng)
+
+
+def _resolve(ruleset, target: Sheet, request: DamageRequest, rng) -> DamageResult:
+    """``resolve_damage`` of a request built: the rolls, the track and the outcome."""
+    condition = request.condition
     if condition not in CONDITIONS:
         raise InputError(f"'{condition}' is not a condition: use one of {', '.join(CONDITIONS)}.")
     if condition == DEAD:
         raise IllegalAction("The target is already dead.")
     dsec = require_section(ruleset, "damage")
     rules = ruleset.dice
-    dtype = parse_damage_type(damage_type)  # DMG-18
-    tags = source_tags(ruleset, source, request.materials)
+    dtype = parse_damage_type(request.damage_type)  # DMG-18
+    tags = source_tags(ruleset, request.source, request.materials)
     plan = _plan(ruleset, target, dtype, tags, request.head_shot)
     flagset = frozenset(request.flags) | ({"chimerical"} if request.chimerical else frozenset())
 
     # DMG-01: the damage roll; a botch is only a failure.
     pool = max(0, request.dice)
     dicemod.check_pool(pool, rules)
-    difficulty = rules.base_difficulty if damage_difficulty is None else damage_difficulty
+    difficulty = (rules.base_difficulty if request.damage_difficulty is None
+                  else request.damage_difficulty)
     dfaces = faces_for(request.faces_damage, pool, rng, rules.sides, "damage")
     droll = dicemod.count(dfaces, difficulty, rules, can_botch=dsec.get("damage_can_botch", False))
     rolled = droll.successes
 
     # DMG-04..DMG-11: the soak roll, a reflex that cannot botch; no wound penalty (DICE-10).
-    soak, armor_in = _soak_memo(
-        ruleset,
-        target,
-        plan,
-        max(0, request.armor_rating),
-        request.armor_applies,
-        request.unarmored_part,
-        request.unsoakable,
-        flagset,
-        request.soak_modifiers,
-    )
+    soak, armor_in = _soak_memo(ruleset, target, plan, max(0, request.armor_rating),
+                                request.armor_applies, request.unarmored_part,
+                                request.unsoakable, flagset, request.soak_modifiers)
     sroll = None
     if soak is not None and rolled > 0:
         sfaces = faces_for(request.faces_soak, soak.dice, rng, rules.sides, "soak")
@@ -1052,10 +1051,43 @@ def resolve_damage(
     before = track_of(target, ruleset)
     result = before.apply(plan.damage_type, applied)
     sheet = target.with_health(result.track)
+    # HLT-02..HLT-05: the outcome.
+    new, sheet, notes, spent = _condition_after(ruleset, dsec, plan, request, result, sheet,
+                                                applied)
+    # DMG-14 (revised): a wraith's or Risen's Corpus pool falls with its health.
+    sheet = _health_pool_lost(dsec, target, plan, sheet, applied, notes)
+
+    daze_limit = daze_threshold(ruleset, target)  # COMP-02, on the successes after soak
+
+    # DMG-12 (revised): armor damaged by pre-soak damage of at least twice its rating.
+    multiple = (require_section(ruleset, "soak").get("armor") or {}).get("damaged_at_multiple")
+    armor_damaged = bool(multiple and armor_in and rolled >= multiple * request.armor_rating)
+
+    return DamageResult(
+        ruleset=ruleset.name, request=request, family=plan.family,
+        damage_type=plan.damage_type, conversions=plan.conversions,
+        damage_roll=droll, soak=soak, soak_roll=sroll,
+        levels_rolled=rolled, soaked=soaked, penetrating=penetrating, applied=applied,
+        halved=halved and penetrating > 0, marked=result.marked, overflow=result.overflow,
+        track_before=before, track_after=result.track,
+        health_before=HealthState.of(before), health_after=HealthState.of(result.track),
+        condition_before=condition, condition=new,
+        outcome=new if new != condition else "none",
+        dazed=is_dazed(ruleset, target, penetrating, daze_limit), daze_threshold=daze_limit,
+        armor_applied=armor_in, armor_damaged=armor_damaged,
+        spent=MappingProxyType(spent), sheet=sheet, notes=tuple(notes),
+    )
+
+
+def _condition_after(ruleset, dsec: Mapping, plan, request: DamageRequest, result, sheet: Sheet,
+                     applied: int) -> tuple[str, Sheet, list[str], dict[str, int]]:
+    """(the target's condition after the hit, its sheet, notes, what it spent): HLT-02
+    Incapacitated at health 0; past it (HLT-03..05) the family's row decides (death, torpor,
+    unconsciousness, a shifter's Rage to stay active or its reverting), and any further
+    damage kills the doomed."""
+    condition = request.condition
     notes: list[str] = []
     spent: dict[str, int] = {}
-
-    # HLT-04, HLT-05: past Incapacitated.
     new = condition
     if condition in DOOMED and applied > 0:
         new = DEAD
@@ -1072,12 +1104,12 @@ def resolve_damage(
             candidate = DYING if rage and rage.current > 0 else DEAD
         elif rule == "rage_or_revert":
             cost = dsec.get("rage_to_stay_active", 1)
-            if stay_active_with_rage and rage and rage.current >= cost:
+            if request.stay_active_with_rage and rage and rage.current >= cost:
                 sheet = pay_costs(sheet, {"Rage": cost}, "stay active")
                 spent["Rage"] = cost
                 candidate = RAGE_ACTIVE
             else:
-                if stay_active_with_rage:
+                if request.stay_active_with_rage:
                     notes.append("not enough Rage to stay active: reverts (HLT-04)")
                 candidate = REVERTED
         else:
@@ -1101,8 +1133,13 @@ def resolve_damage(
             # HLT-04 READING: a shifter brought to Incapacitated by bashing falls
             # unconscious and keeps its form.
             new = UNCONSCIOUS
+    return new, sheet, notes, spent
 
-    # DMG-14 (revised): a wraith's or Risen's Corpus pool falls with its health.
+
+def _health_pool_lost(dsec: Mapping, target: Sheet, plan, sheet: Sheet, applied: int,
+                      notes: list[str]) -> Sheet:
+    """DMG-14 (revised): a wraith's or Risen's Corpus pool falls with its health (noted in
+    ``notes``)."""
     hp = dsec.get("health_pool") or {}
     hp_name = hp.get(target.splat, hp.get(plan.family))
     if hp_name and applied > 0 and sheet.pools.get(hp_name) is not None:
@@ -1111,44 +1148,7 @@ def resolve_damage(
         sheet = replace(sheet, pools=MappingProxyType(
             {**sheet.pools, hp_name: Pool(p.current - lost, p.permanent)}))
         notes.append(f"{hp_name} -{lost} (DMG-14)")
-
-    daze_limit = daze_threshold(ruleset, target)  # COMP-02, on the successes after soak
-
-    # DMG-12 (revised): armor damaged by pre-soak damage of at least twice its rating.
-    multiple = (require_section(ruleset, "soak").get("armor") or {}).get("damaged_at_multiple")
-    armor_damaged = bool(multiple and armor_in and rolled >= multiple * request.armor_rating)
-
-    return DamageResult(
-        ruleset=ruleset.name,
-        request=request,
-        family=plan.family,
-        damage_type=plan.damage_type,
-        conversions=plan.conversions,
-        damage_roll=droll,
-        soak=soak,
-        soak_roll=sroll,
-        levels_rolled=rolled,
-        soaked=soaked,
-        penetrating=penetrating,
-        applied=applied,
-        halved=halved and penetrating > 0,
-        marked=result.marked,
-        overflow=result.overflow,
-        track_before=before,
-        track_after=result.track,
-        health_before=HealthState.of(before),
-        health_after=HealthState.of(result.track),
-        condition_before=condition,
-        condition=new,
-        outcome=new if new != condition else "none",
-        dazed=is_dazed(ruleset, target, penetrating, daze_limit),
-        daze_threshold=daze_limit,
-        armor_applied=armor_in,
-        armor_damaged=armor_damaged,
-        spent=MappingProxyType(spent),
-        sheet=sheet,
-        notes=tuple(notes),
-    )
+    return sheet
 
 
 # ---------------------------------------------------------------- load-time checks
