@@ -154,7 +154,7 @@ class TestPinnedToEvennia(EvenniaTest):
         self.assertIn("MAX_COMMAND_RATE", _source(portalsessionhandler))
 
     def test_rollback_repair(self):
-        """wodcombat/typeclasses/combat_guard.py (no setting: it keeps either path correct after a
+        """wodcombat/typeclasses/rollback.py (no setting: it keeps either path correct after a
         rollback): the attribute cache it resets, the idmapper it flushes, the Script's
         timer it stops."""
         from evennia.scripts import scripts
