@@ -135,7 +135,8 @@ class TestFullFight(CombatTest):
                 self.assertIn(field, r)
 
         # The turn rolls on: nobody has actions left, so turn 2 starts.
-        self.assertIn("+combat/start [<ruleset>][=simple|reroll]", self.cmd("help +combat").text)
+        self.assertIn("+combat/start [<ruleset>][=simple|reroll]",
+                      self.cmd("help +combat/start").text)
         self.assertIn("damage", self.cmd("+combat/log 30").text)
         status = self.cmd("+combat").text
         for words in ("turn 2", "Thug", "Bruised", "Char2", "11"):

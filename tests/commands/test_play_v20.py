@@ -145,7 +145,7 @@ class TestDodgeIsAthletics(CloseTest):
             self.assertIn("Athletics", sheet)
             text = self.cmd("+sheet/set dodge=2").text
             self.assertIn("'dodge' is not a trait here", text)
-            help_text = self.cmd("help +combat").text
+            help_text = self.cmd("help +combat/declare").text  # where the defenses are
             self.assertIn("dodge, block, parry", help_text)
             self.assertNotIn("Dodge", help_text)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import random
+import re
 
 from evennia.commands.default.muxcommand import MuxCommand
 from evennia.utils import logger
@@ -42,6 +43,32 @@ def cut_output(text: str, room: int, hint: str) -> str:
     note = (f"|y... {left} more line{'s' if left != 1 else ''} left out (a reply stops at "
             f"{output_cap():,} characters); {hint}.|n")
     return "\n".join([*kept, *wrap(note)])
+
+
+# "  +combat/join  - join the fight": a first page's Usage line may say what it does.
+_USAGE_NOTE = re.compile(r"\s{2,}- .*$")
+
+
+def usage_blocks(doc: str) -> list[list[str]]:
+    """Each Usage block of a docstring (one a help page), its lines without their notes."""
+    blocks: list[list[str]] = []
+    on = False
+    for line in doc.splitlines():
+        if line.strip().lower().startswith("usage"):
+            on = True
+            blocks.append([])
+        elif on and not line.strip():
+            on = False
+        elif on:
+            blocks[-1].append(_USAGE_NOTE.sub("", line.strip()))
+    return [b for b in blocks if b]
+
+
+def usage_switch(line: str, key: str) -> str | None:
+    """The switch a Usage line is for: "+combat/start [<ruleset>]" -> "start"."""
+    first = line.split()[0].rstrip(",").lower() if line.split() else ""
+    parts = first.split("/")
+    return parts[1] if len(parts) > 1 and parts[0] == key.lower() else None
 
 
 class WhenAsked:
@@ -181,18 +208,16 @@ class WodCommand(MuxCommand):
     # ---------------------------------------------------------------- helpers
 
     def usage(self) -> str:
-        """The Usage lines of the docstring: the reply to a bare or malformed command."""
-        doc = (self.__doc__ or "").splitlines()
-        lines, on = [], False
-        for line in doc:
-            if line.strip().lower().startswith("usage"):
-                on = True
-                continue
-            if on and not line.strip():
-                break
-            if on:
-                lines.append(line.strip())
-        return "Usage: " + " | ".join(lines) if lines else f"See help {self.key}."
+        """The Usage lines of the help: the reply to a bare or malformed command. A help
+        split into pages (Evennia's ``# subtopics``) has a Usage block on each; the lines
+        of the switch typed come first (+combat/start's own form), else the first page's."""
+        blocks = usage_blocks(self.__doc__ or "")
+        if not blocks:
+            return f"See help {self.key}."
+        switch = getattr(self, "switch_now", None)
+        own = [ln for block in blocks for ln in block
+               if switch and usage_switch(ln, self.key) == switch]
+        return "Usage: " + " | ".join(own or blocks[0])
 
     def ruleset_here(self):
         """The ruleset in force where the caller stands: the one of the fight running in the

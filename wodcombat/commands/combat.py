@@ -63,30 +63,38 @@ def _keys_by_name(state) -> dict[str, str]:
 
 class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodCommand):
     """
-    Run a fight: initiative, declaring, acting, damage.
+    Fight in this room. A turn: everyone rolls initiative, then declares
+    (lowest initiative first), then acts (highest first).
 
     Usage:
-      +combat
-      +combat/start [<ruleset>][=simple||reroll]
-      +combat/join
-      +combat/init [<npc>=<rating>]
+      +combat                   - the fight: order, actions, health
+      +combat/join              - join the fight in this room
+      +combat/init              - roll your initiative
+      +combat/declare <action>  - what you will do, when it is your turn
+      +combat/act               - do it, when the game says it is your turn
+
+    Examples:
+      +combat/declare attack Thug with knife; dodge
+
+    The game tells you when it is your turn. Every action: help
+    +combat/declare; every switch of a turn: help +combat/turn; more below.
+
+    # subtopics
+
+    ## declare
+
+    Declare what you will do this turn: one action, or several (a split).
+
+    Usage:
       +combat/declare [<npc>=]<action>[; <action>...]
-      +combat/act [<npc>]
-      +combat/next [<name>]
-      +combat/odds <template||character>=<template||character>[/<fights>]
+      +combat/declare/wp <action>
+      +combat/declare/auto [<npc>,...]
+      +combat/attack <target>[=<maneuver>]
+      +combat/dodge, +combat/block, +combat/parry
+      +combat/defend [dodge||block||parry]
+      +combat/pass
 
     Switches:
-      start     - start a fight here; you organize it (and join it; under
-                  spotlight you only run it: /join to fight). /start/mock: a
-                  rehearsal, every sheet put back when it ends. =simple: each
-                  character declares and acts in turn; =reroll: initiative
-                  every turn; =ahead: declare and act before your slot. E.g.
-                  +combat/start=simple, +combat/start revised=ahead
-      join      - join the fight in this room
-      leave     - leave it
-      init      - roll your initiative (Dexterity + Wits + 1d10); /init -2
-                  applies a modifier by hand (numetal: the roll lists wounds and
-                  Gurahl in winter but never applies them). Staff: <npc>=<rating>
       declare   - declare your action(s) when the game says it is your turn
                   (lowest initiative first). Several actions separated by ; are a
                   split: each loses dice (2 actions: -2 and -3). See ACTIONS.
@@ -94,74 +102,16 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodC
                   slot, it is kept hidden until the slot comes.
                   /declare/auto [<npc>,...]: organizer/staff: each NPC not
                   declared yet takes its template's default (+combat/templates)
+      wp        - with /declare, /attack, /dodge, /block, /parry, /defend, /act,
+                  /abort or /change: spend a Willpower point (/declare/wp dodge)
+      spec      - with /declare, /attack, /dodge, /block, /parry or /defend:
+                  your specialty applies (a 10 counts twice)
+      auto      - with /declare: /declare/auto, as above
       attack    - shorthand: +combat/attack <target>[=<maneuver>]
       dodge, block, parry - shorthand: declare that defense
       defend    - shorthand: a desperate defense all turn:
-                  /defend [dodge||block||parry]
+                  /defend [dodge||block||parry] (also /desperate)
       pass      - do nothing now (declare nothing, or give up your action)
-      act       - perform your declared action when it is your turn (highest
-                  initiative first); an attack is rolled and resolved at once
-      delay     - hold your action and act later this turn with /act
-      abort     - before acting, switch to <dodge||block||parry>; add /wp to spend
-                  a Willpower point instead of rolling Willpower
-      change    - everyman: your declared action became impossible (the target
-                  moved away, died ...): change it to another with a Willpower
-                  roll (difficulty 8); /change/wp spends a point instead
-      celerity  - spend a blood point: next turn one extra action per Celerity dot
-      rage      - /rage <n>: spend Rage for n extra actions this turn (before
-                  declaring)
-      spend     - /spend <pool> <n>: spend Blood, Gnosis, Quintessence ... for
-                  a power
-      log       - the last <count> entries of the combat log (default 10)
-      npc       - organizer/staff: <name>=<template> or <name>=<trait>=<n>,...
-                  makes an NPC here and joins it; /templates lists them. Several:
-                  Thug1,Thug2=thug or 3 Thug=thug (Thug1..Thug3); then init,
-                  declare and act take a list: +combat/init Thug1,Thug2=4
-      templates - the ready NPC templates (also: +combat/npc alone)
-      next      - organizer/staff: move on (start the turn, next phase); with a
-                  name, stop waiting for that combatant
-      mod       - organizer/staff: <name>=<condition> (prone, blinded, dazed,
-                  grappled, staked, immobilized ...; heightened senses, eyes of
-                  the beast, sees behind, countermagic); <name>=!<condition>
-                  removes it; <name>=cover <none||light||good||superior> sets
-                  their cover
-      range     - organizer/staff: <a>/<b>=<yards> places two combatants that far
-                  apart (shots: point-blank, beyond normal range, too far)
-      damage    - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>;
-                  past Incapacitated it does what an attack would (torpor,
-                  death ...). Add a source (fire, sunlight, silver, firearm ...
-                  [head]; unsoakable [enemy]; chimerical) and the levels are
-                  damage successes the target soaks as the rules say for it
-      heal      - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>;
-                  <name>=revive undoes a death or torpor (staff decide)
-      pace      - organizer/staff: ahead (declare and act before your slot; it
-                  is revealed and resolved in it) or slot. Also =ahead at /start
-      recover   - organizer/staff: <name>=<type> [freehold||dreaming] [chimerical]
-                  [rested] [<n>]: time has healed one level; says how long it took
-                  and what care it needs, e.g. +combat/recover Bob=lethal;
-                  a vampire's aggravated after a day's rest: =aggravated rested 2
-      undo      - organizer/staff: revert the last resolution exactly (the fight,
-                  the sheets, points spent); again to go further back this turn
-      kick      - organizer/staff: take <name> out of the fight (an NPC made for
-                  it leaves the room too; <name>=keep keeps it)
-      organizer - organizer/staff: <name> organizes the fight from now on
-      fights    - staff: every fight running in the game
-      odds      - staff: simulate <a>=<b> on the rules loaded here (or
-                  /<ruleset>): who wins how often, how many turns, damage per
-                  attack. 1,000 fights (/<fights>, at most 2,000; the server
-                  waits while they run); each side does its template's default,
-                  else attacks. A character fights as hurt as they are now.
-                  bin/simulate runs more from the rules files
-      end       - organizer/staff: end the fight; the room hears who was hurt and
-                  who fell; NPCs made for it go too (end keep keeps them)
-      public    - organizer/staff: on||off: anyone may watch the fight on the
-                  website's combat page (else only those in it, and staff)
-      flag      - organizer/staff: <flag> marks the fight (numetal's winter:
-                  Gurahl -2 initiative); !<flag> clears it
-      timeout   - organizer/staff: <seconds> (or 5m; 0 turns it off) the turn
-                  waits for someone idle before the game passes for them (or,
-                  declaring, gives them a full defense); alone: the setting
-      slackers  - who the turn waits for and for how long (also /pending)
 
     ACTIONS (for /declare; the organizer types <npc>=<action> for an NPC):
       attack <target> [with <weapon>] [as <maneuver>] [at <location>]
@@ -209,8 +159,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodC
              resisted)
       resist                 - (everyman) fight the Kiss: a vampire rolls
              Self-Control, a mortal only with Willpower 9+; the vampire drinks
-             with
-             a draining bite (attack <them> as bite draining) after a clinch
+             with a draining bite (attack <them> as bite draining) after a
+             clinch
       ready <weapon>         - pick up a weapon that was knocked away
       celerity               - spend a blood point for extra actions next turn
       extra <action>         - an extra action from Celerity or Rage, e.g.
@@ -252,6 +202,28 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodC
              point comes off your own penalty or off the bonus to attack you
       pass, other <text>
 
+    Examples:
+      +combat/declare attack Thug
+      +combat/declare attack Thug with knife; dodge
+      +combat/declare attack Thug as sweep
+      +combat/declare attack Thug with knife spec wp
+      +combat/declare/wp dodge
+      +combat/declare Thug=attack Bob
+      +combat/declare/auto
+      +combat/defend
+      More: help +combat/examples
+
+    ## turn
+
+    The turn in full, and what else you may type during it.
+
+    Usage:
+      +combat/init [<npc>=<rating>]
+      +combat/act [<npc>]
+      +combat/abort <dodge||block||parry>
+      +combat/change <action>
+      +combat/log [<count>]
+
     A turn: everyone rolls initiative, the organizer types +combat/next, then
     everyone declares from the lowest initiative to the highest, then acts from
     the highest to the lowest. The game tells you when it is your turn. A
@@ -259,6 +231,221 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodC
     Damage, soak, wounds, knockdowns, grapples, disarms and deaths are worked
     out for you; weapons come from your sheet (+sheet/equip <weapon>, see
     help +sheet). +combat shows the order, declarations, health and conditions.
+
+    Switches:
+      join      - join the fight in this room
+      leave     - leave it
+      init      - roll your initiative (Dexterity + Wits + 1d10); /init -2
+                  applies a modifier by hand (numetal: the roll lists wounds and
+                  Gurahl in winter but never applies them). Staff: <npc>=<rating>
+      declare   - see help +combat/declare
+      act       - perform your declared action when it is your turn (highest
+                  initiative first); an attack is rolled and resolved at once
+      delay     - hold your action and act later this turn with /act
+      abort     - before acting, switch to <dodge||block||parry>; add /wp to spend
+                  a Willpower point instead of rolling Willpower
+      change    - everyman: your declared action became impossible (the target
+                  moved away, died ...): change it to another with a Willpower
+                  roll (difficulty 8); /change/wp spends a point instead
+      celerity  - spend a blood point: next turn one extra action per Celerity dot
+      rage      - /rage <n>: spend Rage for n extra actions this turn (before
+                  declaring)
+      spend     - /spend <pool> <n>: spend Blood, Gnosis, Quintessence ... for
+                  a power
+      pass      - do nothing now (declare nothing, or give up your action)
+      log       - the last <count> entries of the combat log (default 10)
+      slackers  - who the turn waits for and for how long (also /pending)
+
+    Examples:
+      +combat/init
+      +combat/init -2
+      +combat/act
+      +combat/act Thug
+      +combat/abort dodge/wp
+      +combat/change move 10 toward Thug
+      +combat/log 30
+
+    ## start
+
+    Start a fight and choose how it runs.
+
+    Usage:
+      +combat/start [<ruleset>][=simple||reroll]
+      +combat/start/mock
+      +combat/pace ahead||slot
+
+    Switches:
+      start     - start a fight here; you organize it (and join it; under
+                  spotlight you only run it: /join to fight). /start/mock: a
+                  rehearsal, every sheet put back when it ends. =simple: each
+                  character declares and acts in turn; =reroll: initiative
+                  every turn; =ahead: declare and act before your slot. E.g.
+                  +combat/start=simple, +combat/start revised=ahead
+      mock      - with /start: /start/mock, as above
+      pace      - organizer/staff: ahead (declare and act before your slot; it
+                  is revealed and resolved in it) or slot. Also =ahead at /start
+
+    Then: +combat/npc for the opponents (help +combat/staff), and the
+    players /join. Under +combat/start spotlight: help +combat/spotlight.
+
+    Examples:
+      +combat/start
+      +combat/start=simple
+      +combat/start revised=ahead
+      +combat/start/mock
+
+    ## staff
+
+    What the organizer (who started the fight) and staff type.
+
+    Usage:
+      +combat/npc <name>=<template>||<trait>=<n>,...
+      +combat/init <npc>=<rating>
+      +combat/next [<name>]
+      +combat/odds <template||character>=<template||character>[/<fights>]
+
+    Switches:
+      npc       - organizer/staff: <name>=<template> or <name>=<trait>=<n>,...
+                  makes an NPC here and joins it; /templates lists them. Several:
+                  Thug1,Thug2=thug or 3 Thug=thug (Thug1..Thug3); then init,
+                  declare and act take a list: +combat/init Thug1,Thug2=4
+      templates - the ready NPC templates (also: +combat/npc alone; also
+                  /npcs, /list)
+      next      - organizer/staff: move on (start the turn, next phase); with a
+                  name, stop waiting for that combatant
+      mod       - organizer/staff: <name>=<condition> (prone, blinded, dazed,
+                  grappled, staked, immobilized ...; heightened senses, eyes of
+                  the beast, sees behind, countermagic); <name>=!<condition>
+                  removes it; <name>=cover <none||light||good||superior> sets
+                  their cover
+      range     - organizer/staff: <a>/<b>=<yards> places two combatants that far
+                  apart (shots: point-blank, beyond normal range, too far)
+      damage    - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>;
+                  past Incapacitated it does what an attack would (torpor,
+                  death ...). Add a source (fire, sunlight, silver, firearm ...
+                  [head]; unsoakable [enemy]; chimerical) and the levels are
+                  damage successes the target soaks as the rules say for it
+                  (also /harm)
+      heal      - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>;
+                  <name>=revive undoes a death or torpor (staff decide)
+      pace      - organizer/staff: ahead (declare and act before your slot; it
+                  is revealed and resolved in it) or slot. Also =ahead at /start
+      recover   - organizer/staff: <name>=<type> [freehold||dreaming] [chimerical]
+                  [rested] [<n>]: time has healed one level; says how long it took
+                  and what care it needs, e.g. +combat/recover Bob=lethal;
+                  a vampire's aggravated after a day's rest: =aggravated rested 2
+      undo      - organizer/staff: revert the last resolution exactly (the fight,
+                  the sheets, points spent); again to go further back this turn
+      kick      - organizer/staff: take <name> out of the fight (an NPC made for
+                  it leaves the room too; <name>=keep keeps it)
+      organizer - organizer/staff: <name> organizes the fight from now on
+      fights    - staff: every fight running in the game
+      odds      - staff: simulate <a>=<b> on the rules loaded here (or
+                  /<ruleset>): who wins how often, how many turns, damage per
+                  attack. 1,000 fights (/<fights>, at most 2,000; the server
+                  waits while they run); each side does its template's default,
+                  else attacks. A character fights as hurt as they are now.
+                  bin/simulate runs more from the rules files
+      end       - organizer/staff: end the fight; the room hears who was hurt and
+                  who fell; NPCs made for it go too (end keep keeps them)
+      public    - organizer/staff: on||off: anyone may watch the fight on the
+                  website's combat page (else only those in it, and staff)
+      flag      - organizer/staff: <flag> marks the fight (numetal's winter:
+                  Gurahl -2 initiative); !<flag> clears it
+      timeout   - organizer/staff: <seconds> (or 5m; 0 turns it off) the turn
+                  waits for someone idle before the game passes for them (or,
+                  declaring, gives them a full defense); alone: the setting
+
+    Examples:
+      +combat/npc Thug=thug
+      +combat/npc Rat=str=1,dex=3,brawl=1
+      +combat/init Thug=5
+      +combat/flag winter
+      +combat/next
+      +combat/declare Thug=attack Bob
+      +combat/declare/auto
+      +combat/damage Bob=2 lethal
+      +combat/damage Bob=3 lethal sunlight
+      +combat/mod Thug=cover superior
+      +combat/odds thug=gunman
+      +combat/odds Bob=garou/2000/revised
+
+    ## ranges
+
+    How far apart fighters stand, moving, aiming and cover.
+
+    Usage:
+      +combat/range <a>/<b>=<yards>
+      +combat/declare move <yards> [toward <name>||away from <name>]
+      +combat/declare cover <level>
+
+    Switches:
+      range     - organizer/staff: <a>/<b>=<yards> places two combatants that far
+                  apart (shots: point-blank, beyond normal range, too far)
+      mod       - organizer/staff: <name>=cover <none||light||good||superior>
+                  sets their cover
+
+    Actions (help +combat/declare has them all):
+      move <yards> [toward <name>||away from <name>] - move, as the whole
+             action; toward or away changes the range to them
+      attack <target> ... moving <yards> - move while attacking, up to half
+             your run, -1 die a yard (everyman, v20: no penalty)
+      aim <target> [with <weapon>]  - a whole turn, declared alone: +1 die per
+             turn on your next shot at them (up to Perception; scope +2)
+      cover <level>          - you are in none, light, good or superior cover:
+             shots at you +1/+2/+3 difficulty; shooting out of good/superior
+             cover +1/+2. Not an action; it stays until you declare another.
+      dodge prone / dodge cover: the only dodge against gunfire
+      strafe several targets within 3 yards: attack Bob and Ann with
+             smg, small as strafe (one roll, successes split among them)
+    Under spotlight, ranges are bands: /range <a>/<b>=<range> and /move
+    <target>=closer||away||<range> (help +combat/spotlight).
+
+    Examples:
+      +combat/range Thug/Bob=20
+      +combat/declare move 10 toward Thug
+      +combat/declare cover good; attack Thug with pistol, heavy
+      +combat/declare attack Thug moving 3
+      +combat/declare aim Thug with rifle
+      +combat/mod Thug=cover superior
+
+    ## spotlight
+
+    Under the spotlight ruleset (+combat/start spotlight), a fight runs
+    differently: PCs act in initiative order, the organizer gives opponents the
+    spotlight, and a turn is one move, one action and one free action. The
+    organizer runs the fight and is not in the order unless they /join.
+
+    Switches:
+      /act [attack||bite <target> [with <weapon>]||<what>] - your action; an
+                  attack is a V5 contest (your pool against the target's
+                  Dexterity + Athletics, Hunger dice apart), harm = margin +
+                  weapon; "with" a range tag (pistol) or a weapon of
+                  +rules/weapons; without it, the first weapon you carry
+      /act <npc>=attack <target> [with <weapon>] - organizer: the NPC's action
+      /move <target>=closer||away||<range> - your move (one range step)
+      /move <npc>=<target>=closer||away||<range> - organizer: the NPC's move
+      /free [<npc>=][<what>] - a free action  /done [<npc>] - end the turn
+      /next <opponent> - organizer: that opponent takes the spotlight (/next alone
+                  moves the fight on; after the last PC, the next round)
+      /swap <first>=<second> - tied PCs settle who goes first
+      /ambush pcs||npcs - organizer: one side is ambushed
+      /event <text>  - organizer: something happens between turns
+      /range <a>/<b>=<range> - organizer: place two combatants at a range band
+      /stake <name>, /unstake <name> - organizer: stake (a vampire is
+                  incapacitated at once)
+      /feed <name>=<hunger slaked> - blood: revives a vampire in torpor next
+                  round; a vampire still up heals that much Harm (Aggravated
+                  first) and its Hunger drops
+      /damage <name>=<n> superficial||aggravated - organizer: mark Harm
+    Harm stays on the sheet after the fight; when the fight ends each vampire
+    with Superficial Harm makes a Hunger Check and heals it. Worn armor stops
+    Superficial Harm; Superficial Harm to a vampire is halved.
+    Declaring, /dodge, /parry, /rage and the like are d10 only there.
+
+    ## examples
+
+    Every example of these pages, in one list.
 
     Examples:
       +combat/start
@@ -305,36 +492,6 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodC
       +combat/mod Thug=cover superior
       +combat/odds thug=gunman
       +combat/odds Bob=garou/2000/revised
-
-    Under the spotlight ruleset (+combat/start spotlight), a fight runs
-    differently: PCs act in initiative order, the organizer gives opponents the
-    spotlight, and a turn is one move, one action and one free action. The
-    organizer runs the fight and is not in the order unless they /join.
-      /act [attack||bite <target> [with <weapon>]||<what>] - your action; an
-                  attack is a V5 contest (your pool against the target's
-                  Dexterity + Athletics, Hunger dice apart), harm = margin +
-                  weapon; "with" a range tag (pistol) or a weapon of
-                  +rules/weapons; without it, the first weapon you carry
-      /act <npc>=attack <target> [with <weapon>] - organizer: the NPC's action
-      /move <target>=closer||away||<range> - your move (one range step)
-      /move <npc>=<target>=closer||away||<range> - organizer: the NPC's move
-      /free [<npc>=][<what>] - a free action  /done [<npc>] - end the turn
-      /next <opponent> - organizer: that opponent takes the spotlight (/next alone
-                  moves the fight on; after the last PC, the next round)
-      /swap <first>=<second> - tied PCs settle who goes first
-      /ambush pcs||npcs - organizer: one side is ambushed
-      /event <text>  - organizer: something happens between turns
-      /range <a>/<b>=<range> - organizer: place two combatants at a range band
-      /stake <name>, /unstake <name> - organizer: stake (a vampire is
-                  incapacitated at once)
-      /feed <name>=<hunger slaked> - blood: revives a vampire in torpor next
-                  round; a vampire still up heals that much Harm (Aggravated
-                  first) and its Hunger drops
-      /damage <name>=<n> superficial||aggravated - organizer: mark Harm
-    Harm stays on the sheet after the fight; when the fight ends each vampire
-    with Superficial Harm makes a Hunger Check and heals it. Worn armor stops
-    Superficial Harm; Superficial Harm to a vampire is halved.
-    Declaring, /dodge, /parry, /rage and the like are d10 only there.
     """
 
     key = "+combat"
