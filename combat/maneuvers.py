@@ -10,13 +10,13 @@ a second, so per-attack YAML walking is avoided).
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import IllegalAction, InputError
 from .health import DAMAGE_TYPES
+from .player_text import did_you_mean
 from .schema import Bool, Int, ListOf, MapOf, Optional, Spec, Str, Struct
 from .values import replace
 
@@ -554,8 +554,7 @@ def _find(table: dict, name: str, what: str, hint, index: dict | None = None):
     starts = [k for k in table if _norm(k).startswith(key)] if key else []
     if len(starts) == 1:
         return table[starts[0]]
-    guess = difflib.get_close_matches(key, [_norm(k) for k in table], n=1, cutoff=0.6)
-    tip = f" Did you mean {guess[0]}?" if guess else ""
+    tip = did_you_mean(key, [_norm(k) for k in table])
     if len(starts) > 1:
         # Names may hold a comma ("Pistol, light"): a list of them is joined with "or".
         sep = " or " if any("," in k for k in starts) else ", "

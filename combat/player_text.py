@@ -13,7 +13,9 @@ Two kinds of code hide in it:
 
 from __future__ import annotations
 
+import difflib
 import re
+from typing import Callable, Iterable
 
 from .errors import InputError
 
@@ -72,3 +74,14 @@ def checked_name(text: str) -> str:
         raise InputError(f"'{shown(text)}' cannot be a name: {NAME_RULE} "
                          f"(e.g. Thug, Big-Al, Rat2).")
     return name
+
+
+def did_you_mean(typed: str, choices: Iterable[str], *, n: int = 1, cutoff: float = 0.6,
+                 show: Callable[[str], str] = str) -> str:
+    """" Did you mean X?" (or "X or Y") for a typo among ``choices``, else "": the one hint
+    every refusal of an unknown word gives (switches, traits, actions, templates), so a
+    typo is answered the same way wherever it is made. ``show`` turns a choice into what
+    the player would type (a switch gets its /); choices that show alike are named once."""
+    close = difflib.get_close_matches(typed.strip().lower(), list(choices), n=n, cutoff=cutoff)
+    names = list(dict.fromkeys(show(c) for c in close))
+    return f" Did you mean {' or '.join(names)}?" if names else ""

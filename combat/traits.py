@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Mapping
 
 from .errors import InputError
+from .player_text import did_you_mean
 from .schema import Int, ListOf, MapOf, Optional, Str, Struct
 
 KINDS = ("attribute", "ability", "power", "merit", "background", "virtue", "other")
@@ -161,8 +161,7 @@ class TraitCatalog:
         prefixed = sorted({v for k, v in self._lookup.items() if k.startswith(key)}) if key else []
         if len(prefixed) == 1:
             return prefixed[0]
-        guess = difflib.get_close_matches(key, list(self._lookup), n=1, cutoff=0.6)
-        hint = f" Did you mean {self._lookup[guess[0]]}?" if guess else ""
+        hint = did_you_mean(key, self._lookup, show=self._lookup.__getitem__)
         if len(prefixed) > 1:
             hint = f" It could be: {', '.join(prefixed[:6])}."
         raise InputError(f"'{name}' is not a trait here.{hint}")
@@ -186,8 +185,7 @@ class TraitCatalog:
             return next(iter(races[key]))
         words = [*self.splats, *(a for s in self.splats.values() for a in s.get("aliases", ())),
                  *races]
-        guess = difflib.get_close_matches(key, words, n=1, cutoff=0.5)
-        hint = f" Did you mean {guess[0]}?" if guess else ""
+        hint = did_you_mean(key, words, cutoff=0.5)
         raise InputError(
             f"'{name}' is not a splat here.{hint} Choose one of: {', '.join(self.splats)}."
         )

@@ -9,7 +9,6 @@ player is told nothing was changed.
 
 from __future__ import annotations
 
-import difflib
 import random
 import re
 
@@ -17,7 +16,7 @@ from evennia.commands.default.muxcommand import MuxCommand
 from evennia.utils import logger
 
 from wodcombat.combat.errors import WodError
-from wodcombat.combat.player_text import plain_text
+from wodcombat.combat.player_text import did_you_mean, plain_text
 from wodcombat.world.dice_source import GAME_DICE, GameDice
 from wodcombat.world.combat_text import plain, second_person
 from wodcombat.world.text_width import wrap
@@ -111,9 +110,8 @@ class WodCommand(MuxCommand):
     def bad_switch(self, typed: str) -> None:
         """The closest switches first (a typo: /atack -> /attack), then all of them."""
         names = (*self.wod_switches, *self.switch_aliases)
-        close = difflib.get_close_matches(typed.lower(), names, n=3, cutoff=0.6)
-        close = list(dict.fromkeys(self.switch_aliases.get(n, n) for n in close))
-        guess = (" Did you mean " + " or ".join(f"/{n}" for n in close) + "?") if close else ""
+        guess = did_you_mean(typed, names, n=3,
+                             show=lambda n: f"/{self.switch_aliases.get(n, n)}")
         allowed = ", ".join(f"/{s}" for s in self.wod_switches) or "none"
         self.msg(
             f"|r{self.key}: unknown switch /{typed}.|n{guess} Switches: {allowed}. "

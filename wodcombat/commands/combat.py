@@ -16,11 +16,9 @@ transaction, then the log: the intent, its dice, the sheets read, the events) ->
 
 from __future__ import annotations
 
-import difflib
-
 from wodcombat.combat.core import intents as it
 from wodcombat.combat.errors import IllegalAction, InputError
-from wodcombat.combat.player_text import checked_name, plain_text
+from wodcombat.combat.player_text import checked_name, did_you_mean, plain_text
 from wodcombat.combat.sheet import Sheet
 from wodcombat.typeclasses import combat_guard
 from wodcombat.typeclasses.combat import combat_in
@@ -765,8 +763,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodC
         if row is None:
             hits = [k for k in NPC_TEMPLATES if k.startswith(key)] if key else []
             if len(hits) != 1:
-                guess = difflib.get_close_matches(key, list(NPC_TEMPLATES), n=1)
-                tip = f" Did you mean {guess[0]}?" if guess else ""
+                tip = did_you_mean(key, NPC_TEMPLATES)
                 raise InputError(f"'{text.strip()}' is not an NPC template.{tip} Templates: "
                                  f"{', '.join(NPC_TEMPLATES)} (+combat/templates), or give "
                                  f"traits: <name>=str=3,dex=2,...")

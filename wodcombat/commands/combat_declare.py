@@ -15,6 +15,7 @@ from typing import Callable
 from wodcombat.combat.errors import InputError
 from wodcombat.combat.health import damage_type
 from wodcombat.combat.maneuvers import COVER, tables
+from wodcombat.combat.player_text import did_you_mean
 
 DEFENSES = ("dodge", "block", "parry")
 # RNG-03: everyman calls cover Concealment (same values); both words are accepted.
@@ -48,7 +49,14 @@ def roll_flags(words: list[str]) -> tuple[list[str], dict]:
 ACTIONS_HINT = ("attack <target>, dodge, block, parry, defend, aim, reload, nock, prepare "
                 "<n> arrows, repair, move, rise, escape, ready, celerity, rage <n>, spend "
                 "<pool> <n>, cover <level>, heal ..., regenerate, ignore wounds, pass or other "
-                "<text> (also magic, time, blindfight, resist). See help +combat.")
+                "<text> (also magic, time, blindfight, resist). See help +combat/declare.")
+# Every word an action may start with (DeclarationParser.action's branches): what a typo
+# is matched against for its "Did you mean" (issue 28: "attak Thug" got only the list).
+ACTION_WORDS = ("attack", "ambush", "magic", "time", "blindfight", "blind", "shake",
+                *COVER_WORDS, *DEFENSES, "defend", "desperate", "aim", "reload", "nock",
+                "repair", "prepare", "move", "rise", "escape", "resist", "ready", "heal",
+                "regenerate", "stay", "ignore", "other", "pass", "extra", "celerity", "rage",
+                "spend", "effect")
 
 
 @dataclass
@@ -113,6 +121,8 @@ class DeclarationParser:
                 raise InputError("'extra' goes before an action: extra attack Bob.")
             inner["extra"] = kind  # "extra": the engine picks the source after activations
             return inner
+        if kind == "extra":  # alone: the word of an action is missing after it
+            raise InputError("'extra' goes before an action: extra attack Bob.")
         if kind == "celerity":
             return {"activate": "celerity"}
         if kind == "rage":
@@ -214,11 +224,12 @@ class DeclarationParser:
             return {"kind": "other", "text": rest}
         if kind == "pass":
             return {"kind": "pass"}
-        raise InputError(f"'{words[0]}' is not an action: {ACTIONS_HINT}")
+        raise InputError(f"'{words[0]}' is not an action.{did_you_mean(kind, ACTION_WORDS)} "
+                         f"Actions: {ACTIONS_HINT}")
 
     HEAL_USAGE = ("Heal as: heal blood <n> [bashing|lethal], heal aggravated [<n>], "
                   "regenerate, heal rage, heal limb <part>, heal life <n> <type> [on <name>], "
-                  "heal roll, heal faith [<type>]. See help +combat.")
+                  "heal roll, heal faith [<type>]. See help +combat/declare.")
 
     def heal_type(self, words: list[str], text: str) -> dict:
         if not words:

@@ -10,11 +10,11 @@ words are its ``+combat/act`` where the engine asks no declaration (spotlight).
 
 from __future__ import annotations
 
-import difflib
 from typing import Mapping
 
 from wodcombat.combat import simulate as sim
 from wodcombat.combat.errors import InputError, WodError
+from wodcombat.combat.player_text import did_you_mean
 from wodcombat.combat.sheet import Sheet
 from wodcombat.world.prototypes import NPC_TEMPLATE_ALIASES, NPC_TEMPLATES
 from wodcombat.world.text_width import WIDTH, wrap
@@ -37,8 +37,7 @@ def template_key(text: str) -> str | None:
 
 
 def unknown_side(text: str, extra: str = "", traits: bool = True) -> InputError:
-    guess = difflib.get_close_matches(text.strip().lower(), list(NPC_TEMPLATES), n=1)
-    tip = f" Did you mean {guess[0]}?" if guess else ""
+    tip = did_you_mean(text, NPC_TEMPLATES)
     return InputError(f"'{text.strip()}' is not an NPC template{extra}.{tip} Templates: "
                       f"{', '.join(NPC_TEMPLATES)} (+combat/templates)"
                       + (", or traits: str=3,dex=2,brawl=2." if traits else "."))
