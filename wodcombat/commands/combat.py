@@ -693,8 +693,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodC
             name = state.get(key).name
         text = (f"{name} now organizes the fight." if key else
                 "Nobody organizes the fight now; staff can: +combat/organizer <name>.")
-        for obj in self.caller.location.contents:
-            obj.msg(combat_text.PREFIX + text)
+        self.tell_room(text)
 
     def do_organizer(self):
         """<name>: hand the organizer role to a player in the fight."""
@@ -897,10 +896,24 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodC
         from wodcombat.world.fight_view import PUBLIC_ATTR
 
         self.script.attributes.add(PUBLIC_ATTR, word == "on")
-        self.msg(combat_text.PREFIX + ("Anyone may watch this fight on the website now."
-                                       if word == "on" else
-                                       "Only those in this fight, and staff, may watch it "
-                                       "on the website now."))
+        # Issue 28: who may watch concerns everyone in the fight, not only its organizer.
+        who = self.caller.key
+        self.tell_room("Anyone may watch this fight on the website now." if word == "on" else
+                       "Only those in this fight, and staff, may watch it on the website now.",
+                       f"{who} lets anyone watch this fight on the website now."
+                       if word == "on" else
+                       f"{who} lets only those in this fight, and staff, watch it on the "
+                       "website now.")
+
+    def tell_room(self, mine: str, others: str | None = None) -> None:
+        """``mine`` to the caller, ``others`` (else the same) to the room's readers."""
+        from wodcombat.world.listeners import listeners
+
+        self.msg("\n".join(wrap(combat_text.PREFIX + mine)))
+        told = "\n".join(wrap(combat_text.PREFIX + (others or mine)))
+        for obj in listeners(self.caller.location):
+            if obj != self.caller:
+                obj.msg(told)
 
     def do_flag(self):
         """INIT-05: <flag> sets a combat flag (a season: winter), !<flag> clears it."""
