@@ -308,3 +308,21 @@ class TestLimbo(CombatTest):
         limbo = ObjectDB.objects.get(id=2)
         self.assertEqual(limbo.db.desc, LIMBO_DESC)
         self.assertNotIn("Evennia", limbo.db.desc)
+
+    def test_a_character_nobody_played_yet_is_not_listed_in_limbo(self):
+        """Issue 28: Limbo listed "Characters: admin" before the admin ever logged in.
+        The first start stows the superuser's character as Evennia stows one whose player
+        left; its player's first login brings it back (Char2 stands in for #1 here: in the
+        test database #1 is a room, which the hook leaves alone)."""
+        from server.conf.at_initial_setup import at_initial_setup, stow_unplayed
+
+        self.assertIn("Char2", self.room1.return_appearance(self.char1))
+        self.assertTrue(stow_unplayed(self.char2))
+        self.assertIsNone(self.char2.location)
+        self.assertNotIn("Char2", self.room1.return_appearance(self.char1))
+        self.char2.at_pre_puppet(self.char2.account)  # its player logs in
+        self.assertEqual(self.char2.location, self.room1)
+        self.assertFalse(stow_unplayed(self.char1))  # played now (it has a session): kept
+        self.assertEqual(self.char1.location, self.room1)
+        at_initial_setup()
+        self.assertIsNone(self.room1.location)  # #1 is no character here: untouched
