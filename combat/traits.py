@@ -31,6 +31,13 @@ TRAITS_SCHEMA = Struct(
         "secondary_of": MapOf(ListOf(Str(), min_len=1)),
         "aliases": MapOf(Str()),
         "source": Str(),
+        # Issue 28: the highest rating +sheet/set takes (staff may force past it). Absent:
+        # none but each category's range. by_generation "yes": a splat that uses a
+        # generation takes its generation chart row's trait_max instead of ``rating``.
+        "maximum": Struct(
+            required={"rating": Int(0, 100), "kinds": ListOf(Str(KINDS), min_len=1)},
+            optional={"by_generation": Str(choices=("yes", "no")), "source": Str()},
+        ),
     },
 )
 

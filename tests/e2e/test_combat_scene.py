@@ -111,7 +111,7 @@ def test_combat_scene(game_server):
                "Goon": (a, "+combat/declare Goon=other struggles")}, 2)
         # Turn 3: Goon near death by staff adjustment, then the knife: lethal on an
         # incapacitated mortal kills (HLT-04). Strength 8 makes a damage success near sure.
-        scene.do(a, admin, "+sheet/set str=8", "set to")
+        scene.do(a, admin, "+sheet/set/force str=8", "set to")  # past a mortal's 5: staff
         # Healed first, so 7 lethal leaves him exactly Incapacitated whatever turn 2 did.
         scene.do(a, admin, "+combat/heal Goon=7 bashing", "Goon heals")
         scene.do(a, admin, "+combat/heal Goon=7 lethal", "Goon heals")

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from wodcombat.combat.errors import IllegalAction, InputError
+from wodcombat.combat.sheet import maximum_reading, newly_over_maximum
+from wodcombat.world.text_width import wrap
+
 from .base import WodCommand
 from .render import sheet_text
 
@@ -15,6 +18,7 @@ class CmdSheet(WodCommand):
       +sheet [<name>]
       +sheet/set <trait>=<value>
       +sheet/set <name>/<trait>=<value>
+      +sheet/set/force [<name>/]<trait>=<value>
       +sheet/spec <ability>=<specialty>
       +sheet/approve <name>
       +sheet/unapprove <name>
@@ -27,7 +31,10 @@ class CmdSheet(WodCommand):
     Switches:
       set       - set a trait, pool or identity field on your own sheet while it
                   is unapproved (staff: on anyone, as <name>/<trait>=<value>);
-                  splat=werewolf, kindred, garou ... are understood
+                  splat=werewolf, kindred, garou ... are understood. A rating
+                  stops at the ruleset's maximum (a vampire's by generation);
+                  the refusal names it
+      force     - staff: with /set, go past that maximum (the reply says so)
       spec      - set a specialty (empty text clears it): +sheet/spec brawl=Kicks
       approve   - staff: lock a sheet against its owner's edits
       unapprove - staff: unlock it again
@@ -58,6 +65,7 @@ class CmdSheet(WodCommand):
       +sheet/set willpower=4/6
       +sheet/set race=Garou
       +sheet/set Bob/strength=4
+      +sheet/set/force Bob/strength=7
       +sheet/set Alice/blood potency=2
       +sheet/set hunger=2
       +sheet/approve Bob
@@ -72,6 +80,9 @@ class CmdSheet(WodCommand):
     aliases = ["sheet"]
     wod_switches = ("set", "spec", "approve", "unapprove", "equip", "unequip", "armor",
                     "heal", "revive")
+    # +sheet/set/force: staff set a rating past the ruleset's maximum (issue 28)
+    flag_switches = ("force",)
+    flag_takers = ("set",)
 
     def do_default(self):
         target = self.find_character(self.args) if self.args.strip() else self.caller
@@ -109,10 +120,30 @@ class CmdSheet(WodCommand):
 
     def do_set(self):
         target, sheet, trait = self._target_and_trait("set")
-        new, what = sheet.set(self.ruleset_here().traits, trait, self.rhs or "")
+        rules = self.ruleset_here()
+        new, what = sheet.set(rules.traits, trait, self.rhs or "")
+        over = newly_over_maximum(sheet, new, rules)
+        forced = "force" in self.switch_flags
+        if forced and not self.is_staff():
+            raise IllegalAction("Only staff set a rating past its maximum (/force).")
+        if over and not forced:
+            raise InputError("\n".join(wrap(self._over_maximum(over[0], rules))))
         target.sheet.save(new)
         whose = "Your" if target == self.caller else f"{target.key}'s"
-        self.msg(f"{whose} {what}.")
+        note = "".join(f" ({canon} {value} forced past the maximum of {top} for {who})"
+                       for canon, value, top, who in over)
+        self.msg("\n".join(wrap(f"{whose} {what}{note}.")))
+
+    def _over_maximum(self, over: tuple[str, int, int, str], rules) -> str:
+        """Issue 28: a rating above the ruleset's maximum, what to type instead, and that
+        staff may force it."""
+        canon, value, top, who = over
+        typed = f"{self.lhs.strip()}={(self.rhs or '').strip()}"
+        prefix = self.lhs.strip().rpartition("/")[0]
+        lower = f"+sheet/set {prefix + '/' if prefix else ''}{canon.lower()}={top}"
+        return (f"{canon} {value} would be above the maximum of {top} for {who} "
+                f"({maximum_reading(rules)}). Type {lower} instead; staff may go past "
+                f"it with +sheet/set/force {typed}.")
 
     def do_spec(self):
         target, sheet, trait = self._target_and_trait("spec")
