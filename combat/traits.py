@@ -36,7 +36,9 @@ TRAITS_SCHEMA = Struct(
         # generation takes its generation chart row's trait_max instead of ``rating``.
         "maximum": Struct(
             required={"rating": Int(0, 100), "kinds": ListOf(Str(KINDS), min_len=1)},
-            optional={"by_generation": Str(choices=("yes", "no")), "source": Str()},
+            optional={"by_generation": Str(choices=("yes", "no")), "source": Str(),
+                      # a trait with a range of its own, whatever the splat or generation
+                      "ratings": MapOf(Int(0, 100))},
         ),
     },
 )

@@ -6,7 +6,8 @@ generation chart for a vampire, else 5. Staff may go past it with +sheet/set/for
 from types import SimpleNamespace
 
 from tests.commands.test_combat import CombatTest
-from wodcombat.combat.sheet import Sheet, trait_maximum
+from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.trait_maximum import trait_maximum
 from wodcombat.world import rulebook
 
 
@@ -44,6 +45,13 @@ class TestSheetMaximum(CombatTest):
                       "vampire", text)
         self.assertIn("Type +sheet/set potence=5 instead", text)
         self.assertEqual(self.sheet().generation, 6)
+
+    def test_a_mages_arete_runs_to_10_and_the_rest_to_5(self):
+        self.player("+sheet/set splat=mage")
+        self.assertIn("Your Arete set to 7.", self.player("+sheet/set arete=7").text)
+        self.assertIn("Your Arete set to 10.", self.player("+sheet/set arete=10").text)
+        text = " ".join(self.player("+sheet/set dex=6").text.split())
+        self.assertIn("Dexterity 6 would be above the maximum of 5 for a mage", text)
 
     def test_merits_are_not_ratings(self):
         self.assertIn("Your Ambidextrous set to 6.", self.player("+sheet/set ambidextrous=6").text)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wodcombat.combat.errors import IllegalAction, InputError
-from wodcombat.combat.sheet import maximum_reading, newly_over_maximum
+from wodcombat.combat.trait_maximum import maximum_reading, newly_over_maximum
 from wodcombat.world.text_width import wrap
 
 from .base import WodCommand
