@@ -57,6 +57,17 @@ def stamp(state: CombatState, timeout: int | None, now: float) -> CombatState:
     return state
 
 
+def fresh_clock(state, now: float):
+    """``state`` (of either engine: both keep the clock's ``deadline``) without a deadline
+    that has passed by ``now``, so the next ``stamp`` starts one from now. An undo puts back
+    the state from before the undone command: when that was the clock's own default, its
+    deadline has run out, and the clock fired again at once (issue 28). A deadline still
+    ahead is kept: undoing a player's command leaves the others' clock as it was."""
+    if state.deadline is None or now < state.deadline:
+        return state
+    return replace(state, deadline=None)
+
+
 def due(state: CombatState, now: float) -> bool:
     return state.phase != "ended" and state.deadline is not None and now >= state.deadline
 

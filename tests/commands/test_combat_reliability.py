@@ -119,6 +119,30 @@ class TestIdleTimeout(CombatTest):
     def npc_key(self):
         return next(c.key for c in self.state().combatants if c.name == "Thug")
 
+    @pytest.mark.rule("TURN-01")
+    def test_undo_of_a_timeout_gives_a_fresh_clock(self):
+        """Issue 28: the undo put back the state with its passed deadline, so the clock
+        fired again at once ("Time is up for bob (declare)") however often one undid it."""
+        self.setup_fight()  # declaration phase: Thug (5) declares first
+        self.cmd("+combat/timeout 60")
+        script = combat_in(self.room1)
+        deadline = self.state().deadline
+        self.assertTrue(combat_timers.check(script, now=deadline))  # Thug timed out
+        self.assertTrue(self.state().get(self.npc_key()).declared)
+        later = deadline + 5  # staff undo it once the clock has run out
+        with mock.patch("wodcombat.world.combat_service.time.time", return_value=later):
+            self.assertIn("undoes the last resolution", self.cmd("+combat/undo").text)
+        st = self.state()
+        self.assertFalse(st.get(self.npc_key()).declared)  # Thug owes his declaration again
+        self.assertEqual(st.deadline, later + 60)  # and has a minute from the undo
+        self.assertFalse(combat_timers.check(script, now=later))  # not at once, again
+        self.assertFalse(self.state().get(self.npc_key()).declared)
+        # bin/replay reproduces the undo's fresh clock from the log
+        from wodcombat.world import combat_replay, rulebook
+
+        report = combat_replay.replay(combatlog.read(st.id), rulebook.get)
+        self.assertTrue(report.ok, report)
+
     @pytest.mark.rule("TURN-01", "TURN-03")
     def test_organizer_told_when_everyone_declared_and_acted(self):
         """Issue 11: in the room's text, after the last declaration and the last action."""

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
+from wodcombat.combat import idle
 from wodcombat.combat.core import intents as it
 from wodcombat.combat.core.dice_log import OutOfDice, ReplayDice
 from wodcombat.combat.core.engine import engine_of_state
@@ -120,6 +121,8 @@ def replay(records: list[dict], load_rules: Callable[[str], object]) -> Report:
         if asked["event"] == "undo":  # the state goes back to before the undone command
             carried.clear()  # and its sheets: the commands after it log them again
             state = befores[asked["undone"]]
+            if asked.get("fresh_clock"):  # since issue 28 an undo restarts a clock run out
+                state = idle.fresh_clock(state, asked["now"])
             state = engine.stamp(state, asked.get("timeout"), asked.get("now", 0.0))
             mine_digest = digest(json.dumps(state.to_dict()))
             if mine_digest != asked.get("digest"):

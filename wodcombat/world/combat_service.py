@@ -24,6 +24,7 @@ from typing import Any
 from wodcombat import conf
 from django.db import transaction
 
+from wodcombat.combat import idle
 from wodcombat.combat.core import intents as it
 from wodcombat.combat.core.dice_log import RecordingDice
 from wodcombat.combat.core.engine import engine_for
@@ -469,8 +470,11 @@ def undo(script, by: str, rng: random.Random) -> Applied:
     if "state" not in kept:  # issue 13: the row before keeps the state the command started from
         kept["state"] = json.loads(combatlog.state_before(script.combat_id, row.first_seq)
                                    or script.started_text())
-    state = engine.load(kept["state"])
-    now, timeout = time.time(), timeout_of(engine, state)[0]
+    # A deadline that has run out (the undone command was the clock's own) starts again from
+    # now (issue 28); the event says so, for bin/replay.
+    now = time.time()
+    state = idle.fresh_clock(engine.load(kept["state"]), now)
+    timeout = timeout_of(engine, state)[0]
     state = engine.stamp(state, timeout, now)
     sheets = []
     for key, data in kept["sheets"].items():
@@ -479,7 +483,7 @@ def undo(script, by: str, rng: random.Random) -> Applied:
             sheets.append((obj, Sheet.from_dict(data)))
     what = (asked.get("text") or "").replace(combat_text.PREFIX, "").split("\n")[0]
     ev = {"event": "undo", "undone": asked["seq"], "intent": asked["intent"]["intent"],
-          "by": by, "what": what, "now": now, "timeout": timeout}
+          "by": by, "what": what, "now": now, "timeout": timeout, "fresh_clock": True}
     stored = script.dump(state)
     ev["digest"] = digest(stored)
     events = (Event.from_dict(ev),)
