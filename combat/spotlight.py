@@ -1181,9 +1181,11 @@ def act(state: SpotlightState, key: str, ruleset, action: Mapping | None = None)
         if not lo <= band <= hi:
             reach = rules.bands[lo] if lo == hi else f"{rules.bands[lo]} to {rules.bands[hi]}"
             fix = "closer" if band > hi else "away"
+            # an opponent is moved by the organizer, who names it first (issue 28)
+            move = f"{t.name}={fix}" if c.is_pc else f"{c.name}={t.name}={fix}"
             raise IllegalAction(
                 f"{t.name} is at {rules.bands[band]}; {tag_name} reaches {reach} (SPOT-10). "
-                f"Move {fix} first (one step a turn: +combat/move {t.name}={fix})."
+                f"Move {fix} first (one step a turn: +combat/move {move})."
             )
     c2 = _after_use(replace(c, actions=c.actions + 1), rules)
     ev = {

@@ -197,6 +197,7 @@ class TestTurnRangesAndHarm(SpotTest):
         # Close (the default) is out of reach of a fist: refused, nothing changes.
         out = self.cmd("+combat/act attack Thug").text
         self.assertIn("Thug is at Close; unarmed reaches Intimate to Hand", out)
+        self.assertIn("+combat/move Thug=closer).", " ".join(out.split()))  # a PC's own form
         self.assertEqual(self.fighter("Char").actions, 0)
         self.assertIn("moves from Close to Hand of Thug", self.cmd("+combat/move Thug=closer").text)
         self.assertIn("one range step", self.cmd("+combat/move Thug=closer").text)  # SPOT-07
@@ -243,6 +244,11 @@ class TestTurnRangesAndHarm(SpotTest):
         self.cmd("+combat/next Thug")
         self.assertIn("has no range tag here", self.cmd("+combat/act Thug=attack Char2 "
                                                         "with banana").text)
+        # Out of a fist's reach, the organizer is told the NPC's own form of /move (issue 28:
+        # it named a player's, "+combat/move Char2=closer", which moves the organizer)
+        out = " ".join(self.cmd("+combat/act Thug=attack Char2").text.split())
+        self.assertIn("Move closer first (one step a turn: +combat/move Thug=Char2=closer).",
+                      out)
         # Thug: Dex + Firearms from the template; whatever the dice, the pistol reaches Close.
         with self.dice(*([2] * 20)):
             out = self.cmd("+combat/act Thug=attack Char2 with pistol").text
