@@ -6,6 +6,7 @@ organizer creates. Initiative is 2d6 + the higher of Wits / Blood Potency (the Y
 default); the attack roll is the YAML house default of combat/spotlight_attack.py.
 """
 
+import re
 from unittest import mock
 
 import pytest
@@ -101,6 +102,25 @@ class TestInitiativeAndShow(SpotTest):
         inits = [r for r in self.log() if r["event"] == "initiative"]
         self.assertEqual([r["total"] for r in inits], [12, 5])
         self.assertEqual(inits[0]["faces"], [4, 5])
+
+    @pytest.mark.rule("SPOT-01", "SPOT-02")
+    def test_the_table_is_in_initiative_order_and_says_what_npc_n_m_is(self):
+        """Issue 28: the rows came in the order of joining, and "NPC 0/1" was unexplained."""
+        self.cmd("+combat/start spotlight")
+        self.cmd("+combat/join")
+        self.player("+combat/join")
+        self.cmd("+combat/npc Thug=thug")
+        with self.dice(1, 1):
+            self.cmd("+combat/init")  # Char 3 + [1 1] = 5
+        with self.dice(6, 6):
+            self.player("+combat/init")  # Char2 2 + [6 6] = 14
+        show = self.cmd("+combat").text
+        self.assertIn("Order (highest first): Char2 14, Char 5", show)
+        rows = [ln.split()[0] for ln in show.splitlines()
+                if re.match(r" (Char2|Char|Thug) ", ln)]
+        self.assertEqual(rows, ["Char2", "Char", "Thug"])
+        self.assertIn("NPC n/m: the turns an NPC has taken this round, of the m it gets.",
+                      show)
 
     @pytest.mark.rule("SPOT-01")
     def test_rolling_twice_is_refused(self):

@@ -73,11 +73,15 @@ def _spotlight(view, rules, names, organizer) -> list[str]:
         lines.append(" Now: the Storyteller moves on (+combat/next)")
     lines.append(f" {'Name':<16} {'Side':<9} {'Init':>4}  {'HP':>5}  Superficial "
                  f"Aggravated  Status")
-    for r in view["rows"]:
+    # Highest initiative first, as the order above (issue 28); who has not rolled, last.
+    rows = sorted(view["rows"], key=lambda r: (r["init"] is None, -(r["init"] or 0)))
+    for r in rows:
         init = "--" if r["init"] is None else str(r["init"])
         side = f"NPC {r['turns']}/{r['actions_per_round']}" if r["npc"] else "PC"
         lines.append(f" {r['name']:<16} {side:<9} {init:>4}  {r['hp']:>2}/{r['hp_max']:<2}  "
                      f"{r['superficial']:>11} {r['aggravated']:>10}  {r['status']}")
+    if any(r["npc"] for r in rows):  # issue 28: "NPC 0/1" said nothing to a new organizer
+        lines.append(" NPC n/m: the turns an NPC has taken this round, of the m it gets.")
     if view["ranges"]:
         lines.append(" Ranges: " + "; ".join(f"{names(a)}-{names(b)} {band}"
                                              for a, b, band in view["ranges"]))
