@@ -8,15 +8,20 @@ without colour; nothing here decides a rule.
 
 from __future__ import annotations
 
-import re
 import textwrap
 from typing import Callable, Iterable, Mapping
 
 from wodcombat.combat.core.events import Event
 from wodcombat.combat.d10.fight import OUT_OF_ACTION
-from wodcombat.combat.pools import Modifier
 
-from .dice_text import faces_text, outcome_text, v5_faces_text, v5_outcome_text
+from .dice_text import v5_faces_text, v5_outcome_text
+from .fight_phrases import actions_text, fmt_secs, plain, roll_line, turns_text, words
+from .person_text import second_person, third_person
+
+# What other modules take from here: the phrases are this renderer's too.
+__all__ = ["PREFIX", "Names", "is_npc", "DESCRIBE", "room_lines", "room_text",
+           "prompt_messages", "ahead_messages", "actions_text", "fmt_secs", "plain",
+           "second_person"]
 
 # Player text never shows rule IDs: "(DMG-09)" in an engine note is dropped.
 
@@ -44,92 +49,6 @@ def is_npc(c) -> bool:
     """An NPC (d10) or an opponent (spotlight): run by the organizer and staff."""
     npc = getattr(c, "is_npc", None)
     return (not c.is_pc) if npc is None else bool(npc)
-
-
-# ---------------------------------------------------------------- shared
-
-
-def roll_line(name: str, ev: Event) -> str:
-    """'  Alice attack: Dexterity 3 + Brawl 2, wounds -1 dice = 4 vs 6: [..] => 2 successes'"""
-    terms = " + ".join(f"{t} {v}" for t, v in ev.get("traits") or ())
-    mods = "".join(f", {Modifier(**m)}" for m in ev.get("modifiers") or ())
-    extras = []
-    if ev.get("specialty"):
-        extras.append("specialty")
-    if ev.get("willpower"):
-        extras.append("Willpower +1 success")
-    extra = f" ({', '.join(extras)})" if extras else ""
-    label = ev.get("label") or ev.get("purpose", "roll")
-    result = outcome_text(ev.get("successes", 0), bool(ev.get("botch")),
-                          failure="0 successes")
-    diff = ev.get("difficulty") or 0
-    faces = faces_text(ev.get("faces") or (), diff)
-    return (f"  {name} {label}: {terms or 'dice'}{mods} = {ev.get('pool')} vs {diff}{extra}: "
-            f"[{faces}] => {result}")
-
-
-def turns_text(first: int, last: int | None) -> str:
-    """A condition's span: "turn 2", "turns 2 to 4", "from turn 3 on"."""
-    if last is None:
-        return f"from turn {first} on"
-    return f"turn {first}" if last == first else f"turns {first} to {last}"
-
-
-def words(ident: str) -> str:
-    """A rules table's name as a player reads it (and may type it back): weapon_strike ->
-    weapon strike (the declaration parser reads either)."""
-    return str(ident).replace("_", " ")
-
-
-def actions_text(actions, name: Callable[[str], str]) -> str:
-    out = []
-    for a in actions:
-        k = a.get("kind", "?")
-        if k == "attack":
-            whom = " and ".join(name(t) for t in a.get("targets") or [a.get("target", "?")])
-            s = f"attack {whom}"
-            if a.get("weapon"):
-                s += f" with {a['weapon']}" + (" off hand" if a.get("off_hand") else "")
-            if a.get("maneuver") and a["maneuver"] != "attack":
-                s += f" as {words(a['maneuver'])}"
-            if a.get("location"):
-                s += f" at {a['location']}"
-            if a.get("position") and a["position"] != "front":
-                s += f" from {a['position']}"
-            if a.get("moving"):
-                s += f" moving {a['moving']} yd"
-            if a.get("ability"):
-                s += f" using {a['ability']}"
-            if a.get("ammo"):
-                s += f" using {a['ammo']}"
-            s += "".join(f" {w}" for f, w in (("drain", "draining"), ("sever", "severing"))
-                         if a.get(f))
-        elif k == "other":
-            s = f"other: {a.get('text', '')}"
-        elif k == "heal":
-            s = f"heal ({a.get('how')})"
-        elif k == "prepare":
-            s = f"prepare {a.get('arrows')} arrow(s)"
-        elif k in ("dodge", "block", "parry"):
-            s = k + (f" {a['how']}" if a.get("how") else "")
-            s += f" against {name(a['against'])}" if a.get("against") else ""
-        else:
-            s = k + (f" against {name(a['against'])}" if a.get("against") else "")
-        # TURN-02: Willpower spent is declared, so the room hears it (and the specialty)
-        # with the rest, not first at /act.
-        spent = [w for f, w in (("specialty", "specialty"), ("willpower", "Willpower"))
-                 if a.get(f)]
-        out.append(s + (f" ({', '.join(spent)})" if spent else ""))
-    return "; ".join(out) or "nothing"
-
-
-def fmt_secs(secs: float) -> str:
-    secs = int(round(secs))
-    if secs < 60:
-        return f"{secs}s"
-    if secs < 3600:
-        return f"{secs // 60}m {secs % 60:02d}s"
-    return f"{secs // 3600}h {secs % 3600 // 60:02d}m"
 
 
 # ---------------------------------------------------------------- d10 events
@@ -182,101 +101,6 @@ def mend_text(ev: Event, n: Callable[[str], str]) -> list[str]:
         else:
             out.append(line)
     return out
-
-
-# "(TURN-06/07)" too: a family's second number may follow without its prefix.
-_RULE_ID = re.compile(r"\s*\((?:[A-Z]{2,5}-\d{2}(?:/\d{2}\b)*[/, ]*)+\)"
-                      r"|,?\s*\b[A-Z]{2,5}-\d{2}\b(?:/(?:[A-Z]{2,5}-)?\d{2}\b)*")
-
-
-# Every rule ID has a capital, a hyphen and a digit in a row: a line without one (most of
-# them) skips the long pattern above, which costs several times this search (issue 13).
-_MAYBE_RULE_ID = re.compile(r"[A-Z]-\d")
-
-
-def plain(note: str) -> str:
-    """A note from the engine without its rule IDs (player text names no rules)."""
-    if _MAYBE_RULE_ID.search(note) is None:
-        return note.rstrip()
-    return _RULE_ID.sub("", note).rstrip()
-
-
-_VERBS = {"has": "have", "is": "are", "was": "were", "needs": "need", "takes": "take",
-          "carries": "carry", "gets": "get", "does": "do", "holds": "hold", "knows": "know",
-          "wears": "wear", "spends": "spend", "acts": "act", "rolls": "roll",
-          "declares": "declare", "joins": "join", "goes": "go", "uses": "use",
-          "isn't": "aren't", "hasn't": "haven't", "doesn't": "don't", "loses": "lose"}
-# Only the possessive and reflexive: "they" and "them" often mean something else in the
-# same sentence ("to get them", "they resolve when ...").
-_THEM = {"their": "your", "themself": "yourself", "themselves": "yourself"}
-
-
-def second_person(text: str, name: str) -> str:
-    """A refusal about ``name`` said to ``name``: "Bob can delay only when it is their turn"
-    -> "You can delay only when it is your turn" (the engine names whom a rule concerns; the
-    reader is told in the second person)."""
-    if not name or not re.search(rf"(?<![\w#]){re.escape(name)}(?!\w)", text):
-        return text
-
-    def cap(word: str, at: int) -> str:
-        start = at == 0 or text[:at].rstrip().endswith((".", "!", "?"))
-        return word[0].upper() + word[1:] if start else word
-
-    def own(m: re.Match) -> str:
-        return cap("your", m.start())
-
-    def subject(m: re.Match) -> str:
-        already, verb = m.group(1) or "", m.group(2) or ""
-        verb = _VERBS.get(verb.lower(), verb) if verb else ""
-        return cap("you", m.start()) + (f" {already.strip()}" if already else "") + (
-            f" {verb}" if verb else "")
-
-    # A command quoted in the text ("Staff can undo it: +sheet/revive Bob") keeps its name,
-    # and so does what the reader typed, quoted back ("'admin' is not in this fight").
-    commands: list[str] = []
-
-    def keep(m: re.Match) -> str:
-        commands.append(m.group(0))
-        return f"\x00{len(commands) - 1}\x00"
-
-    text = re.sub(r"\+[\w/]+(?:\s+[^\s,;]+)?|(?<!\w)'[^'\n]+'(?!\w)", keep, text)
-    n = re.escape(name)
-    text = re.sub(rf"(?<![\w#]){n}'s(?!\w)", own, text)
-    text = re.sub(rf"(?<![\w#]){n}(?!\w)(\s+already)?(?:\s+([\w']+))?", subject, text)
-    # Later verbs of the same subject ("Bob is dazed and incapacitated and loses ...")
-    # agree with "you" too.
-    def agree(m: re.Match) -> str:
-        return re.sub(r"\band ([\w']+)",
-                      lambda v: "and " + _VERBS.get(v.group(1), v.group(1)), m.group(0))
-
-    text = re.sub(r"(?:^|(?<=[.!?] ))You\b[^.;:!?\x00]*", agree, text)
-    text = re.sub(r"\b(themselves|themself|their)\b",
-                  lambda m: _THEM[m.group(1)], text)
-    return re.sub(r"\x00(\d+)\x00", lambda m: commands[int(m.group(1))], text)
-
-
-_THIRD = {v: k for k, v in _VERBS.items()} | {m: m for m in (  # modal verbs take no -s
-    "can", "can't", "cannot", "may", "must", "might", "should", "will", "would", "could")}
-
-
-def third_person(text: str, name: str) -> str:
-    """A refusal said to the defender, told to the room about them: "You can't block lethal
-    damage you cannot soak" -> "Thug can't block lethal damage they cannot soak" (the attack
-    rules word why a defense fails for the one defending; the room hears it as narration)."""
-    seen = []
-
-    def subject(m: re.Match) -> str:
-        verb = m.group(2)
-        who = "they" if seen else name
-        seen.append(who)
-        if who == name:
-            verb = _THIRD.get(verb, verb + "s" if verb.isalpha() and verb.islower()
-                              and not verb.endswith("s") else verb)
-        return f"{who} {verb}"
-
-    text = re.sub(r"\b([Yy]ou) ([\w']+)", subject, text)
-    return re.sub(r"\b[Yy]our\b", "their", text)
-
 
 _PHASE_NOTE = {("declare", False): ". Declare from the lowest initiative up.",
                ("act", False): ". Everyone has declared: actions go from the highest "
