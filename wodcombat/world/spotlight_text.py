@@ -1,0 +1,210 @@
+"""What the room reads of a spotlight fight: one small function per event kind, looked up
+in ``RENDER``; the kinds both engines say alike come from the d10 table."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from wodcombat.combat.core.events import Event
+
+from . import d10_text
+from .dice_text import v5_faces_text, v5_outcome_text
+from .fight_phrases import roll_line
+
+
+def order_text(state, n) -> str:
+    from wodcombat.combat import spotlight as sp
+
+    parts = [f"{' = '.join(n(k) for k in slot['keys'])} {slot['total']}"
+             for slot in sp.order_view(state)]
+    return ", ".join(parts) or "nobody has rolled"
+
+
+def v5_roll_lines(who: str, target: str, ev: Event) -> list[str]:
+    """A V5 contest (issue 10): the attacker's dice, the defender's, each with its Hunger
+    dice apart, and the margin with the weapon's damage."""
+    def side(label: str, r) -> str:
+        terms = " + ".join(f"{t} {v}" for t, v in r.get("traits") or ()) or "no traits"
+        pool = r.get("pool", 0)
+        faces = v5_faces_text(r.get("faces") or (), int(r.get("hunger") or 0))
+        return (f"  {label}: {terms} = {pool} {'die' if pool == 1 else 'dice'}: {faces} => "
+                f"{v5_outcome_text(int(r.get('successes') or 0), r.get('result', ''))}")
+
+    out = [side(f"{who} {ev.get('purpose', 'attack')}", ev)]
+    if ev.get("defense"):
+        out.append(side(f"{target} defends", ev["defense"]))
+    margin = int(ev.get("margin") or 0)
+    if margin > 0:
+        out.append(f"  Margin {margin} + weapon {ev.get('bonus', 0)} = "
+                   f"{margin + int(ev.get('bonus') or 0)} harm.")
+    else:
+        out.append(f"  Margin {margin}: a miss (the attacker needs more successes).")
+    return out
+
+
+
+def _who(ev: Event, n: Callable[[str], str]) -> str:
+    return n(ev.get("actor", ""))
+
+
+# ---------------------------------------------------------------- the fight and the round
+
+
+def _start(ev, n, state):
+    return (f"{n(ev.get('organizer'))} starts a fight ({ev.get('ruleset')}, "
+            f"{ev.get('how')}). +combat/join to take part.")
+
+
+def _organizer(ev, n, state):
+    return (f"{_who(ev, n)} runs the fight and is not in the order (+combat/join to fight as "
+            f"a PC).")
+
+
+def _join(ev, n, state):
+    side = "opponent" if ev.get("npc") else "PC"
+    turns = (f", {ev['actions_per_round']} turns a round"
+             if ev.get("npc") and ev.get("actions_per_round", 1) > 1 else "")
+    return f"{_who(ev, n)} joins the fight ({side}, {ev['hp']}/{ev['hp_max']} HP{turns})."
+
+
+def _initiative(ev, n, state):
+    faces = " ".join(map(str, ev["faces"]))
+    dice = "2d6 " if ev.get("sides") == 6 and len(ev["faces"]) == 2 else ""
+    return (f"{_who(ev, n)} rolls initiative: {dice}[{faces}] + {ev['trait']} {ev['bonus']} = "
+            f"{ev['total']}")
+
+
+def _round(ev, n, state):
+    amb = {"opponents": " The opponents got the drop: they act first.",
+           "pcs": " The PCs got the drop: every PC acts first."}.get(ev.get("ambush"), "")
+    return f"Round {ev['round']} begins.{amb} Order: {order_text(state, n)}"
+
+
+def _spotlight(ev, n, state):
+    return f"The spotlight is on {', '.join(n(x) for x in ev['who'])}."
+
+
+def _pass(ev, n, state):
+    if ev.get("who"):
+        return f"{', '.join(n(x) for x in ev['who'])}'s turn ends."
+    if ev.get("forfeited"):
+        return "The round ends; unused opponent turns are lost."
+    return "No opponent acts there."  # a pass of the pick between two PCs (SPOT-04)
+
+
+def _swap(ev, n, state):
+    return f"{n(ev['first'])} goes before {n(ev['second'])}."
+
+
+def _ambush(ev, n, state):
+    side = "The opponents" if ev["side"] == "opponents" else "The PCs"
+    return f"{side} get the drop in round {ev['round']}."
+
+
+def _event(ev, n, state):
+    return f"|yEnvironment:|n {ev['text']}"
+
+
+# ---------------------------------------------------------------- a turn in the spotlight
+
+
+def _move(ev, n, state):
+    return f"{_who(ev, n)} moves from {ev['from']} to {ev['to']} of {n(ev['other'])}."
+
+
+def _range(ev, n, state):
+    return f"{n(ev['a'])} and {n(ev['b'])} are now at {ev['to']}."
+
+
+def _act(ev, n, state):
+    who = _who(ev, n)
+    a = ev.get("action") or {}
+    if a.get("kind") in ("attack", "bite"):
+        weapon = a.get("weapon_name") or a.get("weapon")
+        w = f" with {weapon}" if weapon else ""
+        return f"{who} {a['kind']}s {n(a.get('target', '?'))}{w} (at {ev.get('range')})."
+    return f"{who} acts: {a.get('text') or a.get('kind')}."
+
+
+def _roll(ev, n, state):
+    who = _who(ev, n)
+    return v5_roll_lines(who, n(ev.get("target", "")), ev) if ev.get("dice") == "v5" \
+        else roll_line(who, ev)
+
+
+def _unharmed(ev, n, state):
+    return f"  {n(ev.get('target'))} is not harmed."
+
+
+def _free(ev, n, state):
+    return f"{_who(ev, n)} takes a free action" + (
+        f": {ev['text']}." if ev.get("text") else ".")
+
+
+def _done(ev, n, state):
+    return f"{_who(ev, n)} ends the turn."
+
+
+# ---------------------------------------------------------------- harm, blood and torpor
+
+
+def _harm(ev, n, state):
+    out = {"torpor": " and falls into TORPOR", "final_death": " and meets FINAL DEATH",
+           "out": " and is OUT of the fight"}.get(ev["outcome"], "")
+    steps = []
+    if ev.get("armor"):
+        steps.append(f"armor -{ev['armor']}")
+    if ev.get("halved"):
+        steps.append(f"halved -{ev['halved']}")
+    if ev.get("upgraded") and ev["kind"] == "superficial":
+        steps.append(f"{ev['upgraded']} turned aggravated")
+    how = f" ({ev['amount']}, {', '.join(steps)})" if steps else ""
+    return (f"{n(ev['target'])} takes {ev['marked'] + ev['upgraded']} {ev['kind']} harm"
+            f"{how}: HP {ev['hp_before']} -> {ev['hp_after']}/{ev['hp_max']}{out}.")
+
+
+def _stake(ev, n, state):
+    return f"{n(ev['target'])} is staked and incapacitated."
+
+
+def _unstake(ev, n, state):
+    return f"The stake is pulled from {n(ev['target'])}."
+
+
+def _feed(ev, n, state):
+    if ev.get("healed") is not None:  # fed while up: heals Harm, Hunger drops
+        healed = ", ".join(f"{v} {t}" for t, v in ev["healed"].items() if v) or "nothing"
+        return (f"{n(ev['target'])} feeds (slakes {ev['slaked']} Hunger, now "
+                f"{ev['hunger_after']}): heals {healed}, HP {ev['hp_before']} -> "
+                f"{ev['hp_after']}/{ev['hp_max']}.")
+    return (f"{n(ev['target'])} is given blood (slakes {ev['slaked']}): back at the start "
+            f"of round {ev['revive_round']}.")
+
+
+def _hunger_check(ev, n, state):
+    who = _who(ev, n)
+    if ev.get("cannot"):
+        return (f"{who} is at Hunger {ev['hunger_before']} and cannot make the Hunger "
+                f"Check: {ev['superficial']} superficial harm stays.")
+    faces = " ".join(map(str, ev["faces"]))
+    res = "passed" if ev["passed"] else f"failed, Hunger {ev['hunger_after']}"
+    return (f"{who} makes a Hunger Check [{faces}] ({res}) and heals {ev['healed']} "
+            f"superficial harm.")
+
+
+def _revive(ev, n, state):
+    return f"{_who(ev, n)} wakes from torpor with {ev['hp_after']} HP."
+
+
+RENDER: dict[str, Callable] = {
+    "start": _start, "organizer": _organizer, "join": _join, "initiative": _initiative,
+    "round": _round, "spotlight": _spotlight, "pass": _pass, "swap": _swap,
+    "ambush": _ambush, "event": _event,
+    "move": _move, "range": _range, "act": _act, "roll": _roll, "unharmed": _unharmed,
+    "free": _free, "done": _done,
+    "harm": _harm, "stake": _stake, "unstake": _unstake, "feed": _feed,
+    "hunger_check": _hunger_check, "revive": _revive,
+    # Said the same way under either engine.
+    **{k: d10_text.RENDER[k] for k in ("leave", "deleted", "end", "timeout", "timeout_set",
+                                      "undo", "summary")},
+}
