@@ -108,21 +108,34 @@ class DeclarationParser:
                 out.actions.append(a)
         return out
 
-    def action(self, text: str) -> dict:  # noqa: C901 - one branch per action word
+    def action(self, text: str) -> dict:
+        """One action of a declaration (or an activation, outside the turn's actions), by
+        its first word."""
         words = text.strip().split()
         kind = words[0].lower()
         rest = " ".join(words[1:])
-        t = tables(self.rules)
         if kind in ("extra", "celerity", "rage") and len(words) > 1 and not (
                 kind == "rage" and rest.isdecimal()):
-            # MAN-06: an extra action from Celerity or Rage, outside the split penalty.
-            inner = self.action(rest)
-            if "activate" in inner or inner["kind"] == "pass":
-                raise InputError("'extra' goes before an action: extra attack Bob.")
-            inner["extra"] = kind  # "extra": the engine picks the source after activations
-            return inner
+            return self.extra(kind, rest)
         if kind == "extra":  # alone: the word of an action is missing after it
             raise InputError("'extra' goes before an action: extra attack Bob.")
+        step = self.STEPS.get(kind)
+        if step is None:
+            raise InputError(f"'{words[0]}' is not an action.{did_you_mean(kind, ACTION_WORDS)} "
+                             f"Actions: {ACTIONS_HINT}")
+        return step(self, kind, words, text)
+
+    def extra(self, kind: str, rest: str) -> dict:
+        """MAN-06: an extra action from Celerity or Rage, outside the split penalty."""
+        inner = self.action(rest)
+        if "activate" in inner or inner["kind"] == "pass":
+            raise InputError("'extra' goes before an action: extra attack Bob.")
+        inner["extra"] = kind  # "extra": the engine picks the source after activations
+        return inner
+
+    def powers(self, kind: str, words: list[str], text: str) -> dict:
+        """Celerity, Rage, a pool, an effect or a time power: activations, not actions."""
+        rest = " ".join(words[1:])
         if kind == "celerity":
             return {"activate": "celerity"}
         if kind == "rage":
@@ -138,39 +151,49 @@ class DeclarationParser:
                 raise InputError("Use a power as: effect <kind> [<item>], e.g. effect arete.")
             return {"activate": "effect", "what": words[1].lower(),
                     "item": " ".join(words[2:])}
-        if kind == "attack":
-            return self.attack(rest)
-        if kind == "ambush":  # MAN-01: sprung at once, not an action of the turn
-            a = self.attack(rest)
-            a.pop("kind")
-            return {"activate": "ambush", **a}
-        if kind == "magic":  # DEF-05
-            return self.magic(words[1:])
-        if kind == "time":  # MAN-09: time <power> <successes or points>
-            if len(words) < 3 or not words[-1].isdecimal():
-                raise InputError("Use a time power as: time <power> <successes>, e.g. time "
-                                 "distort time 4.")
-            return {"activate": "time", "power": " ".join(words[1:-1]),
-                    "amount": int(words[-1])}
-        if kind in ("blindfight", "blind"):  # COMP-01 / MAN-12: a reflex roll, not an action
+        # MAN-09: time <power> <successes or points>
+        if len(words) < 3 or not words[-1].isdecimal():
+            raise InputError("Use a time power as: time <power> <successes>, e.g. time "
+                             "distort time 4.")
+        return {"activate": "time", "power": " ".join(words[1:-1]), "amount": int(words[-1])}
+
+    def reflexes(self, kind: str, words: list[str], text: str) -> dict:
+        """Blind fighting, shaking off a daze, taking cover: not actions of the turn."""
+        if kind in ("blindfight", "blind"):  # COMP-01 / MAN-12: a reflex roll
             use = words[-1].lower() if len(words) > 1 else ""
             if use not in ("penalty", "bonus"):
                 raise InputError("Blind Fighting as: blindfight penalty (your own penalty) or "
                                  "blindfight bonus (the bonus to attack you).")
             return {"activate": "blindfight", "use": use}
-        if kind == "shake":  # COMP-02 (everyman): a point ignores the daze, not an action
+        if kind == "shake":  # COMP-02 (everyman): a point ignores the daze
             if len(words) != 2:
                 raise InputError("Shake off a daze as: shake <pool>, e.g. shake blood.")
             return {"activate": "shake", "pool": words[1]}
-        if kind in COVER_WORDS:  # RNG-03: where you stand, not an action
-            return {"activate": "cover", "level": cover_level(rest)}
+        # RNG-03: cover is where you stand
+        return {"activate": "cover", "level": cover_level(" ".join(words[1:]))}
+
+    def offense(self, kind: str, words: list[str], text: str) -> dict:
+        """An attack, an ambush or a damaging power."""
+        if kind == "attack":
+            return self.attack(" ".join(words[1:]))
+        if kind == "ambush":  # MAN-01: sprung at once, not an action of the turn
+            a = self.attack(" ".join(words[1:]))
+            a.pop("kind")
+            return {"activate": "ambush", **a}
+        return self.magic(words[1:])  # DEF-05
+
+    def defend(self, kind: str, words: list[str], text: str) -> dict:
+        """A dodge, block or parry, or a desperate defense (DEF-04)."""
         if kind in DEFENSES:
             return self.defense(kind, words[1:], text)
-        if kind in ("defend", "desperate"):  # DEF-04
-            how = rest.lower() or "dodge"
-            if how not in DEFENSES:
-                raise InputError("Desperate defense: defend [dodge|block|parry].")
-            return {"kind": how, "desperate": True}
+        how = " ".join(words[1:]).lower() or "dodge"
+        if how not in DEFENSES:
+            raise InputError("Desperate defense: defend [dodge|block|parry].")
+        return {"kind": how, "desperate": True}
+
+    def gear(self, kind: str, words: list[str], text: str) -> dict:
+        """Aiming, loading, readying or mending a weapon (RNG-01/06, ATK-07/08, CLOSE-06)."""
+        rest, t = " ".join(words[1:]), tables(self.rules)
         if kind == "aim":  # RNG-01
             target, weapon = split_words(rest, "with")
             if not target.strip():
@@ -188,23 +211,19 @@ class DeclarationParser:
                     raise InputError("Reload with what? reload [<gun>] with <ammunition>.")
                 action["ammo"] = ammo.lower()
             return action
-        if kind == "nock":  # ATK-07
-            return {"kind": kind, **({"weapon": t.weapon(rest).name} if rest else {})}
-        if kind == "repair":  # ATK-07: a snapped bowstring
-            return {"kind": kind, **({"weapon": t.weapon(rest).name} if rest else {})}
-        if kind == "prepare":  # RNG-06: "prepare 5 arrows [for <bow>]"
-            return self.prepare(words[1:])
-        if kind == "move":  # MAN-03; toward or away from someone changes the range (RNG-05)
-            return self.move(words[1:])
-        if kind in ("rise", "escape", "resist"):
-            if rest:
-                raise InputError(f"'{kind}' takes nothing after it.")
-            return {"kind": kind}
         if kind == "ready":
             if not rest:
                 raise InputError("Ready which weapon? ready <weapon>")
             return {"kind": "ready", "weapon": t.weapon(rest).name}
-        if kind == "heal":  # HEAL-01..09
+        if kind == "prepare":  # RNG-06: "prepare 5 arrows [for <bow>]"
+            return self.prepare(words[1:])
+        # ATK-07: nock an arrow, repair a snapped bowstring
+        return {"kind": kind, **({"weapon": t.weapon(rest).name} if rest else {})}
+
+    def healing(self, kind: str, words: list[str], text: str) -> dict:
+        """Healing, and the Rage or Willpower spent against wounds (HEAL-01..09, HLT-04/08)."""
+        rest = " ".join(words[1:])
+        if kind == "heal":
             return self.heal(words[1:])
         if kind == "regenerate":  # HEAL-03
             return {"kind": "heal", "how": "regenerate", **self.heal_type(words[1:], text)}
@@ -214,18 +233,24 @@ class DeclarationParser:
                                  "(stay off takes it back).")
             return {"kind": "heal", "how": "stay", **({"off": True} if rest.lower() == "off"
                                                        else {})}
-        if kind == "ignore":  # HLT-08
-            if rest.lower() != "wounds":
-                raise InputError("Spend Willpower to ignore wound penalties: ignore wounds.")
-            return {"kind": "heal", "how": "wounds"}
+        if rest.lower() != "wounds":  # HLT-08: ignore wounds
+            raise InputError("Spend Willpower to ignore wound penalties: ignore wounds.")
+        return {"kind": "heal", "how": "wounds"}
+
+    def moves(self, kind: str, words: list[str], text: str) -> dict:
+        """Moving, rising, escaping or resisting, something else, or nothing."""
+        rest = " ".join(words[1:])
+        if kind == "move":  # MAN-03; toward or away from someone changes the range (RNG-05)
+            return self.move(words[1:])
+        if kind in ("rise", "escape", "resist"):
+            if rest:
+                raise InputError(f"'{kind}' takes nothing after it.")
+            return {"kind": kind}
         if kind == "other":
             if not rest:
                 raise InputError("Say what: other <text>.")
             return {"kind": "other", "text": rest}
-        if kind == "pass":
-            return {"kind": "pass"}
-        raise InputError(f"'{words[0]}' is not an action.{did_you_mean(kind, ACTION_WORDS)} "
-                         f"Actions: {ACTIONS_HINT}")
+        return {"kind": "pass"}
 
     HEAL_USAGE = ("Heal as: heal blood <n> [bashing|lethal], heal aggravated [<n>], "
                   "regenerate, heal rage, heal limb <part>, heal life <n> <type> [on <name>], "
@@ -442,3 +467,14 @@ class DeclarationParser:
         if len(set(keys)) < len(keys):
             raise InputError("Name each target once: attack Bob and Ann with <gun> as strafe.")
         return {"target": keys[0], "targets": keys}
+
+    # The first word of an action -> the step that reads the rest.
+    STEPS: dict[str, Callable] = {
+        **dict.fromkeys(("celerity", "rage", "spend", "effect", "time"), powers),
+        **dict.fromkeys(("blindfight", "blind", "shake", *COVER_WORDS), reflexes),
+        **dict.fromkeys(("attack", "ambush", "magic"), offense),
+        **dict.fromkeys((*DEFENSES, "defend", "desperate"), defend),
+        **dict.fromkeys(("aim", "reload", "nock", "repair", "ready", "prepare"), gear),
+        **dict.fromkeys(("heal", "regenerate", "stay", "ignore"), healing),
+        **dict.fromkeys(("move", "rise", "escape", "resist", "other", "pass"), moves),
+    }
