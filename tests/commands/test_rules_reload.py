@@ -191,3 +191,26 @@ class TestStartupReport(RulesCopyTest):
         run = run_command(self.char2, "+roll 3")
         self.assertIn("has errors", run.text)
         self.assertNotIn("Something went wrong", run.text)
+
+
+class TestRulesFolderSetting(RulesCopyTest):
+    def test_a_rules_folder_that_is_not_there_is_named_not_raised(self):
+        """Issue 27: a host's WODCOMBAT_RULES_DIR naming no folder made the server's start
+        hook and +rules/check raise; it is a refusal naming the setting, as a broken file
+        is, and the running rules stay."""
+        from wodcombat import startstop
+
+        missing = str(self.tmp / "no-such-rules")
+        with override_settings(WODCOMBAT_RULES_DIR=missing), \
+                mock.patch("evennia.utils.logger.log_err") as log_err, \
+                mock.patch("evennia.utils.logger.log_trace") as log_trace:
+            startstop.at_server_start()
+            logged = "\n".join(c.args[0] for c in log_err.call_args_list)
+            self.assertIn(f"settings.WODCOMBAT_RULES_DIR = '{missing}' is not a folder", logged)
+            self.assertFalse(log_trace.called)
+            rulebook._library = self.running
+            text = self.admin("+rules/check").text
+            self.assertIn("WODCOMBAT_RULES_DIR", text)
+            self.assertNotIn("Traceback", text)
+            self.assertIn("Not reloaded", self.admin("+rules/reload").text)
+            self.assertIs(rulebook._library, self.running)

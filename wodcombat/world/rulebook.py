@@ -32,8 +32,13 @@ def _log_bug(message: str) -> None:
 
 def _load() -> Library:
     """The rules files read afresh; a bug in the loader is one issue and a logged trace, so
-    +rules/check and +rules/reload always answer with a list and the running rules stay."""
-    root = rules_dir()
+    +rules/check and +rules/reload always answer with a list and the running rules stay.
+    A WODCOMBAT_RULES_DIR naming no folder is refused the same way, naming the setting."""
+    try:
+        root = rules_dir()
+    except conf.SettingError as err:
+        root = str(conf.get("WODCOMBAT_RULES_DIR"))
+        return Library(root, {}, {"(all)": (RuleIssue("settings", "", str(err)),)})
     try:
         return load_library(root, on_bug=_log_bug)
     except Exception as err:
