@@ -22,12 +22,17 @@ def trait_maximum(sheet: Sheet, ruleset, canon: str) -> tuple[int, str] | None:
     splat = ruleset.traits.splats.get(sheet.splat) or {}
     label = str(splat.get("label", sheet.splat)).lower()
     if canon in spec.get("ratings", {}):  # a trait with a range of its own (Arete: M20)
-        return spec["ratings"][canon], f"{'an' if label[:1] in 'aeiou' else 'a'} {label}"
+        return spec["ratings"][canon], _a(label)
     if (spec.get("by_generation") == "yes" and splat.get("uses_generation") == "yes"
             and ruleset.section("generations")):  # spotlight: Blood Potency, no chart
         top = generation(ruleset, sheet.generation).trait_max
         return top, f"a {_ordinal(sheet.generation)}-generation {label}"
-    return spec["rating"], f"{'an' if label[:1] in 'aeiou' else 'a'} {label}"
+    return spec["rating"], _a(label)
+
+
+def _a(label: str) -> str:
+    """The label with its article: 'a mortal', 'an ahroun'."""
+    return f"{'an' if label[:1] in 'aeiou' else 'a'} {label}"
 
 
 def _ordinal(n: int) -> str:

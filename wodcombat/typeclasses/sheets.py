@@ -102,7 +102,7 @@ class AttributeSheet(SheetAdapter):
     """The sheet as one Attribute of JSON text (this project's own storage)."""
 
     def __init__(self, obj):
-        self.obj = obj
+        super().__init__(obj)
         self._raw = None  # the stored value the cached sheet was parsed from
         self._sheet: Sheet | None = None
 
