@@ -5,6 +5,7 @@ from django.apps import AppConfig
 from django.conf import settings
 
 STARTSTOP = "wodcombat.startstop"
+INPUTFUNCS = "wodcombat.inputfuncs"
 
 
 class WodCombatConfig(AppConfig):
@@ -21,3 +22,8 @@ class WodCombatConfig(AppConfig):
         hooks = [hooks] if isinstance(hooks, str) else list(hooks or [])
         if STARTSTOP not in hooks:
             settings.AT_SERVER_STARTSTOP_MODULE = [*hooks, STARTSTOP]
+        # The web client's "I draw the gauges" (wodcombat/inputfuncs.py), read by Evennia's
+        # session handler when it is first imported, after the apps are ready.
+        funcs = list(settings.INPUT_FUNC_MODULES)
+        if INPUTFUNCS not in funcs:
+            settings.INPUT_FUNC_MODULES = [*funcs, INPUTFUNCS]

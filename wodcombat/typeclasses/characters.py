@@ -31,6 +31,11 @@ class CombatCharacterMixin:
         """Issue 12: a client that connects gets its gauges and the fight's state at once."""
         super().at_post_puppet(**kwargs)
         contents_changed(self.location)  # an NPC staff puppet reads the room's fight
+        self.send_gauges()
+
+    def send_gauges(self):
+        """The client's gauges (GMCP ``Char.Vitals``) and the fight here (``Char.Combat``),
+        if they changed since they were last sent."""
         oob.send_vitals(self)
         from .combat import combat_in
 

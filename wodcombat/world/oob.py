@@ -56,10 +56,26 @@ def combat_state(engine, state, key: str) -> dict:
     return out
 
 
+def _wants(session) -> bool:
+    """A telnet client that negotiated GMCP or MSDP, or a web page that draws the gauges (a
+    web client without ``webclient_gauges.js`` would print each message as an error)."""
+    if not session.protocol_flags.get("OOB"):
+        return False  # a plain telnet client asked for no GMCP: nothing to encode and send
+    web = str(getattr(session, "protocol_key", "")).startswith("webclient")
+    return not web or bool(session.ndb.wod_gauges)
+
+
+def accept_web(session) -> None:
+    """A web page said it draws the gauges (``wodcombat/inputfuncs.py``): from now on it is
+    sent them, starting with everything it has not been sent yet."""
+    session.ndb.wod_gauges = True
+    session.ndb.wod_oob = {}
+
+
 def _send(obj, name: str, payload: dict) -> None:
     for session in obj.sessions.all():
-        if not session.protocol_flags.get("OOB"):
-            continue  # a plain telnet client asked for no GMCP: nothing to encode and send
+        if not _wants(session):
+            continue
         sent = session.ndb.wod_oob
         if sent is None:
             sent = session.ndb.wod_oob = {}
@@ -82,7 +98,7 @@ def _listens(obj) -> bool:
     """Whether any of ``obj``'s sessions negotiated out-of-band data (GMCP, MSDP, web)."""
     if obj is None or getattr(obj, "db_account_id", None) is None:
         return False  # nobody puppets it (an NPC of a crowd): no session to ask
-    return any(s.protocol_flags.get("OOB") for s in obj.sessions.all())
+    return any(_wants(s) for s in obj.sessions.all())
 
 
 def send_combat(obj, engine, state) -> None:
