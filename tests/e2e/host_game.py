@@ -34,8 +34,11 @@ URLS_LINE = '    path("", include("wodcombat.urls")),'
 APP_LINE = 'INSTALLED_APPS += ["wodcombat"]'
 RULES_LINES = ('WODCOMBAT_RULES_DIR = os.path.join(GAME_DIR, "rules")  # after copy-rules',
                'WODCOMBAT_DEFAULT_RULESET = "numetal"')
+WEBCLIENT_LINES = ('{% extends "webclient/webclient.html" %}',
+                   '{% block scripts %}{{ block.super }}{% include "wod/webclient_gauges.html" %}'
+                   '{% endblock %}')
 DOCUMENTED = (APP_LINE, CMDSET_IMPORT, CMDSET_ADD.strip(), MIXIN_IMPORT, MIXIN_CLASS,
-              URLS_LINE.strip(), *RULES_LINES)
+              URLS_LINE.strip(), *RULES_LINES, *WEBCLIENT_LINES)
 
 
 def build_wheel(dest: str) -> str:
@@ -95,7 +98,8 @@ def _replace(path: str, old: str, new: str) -> None:
 
 
 def add_plugin(gamedir: str, rules_dir: bool = False, extra_settings: str = "") -> None:
-    """The README's lines, in a game ``evennia --init`` made (``rules_dir``: step 5 too)."""
+    """The README's lines, in a game ``evennia --init`` made (``rules_dir``: step 5 too; step 6,
+    the web client's gauges, always)."""
     g = lambda *p: os.path.join(gamedir, *p)  # noqa: E731
     settings = [APP_LINE]
     if rules_dir:
@@ -115,6 +119,8 @@ def add_plugin(gamedir: str, rules_dir: bool = False, extra_settings: str = "") 
     _replace(g("typeclasses", "characters.py"),
              "class Character(ObjectParent, DefaultCharacter):", MIXIN_CLASS)
     _insert(g("web", "urls.py"), '    path("", include("web.website.urls")),', [URLS_LINE])
+    with open(g("web", "templates", "webclient", "webclient.html"), "w", encoding="utf-8") as fh:
+        fh.write("\n".join(WEBCLIENT_LINES) + "\n")
 
 
 @dataclass

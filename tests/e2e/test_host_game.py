@@ -86,6 +86,9 @@ def watch_on_the_web(game: HostGame, admin: Typist) -> None:
     assert status == 200 and "wod/combat.js" in page, page
     status, data = get(game, f"/combat/{ids[0]}.json")
     assert status == 200 and json.loads(data)["rows"], data
+    status, page = get(game, "/webclient/")
+    assert status == 200 and "wod/webclient_gauges.js" in page, page
+    assert get(game, "/static/wod/webclient_gauges.js")[0] == 200
 
 
 def play_fight(admin: Typist, bob: Typist, web: HostGame | None = None) -> dict[str, str]:
