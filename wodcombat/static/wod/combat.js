@@ -81,7 +81,7 @@
         cells = [init, r.name, side, harmTrack(r), r.hp + "/" + r.hp_max];
       }
       body.appendChild(el("tr", {"class": waitingNow ? "up" : "", "data-key": r.key},
-        cells.map(function (c) { return el("td", {}, [c]); })));
+        cells.map(function (c, i) { return el("td", {"data-label": head[i]}, [c]); })));
     });
     var ranges = (f.ranges || []).map(function (r) {
       return r[0] + "\u2013" + r[1] + " " + r[2] + (f.engine === "d10" ? " yd" : "");
