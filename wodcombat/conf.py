@@ -33,9 +33,23 @@ DEFAULTS = {
     "WODCOMBAT_NPC_TYPECLASS": "wodcombat.typeclasses.characters.WodCombatNPC",
     # the commands the cmdset adds, by their key: a new key renames it, None leaves it out
     "WODCOMBAT_COMMAND_KEYS": {},
+    # issue 29: the channel staff (Builder and up) hear fights start and end on (None: no
+    # channel), and whether it also carries every roll the rooms read
+    "WODCOMBAT_STAFF_CHANNEL": "CombatStaff",
+    "WODCOMBAT_STAFF_ROLLS": False,
+    # a channel every fight's text is copied to, e.g. for Evennia's Discord bridge
+    # (discord2chan): "turns" copies each line the rooms read, "summary" each fight's start
+    # and end; None: no channel
+    "WODCOMBAT_RELAY_CHANNEL": None,
+    "WODCOMBAT_RELAY": "summary",
+    # the Python path of the game's own scene logger, handed each line a fight's room reads:
+    # scene_log(room, line, fight_id)
+    "WODCOMBAT_SCENE_LOG": None,
 }
 
-_INTS = {name for name, value in DEFAULTS.items() if isinstance(value, int)}
+_INTS = {name for name, value in DEFAULTS.items()
+         if isinstance(value, int) and not isinstance(value, bool)}
+RELAY_KINDS = ("turns", "summary")
 
 
 class SettingError(ValueError):
@@ -105,3 +119,49 @@ def command_key(key: str) -> str | None:
         raise SettingError(f"settings.WODCOMBAT_COMMAND_KEYS[{key!r}] = {new!r}: write one "
                            "word such as '+wodroll', or None to leave the command out.")
     return new
+
+
+def channel_name(name: str) -> str | None:
+    """A channel's name (``WODCOMBAT_STAFF_CHANNEL``, ``WODCOMBAT_RELAY_CHANNEL``), or None
+    when the host turned it off."""
+    value = get(name)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip() or len(value) > 40:
+        raise SettingError(f"settings.{name} = {value!r}: write a channel's name (at most 40 "
+                           "characters), or None for no channel.")
+    return value.strip()
+
+
+def staff_rolls() -> bool:
+    value = get("WODCOMBAT_STAFF_ROLLS")
+    if not isinstance(value, bool):
+        raise SettingError(f"settings.WODCOMBAT_STAFF_ROLLS = {value!r}: write True (every "
+                           "roll goes to the staff channel) or False.")
+    return value
+
+
+def relay_kind() -> str:
+    value = get("WODCOMBAT_RELAY")
+    if value not in RELAY_KINDS:
+        raise SettingError(f"settings.WODCOMBAT_RELAY = {value!r}: write 'turns' (every line "
+                           "the room reads) or 'summary' (each fight's start and end).")
+    return value
+
+
+def scene_log():
+    """The host's scene logger (``WODCOMBAT_SCENE_LOG``), or None."""
+    path = get("WODCOMBAT_SCENE_LOG")
+    if path is None:
+        return None
+    import importlib
+
+    module, _, name = str(path).rpartition(".")
+    try:
+        func = getattr(importlib.import_module(module), name, None) if module else None
+    except ImportError:
+        func = None
+    if not callable(func):
+        raise SettingError(f"settings.WODCOMBAT_SCENE_LOG = {path!r} names no function: write "
+                           "the Python path of one, e.g. 'world.scenes.log_line', or None.")
+    return func

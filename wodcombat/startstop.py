@@ -27,6 +27,19 @@ def at_server_start():
     from wodcombat.world import rulebook
 
     rulebook.log_startup()
+    _staff_channel()
+
+
+def _staff_channel() -> None:
+    """The staff channel exists from the start, so staff can join or mute it before the
+    first fight (wodcombat/world/fight_relay.py)."""
+    from wodcombat import conf
+    from wodcombat.world import fight_relay
+
+    try:
+        fight_relay.staff_channel()
+    except conf.SettingError:
+        pass  # check_settings has put it in the log
 
 
 def at_server_stop():

@@ -24,7 +24,7 @@ class TestActionTypo(CombatTest):
         self.assertNotIn("Did you mean", self.player("+combat/declare fly away").text)
 
     def test_a_misspelt_switch_still_gets_its_hint(self):
-        self.assertIn("Did you mean /attack or /stake?", self.cmd("+combat/atack Thug").text)
+        self.assertIn("Did you mean /attack or /watch or /stake?", self.cmd("+combat/atack Thug").text)
         # an alias is named as the switch it stands for: /pending -> /slackers
         self.assertIn("Did you mean /slackers or", self.cmd("+combat/pendng").text)
 

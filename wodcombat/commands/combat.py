@@ -32,6 +32,7 @@ from .combat_idle import IdleSwitches
 from .combat_odds import OddsSwitches
 from .combat_spotlight import SpotlightSwitches
 from .combat_status import status_text
+from .combat_watch import WatchSwitches
 from .render import header
 
 
@@ -59,7 +60,8 @@ def _keys_by_name(state) -> dict[str, str]:
     return names
 
 
-class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodCommand):
+class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WatchSwitches,
+                WodCommand):
     """
     Fight in this room. A turn: everyone rolls initiative, then declares
     (lowest initiative first), then acts (highest first).
@@ -338,6 +340,9 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodC
                   it leaves the room too; <name>=keep keeps it)
       organizer - organizer/staff: <name> organizes the fight from now on
       fights    - staff: every fight running in the game
+      watch     - staff: #<room number> (or its name) follows that fight from
+                  anywhere: you read what its room reads, not joining it; off
+                  stops; alone, what you watch
       odds      - staff: simulate <a>=<b> on the rules loaded here (or
                   /<ruleset>): who wins how often, how many turns, damage per
                   attack. 1,000 fights (/<fights>, at most 2,000; the server
@@ -500,7 +505,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WodC
                     "heal", "kick", "timeout", "slackers", "move", "free", "done", "swap",
                     "ambush", "event", "range", "stake", "unstake", "feed", "undo",
                     "organizer", "fights", "recover", "flag", "change", "pace",
-                    "public", "odds")
+                    "public", "odds", "watch")
     # DICE-03/04, TURN-02: +combat/declare/wp attack Bob, +combat/act/wp, +combat/abort/wp;
     # +combat/start/mock: a rehearsal whose sheets are put back when it ends;
     # +combat/declare/auto: every NPC not yet declared takes its template's default

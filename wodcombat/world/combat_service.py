@@ -32,7 +32,7 @@ from wodcombat.combat.core.events import Event
 from wodcombat.combat.errors import IllegalAction
 from wodcombat.combat.player_text import checked_name, plain_text
 
-from . import combat_limits, combat_text, combatlog, jsontext, oob, sheet_log
+from . import combat_limits, combat_text, combatlog, fight_relay, jsontext, oob, sheet_log
 from .listeners import listeners
 from .dice_source import GAME_DICE
 from .text_width import prefitted
@@ -228,6 +228,7 @@ def announce(done: Applied, objects: Objects) -> None:
         if obj is not None:
             for msg in msgs:
                 obj.msg(msg)
+    fight_relay.relay(done, objects)  # watchers, the staff and relay channels, scene logs
     oob.combat_changed(engine, done.before, done.state, objects, room)  # GMCP Char.Combat
 
 
