@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpResponseNotFound, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseNotFound, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 
@@ -60,6 +60,23 @@ def fight_json(request, combat_id):
     if script is None:
         return JsonResponse({"gone": True, "message": NO_FIGHT}, status=404)
     return JsonResponse(fight_view.snapshot(script))
+
+
+def fight_log(request, combat_id, fmt: str):
+    """Issue 29: the fight's text as its room read it, to keep with a scene: plain text or a
+    page of its own (``fmt``: "txt" or "html"), downloaded."""
+    script = _seen_fight(request, combat_id)
+    if script is None or fmt not in ("txt", "html"):
+        return _no_fight_page()
+    title, texts = fight_view.log_texts(script)
+    if fmt == "txt":
+        body = "\n\n".join([title, *(to_plain(t) for t in texts)]) + "\n"
+        reply = HttpResponse(body, content_type="text/plain; charset=utf-8")
+    else:
+        reply = render(request, "wod/fight_log.html", {
+            "title": title, "entries": [to_html(t) for t in texts]})
+    reply["Content-Disposition"] = f'attachment; filename="fight-{script.combat_id}.{fmt}"'
+    return reply
 
 
 def sheet(request, char_id: int):

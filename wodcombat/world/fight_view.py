@@ -142,6 +142,15 @@ def _recent(state) -> tuple[list[dict], int]:
     return recent, version
 
 
+def log_texts(script) -> tuple[str, list[str]]:
+    """The fight's title and every text its room read, oldest first (undone ones too: the
+    room read them, then the undo)."""
+    s = summary(script)
+    texts = [rec["text"] for rec in combatlog.read(script.combat_id)
+             if rec.get("event") == "intent" and rec.get("text")]
+    return f"Fight in {s['room']} ({s['ruleset']}), {script.combat_id}", texts
+
+
 def snapshot(script) -> dict:
     """Everything the combat page draws, JSON-safe. ``version``: the last log seq, so the
     page redraws only when something happened."""
