@@ -296,8 +296,20 @@ class TestTackle(CloseTest):
         self.declare_all(char="attack Thug as tackle")
         with self.dice(1, 2, 2, 2, 2):
             text = self.cmd("+combat/act").text
+        self.assertIn("BOTCH: the attack fails, and worse:", text)
         self.assertIn("goes down in the botched tackle", text)
         self.assertIn("prone", [k.name for k in self.who("Char").conditions])
+
+    @pytest.mark.rule("DICE-02")
+    def test_a_botched_punch_says_it_costs_nothing_more(self):
+        # issue 28: a botch names its consequence; for a plain attack the seeds give none
+        self.start("revised")
+        self.declare_all(char="attack Thug")
+        with self.dice(1, 2, 2, 2, 2):
+            text = self.cmd("+combat/act").text
+        self.assertIn("BOTCH: the attack fails; by these rules nothing worse (the Storyteller "
+                      "may narrate it).", text)
+        self.assertNotIn("and worse", text)
         self.assertIn("on botch hurt", CmdCombat.__doc__)
 
 

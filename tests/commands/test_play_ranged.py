@@ -293,7 +293,10 @@ class TestBows(RangedTest):
         self.cmd("+sheet/spec archery=Short bow")
         self.turn("attack Thug with short bow")
         with self.dice(1, 2, 2, 2, 2):
-            self.assertIn("bowstring snaps", self.cmd("+combat/act").text)
+            text = self.cmd("+combat/act").text
+        # issue 28: the botch names what it costs
+        self.assertIn("BOTCH: the attack fails, and worse:\n  The botch snaps Char's bowstring: "
+                      "no shot until it is mended", text)
         self.finish_turn()
         self.assertIn("string is snapped: repair it first",
                       self.turn("attack Thug with short bow"))

@@ -58,9 +58,14 @@ def room_lines(engine: str, events: Iterable[Event], state, names: Names) -> lis
     """Every line the room reads, in the order things happened."""
     render = RENDER[engine]
     out: list[str] = []
-    for ev in events:
+    events = tuple(events)
+    for i, ev in enumerate(events):
         say = render.get(ev.kind)
-        text = say(ev, names, state) if say is not None else None
+        if say is None:
+            continue
+        # a line whose words depend on what follows (a botch: is anything worse coming?)
+        text = (say(ev, names, state, after=events[i + 1:]) if getattr(say, "looks_ahead", 0)
+                else say(ev, names, state))
         if isinstance(text, list):
             out.extend(text)
         elif text:

@@ -353,8 +353,9 @@ def _aim(ev, n, state):
             f"turn(s)).")
 
 
-def _string_snapped(ev, n, state):
-    return f"  {_who(ev, n)}'s bowstring snaps."
+def _string_snapped(ev, n, state):  # ATK-07
+    return (f"  The botch snaps {_who(ev, n)}'s bowstring: no shot until it is mended "
+            f"with a spare string (an action: +combat/declare repair).")
 
 
 def _ammo(ev, n, state):
@@ -413,8 +414,25 @@ def _counter(ev, n, state):
     return f"  {_who(ev, n)}'s parry turns on {n(ev['target'])}:"
 
 
-def _miss(ev, n, state):
-    return "  BOTCH: the attack goes badly wrong." if ev.get("botch") else "  Miss."
+# What a botched attack costs beyond the miss: the seeds name it for a bow (ATK-07) and a
+# tackle (CLOSE-12) only, each event worded by its own line after the miss.
+BOTCH_COSTS = frozenset({"string_snapped", "tackle_botched"})
+
+
+def _miss(ev, n, state, after=()):
+    """``after``: the events that follow this one in the same command."""
+    if not ev.get("botch"):
+        return "  Miss."
+    for later in after:
+        if later.kind in ("miss", "hit", "roll"):
+            break
+        if later.kind in BOTCH_COSTS:
+            return "  BOTCH: the attack fails, and worse:"
+    # DICE-02: otherwise a botched attack is a failure and no more (a READING, rules/README.md)
+    return "  BOTCH: the attack fails; by these rules nothing worse (the Storyteller may narrate it)."
+
+
+_miss.looks_ahead = True
 
 
 def _hit(ev, n, state):
