@@ -159,6 +159,22 @@ class TestTheRound(SpotTest):
         rounds = [r for r in self.log() if r["event"] == "round"]
         self.assertEqual([r["turn"] for r in rounds], [1, 2])
 
+    @pytest.mark.rule("SPOT-07")
+    def test_next_from_an_organizer_holding_the_spotlight_is_refused(self):
+        """Issue 28: the organizer who also plays typed +combat/next on her own turn and it
+        ended; it is refused, naming /done, and changes nothing."""
+        self.setup_fight()
+        self.cmd("+combat/next")  # round 1: Char (the organizer's PC) has the spotlight
+        before = combat_in(self.room1).attributes.get("state")
+        text = self.cmd("+combat/next").text
+        self.assertIn("The spotlight is yours", text)
+        self.assertIn("+combat/done", text)
+        self.assertEqual(combat_in(self.room1).attributes.get("state"), before)
+        self.cmd("+combat/done")
+        self.assertTrue(self.state().picking)  # her turn ended by /done, as before
+        self.cmd("+combat/next")  # now the Storyteller's pass of the pick: on to Char2
+        self.assertEqual(self.state().holder, (self.fighter("Char2").key,))
+
     @pytest.mark.rule("SPOT-03")
     def test_tied_pcs_act_together_until_they_swap(self):
         self.setup_fight(first=(4, 5), second=(5, 5))  # Char 3+9 = 12, Char2 2+10 = 12

@@ -935,6 +935,12 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
         self.load()
         self.need_runner("move the fight on")
         who = self.combatant(self.args).key if self.args.strip() else None
+        if who is None and self.me() in (getattr(self.state, "holder", None) or ()):
+            # SPOT-07: an organizer who also plays holds the spotlight as a PC; "next" from
+            # her seat is the Storyteller's move, so it does not end her own turn unasked.
+            raise IllegalAction("The spotlight is yours: act (+combat/act), then end your "
+                                "turn with +combat/done; +combat/next moves on from someone "
+                                "else's turn.")
         self.apply(it.Advance(by=self.me(), actor=who))
 
     def do_act(self):
