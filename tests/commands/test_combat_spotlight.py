@@ -172,6 +172,9 @@ class TestTheRound(SpotTest):
         self.assertEqual(combat_in(self.room1).attributes.get("state"), before)
         self.cmd("+combat/done")
         self.assertTrue(self.state().picking)  # her turn ended by /done, as before
+        # the table says who is waited for as the players are told it: nobody holds it
+        self.assertIn(" Now: the organizer picks an opponent (Thug) or passes; the spotlight "
+                      "is with nobody", self.player("+combat").text)
         self.cmd("+combat/next")  # now the Storyteller's pass of the pick: on to Char2
         self.assertEqual(self.state().holder, (self.fighter("Char2").key,))
 

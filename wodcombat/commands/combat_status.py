@@ -68,7 +68,7 @@ def _spotlight(view, rules, names, organizer) -> list[str]:
     if view["holder"]:
         lines.append(" Spotlight: " + ", ".join(names(k) for k in view["holder"]))
     if view["waiting"]:
-        lines.append(" Now: " + ", ".join(f"{names(k)} ({w})" for k, w in view["waiting"]))
+        lines.append(" Now: " + _spotlight_now(view["waiting"], names))
     elif view["stage"] != "ended":
         lines.append(" Now: the Storyteller moves on (+combat/next)")
     lines.append(f" {'Name':<16} {'Side':<9} {'Init':>4}  {'HP':>5}  Superficial "
@@ -86,3 +86,14 @@ def _spotlight(view, rules, names, organizer) -> list[str]:
         lines.append(" Ranges: " + "; ".join(f"{names(a)}-{names(b)} {band}"
                                              for a, b, band in view["ranges"]))
     return lines
+
+
+def _spotlight_now(waiting, names) -> str:
+    """SPOT-04: while the Storyteller picks, the opponents waited for are the ones that may
+    be picked, not holders of the spotlight (it is with nobody); the web page says the same."""
+    picks = [names(k) for k, w in waiting if w == "pick"]
+    now = [f"{names(k)} ({w})" for k, w in waiting if w != "pick"]
+    if picks:
+        now.append(f"the organizer picks an opponent ({', '.join(picks)}) or passes; the "
+                   f"spotlight is with nobody")
+    return ", ".join(now)

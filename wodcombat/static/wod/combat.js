@@ -54,7 +54,16 @@
       (f.engine === "d10" ? "Turn " + f.turn + ", " + f.phase + " phase"
                           : "Round " + f.turn + ", " + f.phase) +
       "  \u00b7  organizer: " + f.organizer;
-    var waiting = f.waiting.map(function (w) { return w.name + " (" + w.what + ")"; });
+    // spotlight (SPOT-04): while the Storyteller picks, the opponents listed are the ones
+    // that may be picked, not holders of the spotlight (which is with nobody)
+    var picks = f.waiting.filter(function (w) { return w.what === "pick"; })
+      .map(function (w) { return w.name; });
+    var waiting = f.waiting.filter(function (w) { return w.what !== "pick"; })
+      .map(function (w) { return w.name + " (" + w.what + ")"; });
+    if (picks.length) {
+      waiting.push("the organizer picks an opponent (" + picks.join(", ") +
+                   ") or passes; the spotlight is with nobody");
+    }
     document.getElementById("fight-waiting").textContent =
       waiting.length ? "Now: " + waiting.join(", ") : "";
     var table = document.getElementById("fight-rows");
