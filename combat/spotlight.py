@@ -427,7 +427,7 @@ def _band(st: SpotlightState, rules: SpotRules, a: str, b: str) -> int:
     for x, y, n in st.ranges:
         if (x, y) == pair(a, b):
             return n
-    return rules.default_band
+    return rules.default_band if st.options.band is None else st.options.band
 
 
 def _set_band(st: SpotlightState, a: str, b: str, band: int) -> SpotlightState:
@@ -1135,6 +1135,16 @@ def set_range(state: SpotlightState, a: str, b: str, band: str, ruleset) -> Step
         "to": rules.bands[n],
     }
     return _finish(state, st, rules, [ev])
+
+
+def set_every_range(state: SpotlightState, band: str, ruleset) -> Step:
+    """SPOT-10: the Storyteller places everyone at one band (a brawl starts at Hand), those
+    who join later too; a pair placed before is placed again."""
+    rules = spot_rules(ruleset)
+    _live(state)
+    n = _parse_band(rules, band)
+    st = replace(state, ranges=(), options=replace(state.options, band=n))
+    return _finish(state, st, rules, [{"event": "range_all", "to": rules.bands[n]}])
 
 
 def range_tag(ruleset, name: str) -> tuple[str, str] | None:

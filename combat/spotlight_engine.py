@@ -311,7 +311,9 @@ def _narrate(st, intent: intents.Narrate, sheets, rules, rng) -> Outcome:
 
 @_handles(intents.SetRange)
 def _range(st, intent: intents.SetRange, sheets, rules, rng) -> Outcome:
-    """SPOT-10: the Storyteller places two combatants at a band."""
+    """SPOT-10: the Storyteller places two combatants at a band, or everyone (actor "*")."""
+    if intent.actor == "*":
+        return _step(sp.set_every_range(st, intent.band, rules))
     a = _named(st, intent, "+combat/range <a>/<b>=<range>")
     return _step(sp.set_range(st, a.key, intent.other, intent.band, rules))
 

@@ -155,14 +155,21 @@ class SpotlightOptions:
     the game side reads ``state.options.timeout`` whichever engine runs (issue 5)."""
 
     timeout: int | None = None  # seconds before an idle turn is defaulted; 0 off, None: server
+    # SPOT-10: the band of every pair nobody has placed (+combat/range all=Hand for a brawl);
+    # None: the YAML's spotlight_ranges.default
+    band: int | None = None
 
     def to_dict(self) -> dict:
-        return {"timeout": self.timeout}
+        d: dict = {"timeout": self.timeout}
+        if self.band is not None:  # absent when unset: stored fights read as before
+            d["band"] = self.band
+        return d
 
     @classmethod
     def from_dict(cls, d: Mapping | None) -> "SpotlightOptions":
-        timeout = (d or {}).get("timeout")
-        return cls(None if timeout is None else int(timeout))
+        timeout, band = (d or {}).get("timeout"), (d or {}).get("band")
+        return cls(None if timeout is None else int(timeout),
+                   None if band is None else int(band))
 
 
 def pair(a: str, b: str) -> tuple[str, str]:

@@ -229,6 +229,28 @@ class TestTheRound(SpotTest):
 
 
 class TestTurnRangesAndHarm(SpotTest):
+    @pytest.mark.rule("SPOT-10")
+    def test_everyone_at_hand_for_a_brawl_joiners_too(self):
+        """Issue 28: everyone starts at Close, so every first blow was refused; the organizer
+        sets one band for all pairs, and those who join later share it."""
+        self.setup_fight()
+        self.assertIn("Only the organizer", self.player("+combat/range all=Hand").text)
+        before = combat_in(self.room1).attributes.get("state")
+        self.assertIn("'Nowhere' is not a range. Ranges: Intimate, Hand, Close, Far, Distant.",
+                      self.cmd("+combat/range all=Nowhere").text)
+        self.assertEqual(combat_in(self.room1).attributes.get("state"), before)
+        self.cmd("+combat/range Char/Thug=Far")
+        out = self.cmd("+combat/range all=Hand").text
+        self.assertIn("Everyone is now at Hand range from everyone else", out)
+        self.cmd("+combat/npc Goon=thug")
+        sp_state = self.state()
+        self.assertEqual(sp_state.ranges, ())  # the pair placed before is placed again
+        self.assertEqual(sp_state.options.band, 1)  # Intimate, Hand, ...
+        self.cmd("+combat/next")
+        with self.dice(8, 6, 3, 1, 10, 2, 3, 4):  # within reach of a fist at once
+            self.assertIn("Goon takes", self.cmd("+combat/act attack Goon").text)
+        self.assertEqual(self.state().options.band, 1)  # as stored, read back
+
     @pytest.mark.rule("SPOT-07", "SPOT-10", "SPOT-11")
     def test_range_checked_move_one_step_attack_marks_harm(self):
         self.setup_fight()

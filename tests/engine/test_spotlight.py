@@ -356,6 +356,21 @@ def test_spot10_ranges_per_pair_one_step_per_move(rs):
 
 
 @pytest.mark.rule("SPOT-10")
+def test_spot10_everyone_at_one_band_replaces_the_default_and_the_pairs(rs):
+    f = scene(rs)
+    f(S.set_range, "a", "g", "Far")
+    f(S.set_every_range, "hand")
+    assert f.last("range_all")["to"] == "Hand"
+    assert f.state.ranges == ()
+    assert {S.range_between(f.state, "a", k, rs) for k in ("e", "g")} == {"Hand"}
+    back = type(f.state).from_dict(f.state.to_dict())  # stored and read back
+    assert S.range_between(back, "g", "e", rs) == "Hand"
+    assert "band" not in scene(rs).state.options.to_dict()  # unset: stored as before
+    with pytest.raises(InputError, match="Ranges: Intimate, Hand"):
+        S.set_every_range(f.state, "nearby", rs)
+
+
+@pytest.mark.rule("SPOT-10")
 def test_spot10_range_tags_checked_bite_needs_intimate(rs):
     f = scene(rs)
     f(S.set_range, "a", "g", "Hand")

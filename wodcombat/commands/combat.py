@@ -435,6 +435,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
       /ambush pcs||npcs - organizer: one side is ambushed
       /event <text>  - organizer: something happens between turns
       /range <a>/<b>=<range> - organizer: place two combatants at a range band
+      /range all=<range> - organizer: everyone at one band (Hand for a brawl;
+                  everyone starts at Close, the rules' default)
       /stake <name>, /unstake <name> - organizer: stake (a vampire is
                   incapacitated at once)
       /feed <name>=<hunger slaked> - blood: revives a vampire in torpor next

@@ -105,8 +105,12 @@ class SpotlightSwitches:
         self.load()
         self.need_runner("set ranges")
         left, slash, right = (self.lhs or "").partition("/")
+        if self.rhs and not slash and left.strip().lower() in ("all", "everyone"):
+            self.apply(it.SetRange(by=self.me(), actor="*", band=self.rhs.strip()))
+            return
         if not slash or not self.rhs:
-            raise InputError("+combat/range <a>/<b>=<range>, e.g. +combat/range Bob/Thug=Far.")
+            raise InputError("+combat/range <a>/<b>=<range>, e.g. +combat/range Bob/Thug=Far, "
+                             "or everyone at once: +combat/range all=Hand.")
         a, b = self.combatant(left), self.combatant(right)
         self.apply(it.SetRange(by=self.me(), actor=a.key, other=b.key, band=self.rhs.strip()))
 

@@ -116,6 +116,10 @@ def _range(ev, n, state):
     return f"{n(ev['a'])} and {n(ev['b'])} are now at {ev['to']}."
 
 
+def _range_all(ev, n, state):
+    return f"Everyone is now at {ev['to']} range from everyone else (and so is anyone who joins)."
+
+
 def _act(ev, n, state):
     who = _who(ev, n)
     a = ev.get("action") or {}
@@ -200,7 +204,7 @@ RENDER: dict[str, Callable] = {
     "start": _start, "organizer": _organizer, "join": _join, "initiative": _initiative,
     "round": _round, "spotlight": _spotlight, "pass": _pass, "swap": _swap,
     "ambush": _ambush, "event": _event,
-    "move": _move, "range": _range, "act": _act, "roll": _roll, "unharmed": _unharmed,
+    "move": _move, "range": _range, "range_all": _range_all, "act": _act, "roll": _roll, "unharmed": _unharmed,
     "free": _free, "done": _done,
     "harm": _harm, "stake": _stake, "unstake": _unstake, "feed": _feed,
     "hunger_check": _hunger_check, "revive": _revive,
