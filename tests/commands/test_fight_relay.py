@@ -36,13 +36,19 @@ def channel_lines():
         yield heard
 
 
-class TestStaffChannel(CombatTest):
+class RelayTest(CombatTest):
+    def short_fight(self):
+        """Start, one initiative roll of [5], end."""
+        self.cmd("+combat/start")
+        with self.dice(5):
+            self.cmd("+combat/init")
+        self.cmd("+combat/end")
+
+
+class TestStaffChannel(RelayTest):
     def test_staff_hear_a_fight_start_and_end_and_no_roll_by_default(self):
         with channel_lines() as heard:
-            self.cmd("+combat/start")
-            with self.dice(5):
-                self.cmd("+combat/init")
-            self.cmd("+combat/end")
+            self.short_fight()
         room = self.room1
         self.assertEqual([c for c, _ in heard], ["CombatStaff", "CombatStaff"], heard)
         self.assertEqual(heard[0][1], f"Char starts a fight in {room.key} (#{room.id}) "
@@ -112,7 +118,7 @@ class TestWatch(CombatTest):
         self.assertFalse(script.attributes.get("watchers"))
 
 
-class TestRelayAndSceneLog(CombatTest):
+class TestRelayAndSceneLog(RelayTest):
     @override_settings(WODCOMBAT_RELAY_CHANNEL="Fights", WODCOMBAT_RELAY="turns")
     def test_turns_copies_every_line_to_the_relay_channel(self):
         with channel_lines() as heard:
@@ -130,10 +136,7 @@ class TestRelayAndSceneLog(CombatTest):
     @override_settings(WODCOMBAT_RELAY_CHANNEL="Fights", WODCOMBAT_RELAY="summary")
     def test_summary_copies_only_the_start_and_the_end(self):
         with channel_lines() as heard:
-            self.cmd("+combat/start")
-            with self.dice(5):
-                self.cmd("+combat/init")
-            self.cmd("+combat/end")
+            self.short_fight()
         fights = [text for channel, text in heard if channel == "Fights"]
         self.assertEqual(len(fights), 2, heard)
         self.assertIn("starts a fight", fights[0])

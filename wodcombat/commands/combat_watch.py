@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from wodcombat.combat.errors import IllegalAction, InputError
 from wodcombat.typeclasses.combat_guard import combat_scripts
-from wodcombat.world.fight_relay import WATCHERS
+from wodcombat.world.fight_relay import WATCHERS, where
 
 STOP = ("off", "stop", "none")
 
 
 def _where(script) -> str:
-    room = script.obj
-    return f"{room.key} (#{room.id})" if room is not None else "?"
+    return where(script.obj)
 
 
 class WatchSwitches:

@@ -429,7 +429,8 @@ def _miss(ev, n, state, after=()):
         if later.kind in BOTCH_COSTS:
             return "  BOTCH: the attack fails, and worse:"
     # DICE-02: otherwise a botched attack is a failure and no more (a READING, rules/README.md)
-    return "  BOTCH: the attack fails; by these rules nothing worse (the Storyteller may narrate it)."
+    return ("  BOTCH: the attack fails; by these rules nothing worse (the Storyteller may "
+            "narrate it).")
 
 
 _miss.looks_ahead = True

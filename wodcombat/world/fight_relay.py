@@ -18,6 +18,11 @@ RELAY_LOCKS = "control:perm(Admin);listen:all();send:perm(Admin)"
 WATCHERS = "watchers"  # the fight script's attribute: the keys of staff following it
 
 
+def where(room) -> str:
+    """A fight's room as staff elsewhere read it: ``Alley (#12)``."""
+    return f"{room.key} (#{room.id})" if room is not None else "?"
+
+
 def elsewhere(text: str, room) -> str:
     """The room's text for someone not in it: ``[Combat] ...`` reads ``[Combat: Room] ...``."""
     tag = f"[Combat: {room.key if room is not None else '?'}] "
@@ -39,28 +44,32 @@ def relay(done, objects) -> None:
 
 
 def _to_watchers(script, text: str, room, objects) -> None:
+    watchers = script.attributes.get(WATCHERS)
+    if not watchers:  # the usual case: no room contents read, nothing worded again
+        return
     here = set(room.contents) if room is not None else set()
-    for key in script.attributes.get(WATCHERS) or ():
+    told = elsewhere(text, room)
+    for key in watchers:
         obj = objects(key)
         if obj is not None and obj not in here:
-            obj.msg(elsewhere(text, room))
+            obj.msg(told)
 
 
 def _to_staff(script, text: str, room, kinds: set, objects) -> None:
-    if not ({"start", "end"} & kinds or conf.staff_rolls()):
+    rolls = conf.staff_rolls()
+    if not ({"start", "end"} & kinds or rolls):
         return
     channel = staff_channel()
     if channel is None:
         return
-    where = f"{room.key} (#{room.id})" if room is not None else "?"
     if "start" in kinds:
         org = objects(script.organizer) if script.organizer else None
-        channel.msg(f"{org.key if org else 'Someone'} starts a fight in {where} "
+        channel.msg(f"{org.key if org else 'Someone'} starts a fight in {where(room)} "
                     f"({script.ruleset_name}): +combat/watch #{room.id} follows it.")
-    if conf.staff_rolls():
+    if rolls:
         channel.msg(elsewhere(text, room))
     if "end" in kinds:
-        channel.msg(f"The fight in {where} has ended.")
+        channel.msg(f"The fight in {where(room)} has ended.")
 
 
 def _to_relay(text: str, room, kinds: set) -> None:
