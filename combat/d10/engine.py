@@ -204,6 +204,10 @@ NOT_HERE = {
     it.Feed: "heal by hand: +combat/heal <name>=<levels> <type>",
 }
 
+# RNG-05 places pairs in yards; one band for everyone is spotlight's (SPOT-10).
+EVERY_RANGE = ("Everyone at one range is for a spotlight fight's bands; here place two at a "
+               "time, in yards: +combat/range <a>/<b>=<yards>, e.g. +combat/range Bob/Thug=15.")
+
 
 class D10Engine:
     name = "d10"
@@ -225,6 +229,8 @@ class D10Engine:
         if handler is None:
             why = NOT_HERE.get(type(intent), "see help +combat")
             raise IllegalAction(f"That is not part of this fight's rules: {why}.")
+        if isinstance(intent, it.SetRange) and intent.actor == "*":
+            raise IllegalAction(EVERY_RANGE)
         if intent.actor is not None and not isinstance(intent, it.Join):
             state.find(intent.actor)  # someone in this fight, or a clear refusal
         f = Fight(state, sheets, rules, rng, intent.by)

@@ -83,7 +83,9 @@ class TestRange(EffectsTest):
         before = self.state().to_dict()
         for line, want in (("+combat/range Char/Thug=far", "not a distance in yards"),
                            ("+combat/range Char=5", "+combat/range <a>/<b>"),
-                           ("+combat/range Char/Char=5", "two different")):
+                           ("+combat/range Char/Char=5", "two different"),
+                           # RNG-05: one band for everyone is spotlight's (SPOT-10)
+                           ("+combat/range all=Hand", "place two at a time, in yards")):
             self.assertIn(want, self.cmd(line).text)
         self.assertIn("Only the organizer or staff", self.player("+combat/range Char/Thug=5").text)
         self.assertEqual(self.state().to_dict(), before)

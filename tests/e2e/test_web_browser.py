@@ -232,28 +232,29 @@ def test_stored_payloads_run_no_script(game_server, browser):
         telnet.command("+combat/npc Goon=thug", until="Goon joins")
         telnet.command("+combat/public on", until="Anyone may watch")
         fid = store_payloads(game_server, name)
+        try:
+            browser.get(base + "/auth/login/")
+            browser.find_element(By.NAME, "username").send_keys(name)
+            browser.find_element(By.NAME, "password").send_keys(password + Keys.ENTER)
+            wait(lambda: "Logged in as" in browser.page_source, what="website login")
 
-        browser.get(base + "/auth/login/")
-        browser.find_element(By.NAME, "username").send_keys(name)
-        browser.find_element(By.NAME, "password").send_keys(password + Keys.ENTER)
-        wait(lambda: "Logged in as" in browser.page_source, what="website login")
+            browser.get(f"{base}/combat/{fid}/")
+            wait(lambda: "CLICK12" in browser.find_element(By.ID, "fight-recent").text,
+                 what="the room's text with the payloads")
+            rows = browser.find_element(By.ID, "fight-rows").text
+            assert "P11CLICK11" in rows
+            time.sleep(2)  # a poll: the redraw from the JSON is what is clicked
+            assert_nothing_ran(browser, "combat page", "#fight")
+            shoot(browser, "combat-page-payloads.png")
 
-        browser.get(f"{base}/combat/{fid}/")
-        wait(lambda: "CLICK12" in browser.find_element(By.ID, "fight-recent").text,
-             what="the room's text with the payloads")
-        rows = browser.find_element(By.ID, "fight-rows").text
-        assert "P11CLICK11" in rows
-        time.sleep(2)  # a poll: the redraw from the JSON is what is clicked
-        assert_nothing_ran(browser, "combat page", "#fight")
-        shoot(browser, "combat-page-payloads.png")
-
-        browser.get(base + "/")
-        browser.find_element(By.CSS_SELECTOR, "#main-copy a[href^=\"/sheet/\"]").click()
-        wait(lambda: "SHEETCLICK" in browser.find_element(By.ID, "sheet").text,
-             what="the sheet with the specialties")
-        assert_nothing_ran(browser, "sheet page", "#sheet")
-        telnet.command("+combat/end", until="fight")
-    forget_forged_log(game_server, fid)
+            browser.get(base + "/")
+            browser.find_element(By.CSS_SELECTOR, "#main-copy a[href^=\"/sheet/\"]").click()
+            wait(lambda: "SHEETCLICK" in browser.find_element(By.ID, "sheet").text,
+                 what="the sheet with the specialties")
+            assert_nothing_ran(browser, "sheet page", "#sheet")
+            telnet.command("+combat/end", until="fight")
+        finally:
+            forget_forged_log(game_server, fid)
 
 
 def forget_forged_log(game_server, fid: str) -> None:
