@@ -10,12 +10,12 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.test_close_flow import ANN, DEE, OTHER, STAFF, Fight
-from tests.engine.test_spotlight_engine import (  # noqa: F401 (rs, sheets: fixtures)
-    ALICE, BOB, rs, scene, sheets, started)
+from tests.engine.test_spotlight_engine import ALICE, BOB, ELDER, RULES, scene, sheet, started
 from tests.fixed_dice import FixedDice
 from wodcombat.combat.conditions import Condition
 from wodcombat.combat.core import intents as I
 from wodcombat.combat.errors import IllegalAction, InputError
+from wodcombat.combat.ruleset import load_ruleset
 from wodcombat.combat.spotlight_engine import ENGINE as SPOT
 from wodcombat.combat.spotlight_state import SpotlightState
 from wodcombat.combat.state import CombatState
@@ -127,6 +127,19 @@ def test_d10_a_rule_timed_condition_by_hand_is_announced_one_from_damage_is_not(
 # ---------------------------------------------------------------- spotlight
 
 
+@pytest.fixture(scope="module")
+def spot_rs():
+    return load_ruleset(RULES, "spotlight")
+
+
+@pytest.fixture(scope="module")
+def spot_sheets(spot_rs):
+    """As tests/engine/test_spotlight_engine.py's: Alice BP 3, Bob BP 1, the Elder BP 4."""
+    return {ALICE: sheet(spot_rs, splat="vampire", bp=3, wits=2, dexterity=3, melee=2),
+            BOB: sheet(spot_rs, splat="vampire", bp=1, wits=3, dexterity=2, firearms=2),
+            ELDER: sheet(spot_rs, splat="vampire", bp=4, strength=3, brawl=3)}
+
+
 def next_round(r):
     """Alice and Bob end their turns; the Storyteller passes the picks and ends the round."""
     r(I.Done(by=ALICE))
@@ -135,13 +148,13 @@ def next_round(r):
     r(I.Advance(by=STAFF))
 
 
-def test_spotlight_blinded_3_counts_rounds_and_ends_with_a_line(rs, sheets):
-    r = started(rs, sheets)
+def test_spotlight_blinded_3_counts_rounds_and_ends_with_a_line(spot_rs, spot_sheets):
+    r = started(spot_rs, spot_sheets)
     r(I.SetCondition(by=STAFF, actor=BOB, condition="Blinded", turns=3))
     assert cond(r.state, BOB) == Condition("blinded", 1, 3, True)
     added = r.last("condition")
     assert (added["added"], added["from"], added["until"]) == (["blinded"], 1, 3)
-    row = next(x for x in SPOT.view(r.state, r.sheets, rs)["rows"] if x["key"] == BOB)
+    row = next(x for x in SPOT.view(r.state, r.sheets, spot_rs)["rows"] if x["key"] == BOB)
     assert (row["conditions"], row["timers"]) == (["blinded"], {"blinded": 3})
     next_round(r)
     next_round(r)
@@ -157,8 +170,8 @@ def test_spotlight_blinded_3_counts_rounds_and_ends_with_a_line(rs, sheets):
     assert kinds.index("round") < kinds.index("condition")  # said as round 4 begins
 
 
-def test_spotlight_set_before_round_1_counts_from_round_1(rs, sheets):
-    r = scene(rs, sheets)
+def test_spotlight_set_before_round_1_counts_from_round_1(spot_rs, spot_sheets):
+    r = scene(spot_rs, spot_sheets)
     r(I.SetCondition(by=STAFF, actor=ALICE, condition="prone", turns=1))
     assert cond(r.state, ALICE, "prone") == Condition("prone", 1, 1, True)
     r(I.Advance(by=STAFF))  # round 1: still prone
@@ -167,8 +180,8 @@ def test_spotlight_set_before_round_1_counts_from_round_1(rs, sheets):
     assert cond(r.state, ALICE, "prone") is None
 
 
-def test_spotlight_until_removed_round_trips_and_old_states_load(rs, sheets):
-    r = started(rs, sheets)
+def test_spotlight_until_removed_round_trips_and_old_states_load(spot_rs, spot_sheets):
+    r = started(spot_rs, spot_sheets)
     r(I.SetCondition(by=STAFF, actor=ALICE, condition="grappled"))
     r(I.SetCondition(by=STAFF, actor=BOB, condition="blinded", turns=2))
     d = r.state.to_dict()
@@ -191,9 +204,9 @@ def test_spotlight_until_removed_round_trips_and_old_states_load(rs, sheets):
     ("blinded x", None, InputError, "'x' is not a number of turns"),
     ("sleepy", None, InputError, "not a condition here. Conditions: blinded"),
 ])
-def test_spotlight_a_bad_condition_or_number_is_refused(rs, sheets, name, turns,
-                                                         err, match):
-    r = started(rs, sheets)
+def test_spotlight_a_bad_condition_or_number_is_refused(spot_rs, spot_sheets, name, turns,
+                                                        err, match):
+    r = started(spot_rs, spot_sheets)
     r.refused(I.SetCondition(by=STAFF, actor=BOB, condition=name, turns=turns), err, match)
     r.refused(I.SetCondition(by=STAFF, actor=BOB, condition="blinded", remove=True),
               IllegalAction, "Bob is not blinded")

@@ -454,7 +454,6 @@ def test_remove_leave_kick_deleted_and_end(rs, sheets):
     (I.Pass(by=ALICE), "pass", "+combat/done"),
     (I.Delay(by=ALICE), "delay", "initiative order"),
     (I.Abort(by=ALICE), "abort", "nothing declared to abort"),
-    (I.SetCondition(by=STAFF, actor=ALICE, condition="prone"), "mod", "+combat/stake"),
     (I.SetCover(by=STAFF, actor=ALICE, level="good"), "mod", "range"),
 ])
 @pytest.mark.rule("SPOT-07")
