@@ -435,7 +435,8 @@ def _attack(step: sp.Step, c, action: dict, w, sheet, sheets, rules, rng) -> Out
     res = spa.resolve(rules, tag, ratings, t_ratings, rng,
                       attacker_hunger=v5dice.hunger_of(sheet, rules) if vampire else 0,
                       defender_hunger=v5dice.hunger_of(tsheet, rules) if tc.vampire else 0,
-                      attacker_vampire=vampire, bonus=w.bonus if w is not None else None)
+                      attacker_vampire=vampire, target_vampire=tc.vampire,
+                      bonus=w.bonus if w is not None else None)
     act_ev, *after_act = step.events
     rnd = act_ev["round"]
     roll = {"event": "roll", "actor": c.key, "purpose": "attack", "target": target,

@@ -454,7 +454,9 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
                   (<name>=!<condition>); +combat shows the rounds left
     Harm stays on the sheet after the fight; when the fight ends each vampire
     with Superficial Harm makes a Hunger Check and heals it. Worn armor stops
-    Superficial Harm; Superficial Harm to a vampire is halved.
+    Superficial Harm; Superficial Harm to a vampire is halved. Blades, guns
+    and bows deal Aggravated Harm to anyone who is not a vampire; only fangs
+    give a bite +2 Aggravated; bows roll Dexterity + Firearms (readings of V5).
     Declaring, /dodge, /parry, /rage and the like are d10 only there.
 
     ## examples
