@@ -43,6 +43,7 @@ from .core.events import Event
 from .errors import IllegalAction, InputError, RuleIssue, RulesError
 from .pools import Modifier
 from .schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
+from .conditions import ended_event, split_expired
 from .state import MODES, Combatant, CombatState, Condition, Options, Slot, plain
 from .values import fast_init, replace
 
@@ -526,12 +527,13 @@ def _begin(st: CombatState, rules: TurnRules, phase: str, events: list) -> Comba
 def _new_turn(st: CombatState, rules: TurnRules, events: list) -> CombatState:
     turn = st.turn + 1
     reroll = st.options.reroll_initiative
-    out, expired = [], []
+    out, expired, told = [], [], []
     for c in st.combatants:
         if c.conditions:
-            conds = tuple(k for k in c.conditions if not k.expired(turn))
-            expired += [{"actor": c.key, "condition": k.name} for k in c.conditions
-                        if k.expired(turn)]
+            conds, ended = split_expired(c.conditions, turn)
+            expired += [{"actor": c.key, "condition": k.name} for k in ended]
+            # issue 31: one put on by hand with an end: the room hears that it ends
+            told += [Event("condition", ended_event(c.key, k)) for k in ended if k.announce]
             lost = _lost(conds, turn, rules)
         else:  # most combatants: nothing expires, nothing takes the turn away
             conds, lost = (), False
@@ -565,6 +567,7 @@ def _new_turn(st: CombatState, rules: TurnRules, events: list) -> CombatState:
         out.append(c)
     st = replace(st, turn=turn, phase="initiative", combatants=tuple(out), order=(), cursor=0)
     events.append(Event("turn", {"turn": turn, "expired": expired}))
+    events.extend(told)
     if any(_wants(st, c) for c in st.combatants):
         events.append(
             Event("phase", {
@@ -1821,13 +1824,15 @@ def spend_rage(
 
 
 def add_condition(
-    state: CombatState, key: str, name: str, ruleset, *, turns: int | None = None
+    state: CombatState, key: str, name: str, ruleset, *, turns: int | None = None,
+    announce: bool = False,
 ) -> Step:
     """Put a condition on ``key`` (COMP-02 dazed, COMP-04 knocked_down / prone, ...).
 
     Its timing and effects come from ``turns.conditions``; names the table doesn't know are
     kept for other layers (e.g. ``blinded``) and last ``turns`` turns from now (None: until
-    removed). A condition of the same name is replaced.
+    removed; combat/conditions.py says how they are counted). A condition of the same name
+    is replaced. ``announce``: the room is told when its turns run out (put on by hand).
     """
     rules = turn_rules(ruleset)
     _live(state)
@@ -1841,7 +1846,8 @@ def add_condition(
     if length is not None and (not isinstance(length, int) or length < 1):
         raise InputError(f"A condition lasts at least one turn, not {length!r}.")
     until = None if length is None else start + length - 1
-    conds = tuple(k for k in c.conditions if k.name != name) + (Condition(name, start, until),)
+    conds = tuple(k for k in c.conditions if k.name != name) + (
+        Condition(name, start, until, announce and until is not None),)
     lost = _lost(conds, state.turn, rules)
     c2 = replace(c, conditions=conds, lost=lost, delayed=c.delayed and not lost)
     effects = {k: v for k, v in spec.items() if k in ("lose_actions", "initiative", "removed_by")}

@@ -15,6 +15,7 @@ from . import powers as _powers  # noqa: E402 (power limits, wound movement)
 from . import field_healing as _field_healing, kiss as _kiss  # noqa: E402 (HEAL-08/09, CLOSE-14)
 from . import spotlight_attack as _spot_attack  # noqa: E402 (spotlight attack roll, issue 4)
 from . import v5dice as _v5dice  # noqa: E402 (V5 dice of the spotlight ruleset, issue 10)
+from . import conditions as _conditions  # noqa: E402 (a condition's clock, issue 31)
 
 SECTIONS = {
     "catalog": catalog.SCHEMA,
@@ -48,6 +49,7 @@ SECTIONS = {
     "wound_movement": _powers.WOUND_MOVEMENT_SCHEMA,
     "field_healing": _field_healing.FIELD_HEALING_SCHEMA,
     "kiss": _kiss.KISS_SCHEMA,
+    **_conditions.SECTIONS,  # condition_clock (both engines)
 }
 
 

@@ -53,6 +53,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping
 
 from . import dice
+from .conditions import ended_event, split_expired
 from .errors import IllegalAction, InputError, RuleIssue, RulesError
 from .schema import Bool, Int, ListOf, MapOf, Str, Struct
 from .spotlight_state import AMBUSH, ENGINE, Fighter, SpotlightState, pair
@@ -88,6 +89,10 @@ SPOTLIGHT_SCHEMA = Struct(
                 "auto_new_round": Bool(),
                 "source": Str(),
             }
+        ),
+        "conditions": Struct(  # issue 31: what +combat/mod may put on someone
+            required={"names": ListOf(Str(), min_len=1)},
+            optional={"source": Str()},
         ),
         "source": Str(),
     },
@@ -462,9 +467,14 @@ def _spotlight_event(st: SpotlightState, keys: tuple[str, ...], side: str) -> di
 def _new_round(st: SpotlightState, rules: SpotRules, events: list) -> SpotlightState:
     rnd = st.round + 1
     out = []
-    revived = []
+    revived, ended = [], []
     for c in st.combatants:
         c = replace(c.fresh_turn(), turns=0)
+        if c.conditions:  # issue 31: those whose rounds ran out end as this one begins
+            kept, gone = split_expired(c.conditions, rnd)
+            c = replace(c, conditions=kept)
+            ended += [{"event": "condition", **ended_event(c.key, k), "round": rnd}
+                      for k in gone if k.announce]
         if c.status == "torpor" and c.revive_round is not None and c.revive_round <= rnd:
             # SPOT-14: back with HP equal to the Hunger slaked: clear Superficial marks
             # (Aggravated stays; it "can't be healed mid-combat ... unless you Feed").
@@ -494,6 +504,7 @@ def _new_round(st: SpotlightState, rules: SpotRules, events: list) -> SpotlightS
     )
     events.append({"event": "round", "round": rnd, "ambush": ambush, "order": order_view(st)})
     events.extend(revived)
+    events.extend(ended)
     return st
 
 

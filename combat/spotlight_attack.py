@@ -11,7 +11,9 @@ ruleset's YAML (``spotlight_attack:``) makes an attack what V5 makes it:
 * the attacker hits on more successes than the defender (a tie is a miss); the Harm is the
   margin plus the weapon's damage (``bonus``: the weapon's own row in ``weapons``, else its
   tag's), of the row's ``kind`` (Superficial, unless the row says Aggravated: a vampire's
-  bite, claws; ``mortal_kind`` for an attacker who is not a vampire);
+  bite, claws); a target who is not a vampire takes a sharp or piercing weapon's
+  ``vs_mortal`` kind (V5: Aggravated from blades, bullets, arrows), and an attacker
+  without fangs (not a vampire) bites as ``without_fangs`` says (no +2, Superficial);
 * armor and the halving of Superficial Harm to vampires are applied where Harm is marked
   (``combat/spotlight.harm``).
 
@@ -34,7 +36,10 @@ ROW = Struct(
         "pool": ListOf(Str(), min_len=1),
         "bonus": Int(0, 20),
         "kind": KIND,
-        "mortal_kind": KIND,
+        # V5: a sharp or piercing weapon's Harm to a target that is not a vampire
+        "vs_mortal": KIND,
+        # V5: what the row does in the hands (mouth) of an attacker without fangs
+        "without_fangs": Struct(required={"bonus": Int(0, 20), "kind": KIND}),
         "source": Str(),
     }
 )
@@ -91,11 +96,25 @@ def check(ruleset) -> list[tuple[str, str]]:
 
 @dataclass(frozen=True, slots=True)
 class AttackRow:
+    """``kind`` / ``bonus``: the Harm against a vampire; ``vs_mortal``: the kind against
+    anyone else (None: ``kind``); ``fangless``: (bonus, kind) for an attacker without fangs
+    (None: as anyone)."""
+
     tag: str | None
     pool: tuple[str, ...]
     bonus: int
     kind: str
-    mortal_kind: str
+    vs_mortal: str | None = None
+    fangless: tuple[int, str] | None = None
+
+    def harm_of(self, fangs: bool, target_vampire: bool) -> tuple[int, str]:
+        """(weapon damage, kind) for this attacker against this target."""
+        bonus, kind = (self.bonus, self.kind)
+        if self.fangless and not fangs:
+            bonus, kind = self.fangless
+        if self.vs_mortal and not target_vampire:
+            kind = self.vs_mortal
+        return bonus, kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,12 +143,14 @@ def attack_row(ruleset, tag: str | None) -> AttackRow:
     row = (sec.get("tags") or {}).get(str(tag).lower()) if tag else None
     row = row or {}
     kind = str(row.get("kind", base.get("kind", "superficial")))
+    fangless = row.get("without_fangs")
     return AttackRow(
         tag,
         tuple(row.get("pool") or base["pool"]),
         int(row.get("bonus", base.get("bonus", 0))),
         kind,
-        str(row.get("mortal_kind", kind)),
+        row.get("vs_mortal"),
+        (int(fangless["bonus"]), str(fangless["kind"])) if fangless else None,
     )
 
 
@@ -181,11 +202,14 @@ def resolve(
     attacker_hunger: int = 0,
     defender_hunger: int = 0,
     attacker_vampire: bool = False,
+    target_vampire: bool = False,
     bonus: int | None = None,
 ) -> dict:
     """Roll one contested attack. ``attacker`` / ``defender``: trait -> dots for the pools;
-    ``bonus``: the weapon's own damage (None: the tag's). Returns the log's ``roll`` fields
-    (attacker and defender dice apart, Hunger dice marked) plus ``harm`` and ``kind``."""
+    ``bonus``: the weapon's own damage (None: the tag's). A vampire has fangs (its bite's
+    bonus and kind); a target that is not a vampire takes a sharp or piercing weapon's
+    ``vs_mortal`` kind (V5). Returns the log's ``roll`` fields (attacker and defender dice
+    apart, Hunger dice marked) plus ``harm`` and ``kind``."""
     row = attack_row(ruleset, tag)
     sec = _section(ruleset)
     rules = v5dice.v5_rules(ruleset)
@@ -193,8 +217,8 @@ def resolve(
     d_terms, d_pool, d = _roll(sec["defense"]["pool"], defender, defender_hunger, rng, rules)
     margin = a.successes - d.successes
     hit = margin > 0  # READING (attack.yaml): a tie is a miss
-    dmg = row.bonus if bonus is None else int(bonus)
-    kind = row.kind if attacker_vampire else row.mortal_kind
+    dmg, kind = row.harm_of(attacker_vampire, target_vampire)
+    dmg = dmg if bonus is None else int(bonus)
     return {
         "traits": a_terms,
         "pool": a_pool,

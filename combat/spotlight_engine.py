@@ -34,6 +34,7 @@ from typing import Any, Callable, Mapping
 
 from . import spotlight as sp
 from . import spotlight_attack as spa
+from . import spotlight_conditions as spc
 from . import v5dice
 from .core import intents
 from .core.events import events_of
@@ -59,7 +60,6 @@ D10_ONLY = {
     "pass": "end your turn with +combat/done",
     "delay": "the spotlight moves in initiative order; end your turn with +combat/done",
     "abort": "there is nothing declared to abort; act on your turn with +combat/act",
-    "condition": "stake with +combat/stake <name>, mark Harm with +combat/damage",
     "cover": "there is no cover here: what counts is the range (+combat/move, SPOT-10)",
     "heal": "blood revives a vampire in torpor: +combat/feed <name>=<hunger slaked>",
 }
@@ -73,7 +73,7 @@ DECLARED = {
     "rage": "a turn is one move, one action, one free action (SPOT-07)",
     "spend": "a turn is one move, one action, one free action (SPOT-07)",
 }
-SWITCH = {"condition": "mod", "cover": "mod"}  # the switch a player types for these kinds
+SWITCH = {"cover": "mod"}  # the switch a player types for these kinds
 
 
 def _declared_word(intent: intents.Intent) -> str:
@@ -309,6 +309,18 @@ def _narrate(st, intent: intents.Narrate, sheets, rules, rng) -> Outcome:
     return _step(sp.event(st, intent.text, rules))  # SPOT-09
 
 
+@_handles(intents.SetCondition)
+def _condition(st, intent: intents.SetCondition, sheets, rules, rng) -> Outcome:
+    """Issue 31: a condition put on for some rounds, or until removed, or taken off."""
+    c = _named(st, intent, "+combat/mod <name>=<condition> [<rounds>]")
+    if intent.remove:
+        if intent.turns is not None:
+            raise InputError(f"Take a condition off without a number: +combat/mod "
+                             f"<name>=!{intent.condition.strip()}.")
+        return _step(spc.take_off(st, c.key, intent.condition, rules))
+    return _step(spc.put_on(st, c.key, intent.condition, intent.turns, rules))
+
+
 @_handles(intents.SetRange)
 def _range(st, intent: intents.SetRange, sheets, rules, rng) -> Outcome:
     """SPOT-10: the Storyteller places two combatants at a band, or everyone (actor "*")."""
@@ -423,7 +435,8 @@ def _attack(step: sp.Step, c, action: dict, w, sheet, sheets, rules, rng) -> Out
     res = spa.resolve(rules, tag, ratings, t_ratings, rng,
                       attacker_hunger=v5dice.hunger_of(sheet, rules) if vampire else 0,
                       defender_hunger=v5dice.hunger_of(tsheet, rules) if tc.vampire else 0,
-                      attacker_vampire=vampire, bonus=w.bonus if w is not None else None)
+                      attacker_vampire=vampire, target_vampire=tc.vampire,
+                      bonus=w.bonus if w is not None else None)
     act_ev, *after_act = step.events
     rnd = act_ev["round"]
     roll = {"event": "roll", "actor": c.key, "purpose": "attack", "target": target,
@@ -622,11 +635,16 @@ class SpotlightEngine:
                        f"{c.status}, staked") if c.staked else c.status)
             if c.revive_round is not None:
                 status += f", wakes round {c.revive_round}"
+            active = [k for k in c.conditions if k.active(max(state.round, 1))]
             rows.append({"key": c.key, "name": c.name, "npc": not c.is_pc,
                          "init": c.init_total, "turns": c.turns,
                          "actions_per_round": c.actions_per_round, "hp": c.hp,
                          "hp_max": c.hp_max, "superficial": c.superficial,
-                         "aggravated": c.aggravated, "status": status})
+                         "aggravated": c.aggravated, "status": status,
+                         "conditions": [k.name for k in active],
+                         # issue 31: rounds left, counting this one
+                         "timers": {k.name: k.left(max(state.round, 1)) for k in active
+                                    if k.until_turn is not None}})
         keys = [c.key for c in state.combatants]
         ranges = [(a, b, sp.range_between(state, a, b, rules))
                   for i, a in enumerate(keys) for b in keys[i + 1:]]

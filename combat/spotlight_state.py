@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
+from .conditions import Condition
 from .errors import InputError
 from .values import replace
 
@@ -56,6 +57,8 @@ class Fighter:
     staked: bool = False  # SPOT-12
     revive_round: int | None = None  # SPOT-14: fed in torpor, back at this round's start
     revive_hp: int = 0
+    # issue 31: what the organizer put on them (+combat/mod), counted in rounds
+    conditions: tuple[Condition, ...] = ()
 
     @property
     def is_pc(self) -> bool:
@@ -106,6 +109,7 @@ class Fighter:
             "staked": self.staked,
             "revive_round": self.revive_round,
             "revive_hp": self.revive_hp,
+            "conditions": [c.to_dict() for c in self.conditions],
         }
 
     @classmethod
@@ -143,6 +147,7 @@ class Fighter:
             staked=bool(d.get("staked", False)),
             revive_round=opt(d.get("revive_round")),
             revive_hp=int(d.get("revive_hp", 0)),
+            conditions=tuple(Condition.from_dict(c) for c in d.get("conditions") or ()),
         )
 
 

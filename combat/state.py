@@ -16,6 +16,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
+from .conditions import Condition
 from .d10.gear import EMPTY as EMPTY_GEAR
 from .d10.gear import Gear, Spending
 from .errors import InputError
@@ -68,31 +69,6 @@ def _plain(value: Any, where: tuple) -> Any:
             out[k] = v if type(v) in _LEAVES else _plain(v, (*where, f".{k}"))
         return out
     raise InputError(f"{''.join(where)}: {type(value).__name__} cannot be stored in a combat")
-
-
-@dataclass(frozen=True, slots=True)
-class Condition:
-    """A named condition active from ``from_turn`` to ``until_turn`` inclusive (None: until
-    removed). Its effects on the turn come from the ruleset's ``turns.conditions`` table, so
-    changing the YAML changes running combats too."""
-
-    name: str
-    from_turn: int
-    until_turn: int | None = None
-
-    def active(self, turn: int) -> bool:
-        return self.from_turn <= turn and (self.until_turn is None or turn <= self.until_turn)
-
-    def expired(self, turn: int) -> bool:
-        return self.until_turn is not None and self.until_turn < turn
-
-    def to_dict(self) -> dict:
-        return {"name": self.name, "from": self.from_turn, "until": self.until_turn}
-
-    @classmethod
-    def from_dict(cls, d: Mapping) -> "Condition":
-        until = d.get("until")
-        return cls(str(d["name"]), int(d.get("from", 0)), None if until is None else int(until))
 
 
 @dataclass(frozen=True, slots=True)

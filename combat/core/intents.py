@@ -191,8 +191,12 @@ class Change(Intent):
 
 @intent("condition")
 class SetCondition(Intent):
+    """``turns``: how many turns it lasts (issue 31; combat/conditions.py counts them),
+    None: until removed, or the ruleset's own length for a condition its tables time."""
+
     condition: str = ""
     remove: bool = False
+    turns: int | None = None
 
 
 @intent("cover")

@@ -178,7 +178,7 @@ HANDLERS: dict[type, Callable[[Fight, Any], None]] = {
     it.Abort: lambda f, i: acting.abort(f, i.actor, i.to, i.spend_willpower),
     it.Change: lambda f, i: change.change(f, i.actor, dict(i.to or {}), i.spend_willpower),
     it.Act: _act,
-    it.SetCondition: lambda f, i: staff.condition(f, i.actor, i.condition, i.remove),
+    it.SetCondition: lambda f, i: staff.condition(f, i.actor, i.condition, i.remove, i.turns),
     it.SetCover: lambda f, i: set_cover(f, i.actor, i.level, by=i.by),
     it.StaffDamage: lambda f, i: staff.damage(f, i.actor, i.levels, i.damage_type, i.sources),
     it.SetFlag: lambda f, i: flags.set_flag(f, i.flag, i.remove),
@@ -278,7 +278,10 @@ class D10Engine:
                 armor = f.sheet(c.key).armor
             except IllegalAction:
                 health, hand, armor = "?", "?", ""
-            conds = [k.name for k in c.conditions if k.active(state.turn)]
+            active = [k for k in c.conditions if k.active(state.turn)]
+            conds = [k.name for k in active]
+            # issue 31: turns left, counting this one, of those that end by themselves
+            timers = {k.name: k.left(state.turn) for k in active if k.until_turn is not None}
             if c.gear.grapple:
                 conds.append(f"{c.gear.grapple.kind} with {f.name(c.gear.grapple.other)}")
             if c.gear.cover != "none":  # RNG-03
@@ -288,7 +291,7 @@ class D10Engine:
                          "ahead": c.ahead_declare is not None or bool(c.ahead_act),
                          "hand": hand, "armor": armor,
                          "actions": list(c.actions) if c.declared else None,
-                         "conditions": conds})
+                         "conditions": conds, "timers": timers})
         return {"engine": self.name, "turn": state.turn, "phase": state.phase,
                 "mode": state.options.mode, "reroll": state.options.reroll_initiative,
                 "ahead": state.options.ahead,

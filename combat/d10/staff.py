@@ -6,6 +6,7 @@ from __future__ import annotations
 from .. import damage as dmg
 from .. import scheduler as sch
 from ..attack import CONDITIONS
+from ..conditions import check_turns, known_name
 from ..core.events import Event
 from ..errors import IllegalAction, InputError
 from ..health import DAMAGE_TYPES
@@ -147,23 +148,23 @@ def settable_conditions(rules) -> tuple[str, ...]:
 def known_condition(rules, name: str) -> str:
     """``name`` as the rules spell it (knocked down = knocked_down), or InputError listing
     the conditions there are: a typo or a made-up word would change nothing in the fight."""
-    known = settable_conditions(rules)
-    word = " ".join(name.strip().lower().split())
-    for spelling in (word, word.replace(" ", "_"), word.replace("_", " ")):
-        if spelling in known:
-            return spelling
-    raise InputError(f"'{name.strip()}' is not a condition here. Conditions: "
-                     f"{', '.join(known)}.")
+    return known_name(name, settable_conditions(rules))
 
 
-def condition(f: Fight, key: str, name: str, remove: bool) -> None:
+def condition(f: Fight, key: str, name: str, remove: bool, turns: int | None = None) -> None:
+    """+combat/mod: put a condition on (for ``turns`` turns, or until removed; its end is
+    announced: combat/conditions.py) or take it off."""
     start = len(f.events)
+    if remove and turns is not None:
+        raise InputError(f"Take a condition off without a number: +combat/mod <name>="
+                         f"!{name.strip()}.")
     if not remove:
         name = known_condition(f.rules, name)
+        check_turns(turns, f.rules)
     if remove:
         f.run(sch.remove_condition(f.state, key, name, f.rules))
     else:
-        f.run(sch.add_condition(f.state, key, name, f.rules))
+        f.run(sch.add_condition(f.state, key, name, f.rules, turns=turns, announce=True))
     f.events[start:] = [  # who set it, for the log
         Event(e.kind, {**e.fields, "by": f.by}) if type(e) is Event else {**e, "by": f.by}
         for e in f.events[start:]]

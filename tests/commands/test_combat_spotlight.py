@@ -290,12 +290,13 @@ class TestTurnRangesAndHarm(SpotTest):
         self.cmd("+combat/next")
         self.cmd("+combat/free draws a breath")
         self.assertIn("taken this turn's free action", self.cmd("+combat/free again").text)
-        # bite row: Str 3 + Brawl 2 [6 6 2 2 2] = 2 against [1 1 1] = 0: margin 2 + 2; Char
-        # is a mortal, so the bite is Superficial (issue 10).
+        # bite row: Str 3 + Brawl 2 [6 6 2 2 2] = 2 against [1 1 1] = 0: margin 2; Char is a
+        # mortal with no fangs, so the bite adds nothing and is Superficial (issues 10, 31).
         with self.dice(6, 6, 2, 2, 2, 1, 1, 1):
             out = self.cmd("+combat/act bite Thug").text
-        self.assertIn("Thug takes 4 superficial harm", out)
-        self.assertEqual(self.fighter("Thug").superficial, 4)
+        self.assertIn("Margin 2 + weapon 0 = 2 harm.", out)
+        self.assertIn("Thug takes 2 superficial harm", out)
+        self.assertEqual(self.fighter("Thug").superficial, 2)
 
     @pytest.mark.rule("SPOT-07")
     def test_opponent_acts_through_the_organizer_with_a_weapon_range(self):

@@ -76,15 +76,16 @@ class TestAFullSpotlightFight(V5Play):
         self.cmd("+combat/next")
         # A shot with the carried light pistol: Dex 3 + Firearms 2, Hunger 2 -> Hunger
         # dice [10 3], others [10 7 2]: 3 + a pair of 10s = 5, messy. Rat: Dex 2 +
-        # Athletics 1 [6 2 2] = 1. Margin 4 + 2 = 6; the Kevlar vest stops 3 Superficial.
-        with self.dice(10, 3, 10, 7, 2, 6, 2, 2):
+        # Athletics 1 [6 6 6] = 3. Margin 2 + 2 = 4; a bullet is Aggravated to a mortal
+        # (V5, issue 31), so the Kevlar vest stops none of it.
+        with self.dice(10, 3, 10, 7, 2, 6, 6, 6):
             out = self.player("+combat/act attack Rat")
         self.assertIn("Char2 attacks Rat with Pistol, light (at Close)", out)
         self.assertIn("[10 7 2] Hunger [10 3] => 5 successes, messy critical", out)
-        self.assertIn("Rat defends: Dexterity 2 + Athletics 1 = 3 dice: [6 2 2] => 1 success",
-                      out)
-        self.assertIn("Margin 4 + weapon 2 = 6 harm", out)
-        self.assertIn("Rat takes 3 superficial harm (6, armor -3): HP 6 -> 3/6", out)
+        self.assertIn("Rat defends: Dexterity 2 + Athletics 1 = 3 dice: [6 6 6] => 3 "
+                      "successes", out)
+        self.assertIn("Margin 2 + weapon 2 = 4 harm", out)
+        self.assertIn("Rat takes 4 aggravated harm: HP 6 -> 2/6", out)
         out = self.player("+combat/done")
         self.assertNotIn("No opponent acts there", out)
         self.assertEqual(combat_in(self.room1).get_state().stage, "closing")  # SPOT-06
@@ -123,6 +124,38 @@ class TestAFullSpotlightFight(V5Play):
         # The next fight: the Harm is still there.
         self.cmd("+combat/start spotlight")
         self.assertIn("Char2 joins the fight (PC, 8/12 HP)", self.player("+combat/join"))
+
+
+class TestV5Departures(V5Play):
+    """Issue 31, finding 6: blades, guns and bows are Aggravated to mortals, only fangs
+    give the bite +2, bows roll Dexterity + Firearms (READINGs in spotlight/attack.yaml)."""
+
+    @pytest.mark.rule("SPOT-10", "SPOT-11")
+    def test_spot11_bow_rolls_firearms_aggravated_to_a_mortal_fangless_bite_superficial(self):
+        self.cmd("+combat/start spotlight")
+        self.build_alice()
+        self.player("+combat/join")
+        self.cmd("+combat/npc Rat=strength=2,dexterity=2,athletics=1,brawl=2")
+        self.cmd("+sheet/armor Rat/kevlar vest")
+        with self.dice(2, 3):
+            self.player("+combat/init")
+        self.cmd("+combat/next")
+        # Dex 3 + Firearms 2, Hunger 2: [6 2 2] Hunger [6 6] = 3 against Rat's [2 2 2] = 0:
+        # margin 3 + the short bow's 2 = 5 Aggravated (Rat is a mortal): no vest stops it.
+        with self.dice(6, 6, 6, 2, 2, 2, 2, 2):
+            out = self.player("+combat/act attack Rat with short bow")
+        self.assertIn("Char2 attack: Dexterity 3 + Firearms 2 = 5 dice", out)
+        self.assertIn("Margin 3 + weapon 2 = 5 harm.", out)
+        self.assertIn("Rat takes 5 aggravated harm: HP 6 -> 1/6", out)
+        self.player("+combat/done")
+        # Rat (no fangs) bites Char2: Str 2 + Brawl 2 [6 6 6 2] = 3 against Char2's Dex 3,
+        # Hunger 2 [2] Hunger [2 2] = 0: margin 3 + 0 = 3 Superficial, halved to 2.
+        self.cmd("+combat/range Rat/Char2=Intimate")
+        self.cmd("+combat/next Rat")
+        with self.dice(6, 6, 6, 2, 2, 2, 2):
+            out = self.cmd("+combat/act Rat=bite Char2")
+        self.assertIn("Margin 3 + weapon 0 = 3 harm.", out)
+        self.assertIn("Char2 takes 2 superficial harm (3, halved -1): HP 12 -> 10/12", out)
 
 
 class TestRollAndSheetUnderSpotlight(V5Play):

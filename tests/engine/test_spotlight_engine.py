@@ -304,11 +304,12 @@ def test_attack_rolls_from_the_sheet_and_marks_harm(rs, sheets):
                     "messy": False, "result": "failure"},
         "margin": 3, "bonus": 2, "tag": "knife", "dice": "v5",
     }
-    # margin 3 + the knife's 2 = 5 Superficial, marked at once (SPOT-11)
+    # margin 3 + the knife's 2 = 5, marked at once (SPOT-11); a blade against a target who
+    # is not a vampire is Aggravated (V5, issue 31)
     assert (harm["target"], harm["kind"], harm["marked"], harm["source"]) == (
-        GHOUL, "superficial", 5, ALICE)
+        GHOUL, "aggravated", 5, ALICE)
     assert (harm["hp_before"], harm["hp_after"], harm["round"]) == (7, 2, 1)
-    assert r.state.get(GHOUL).superficial == 5 and r.state.get(ALICE).actions == 1
+    assert r.state.get(GHOUL).aggravated == 5 and r.state.get(ALICE).actions == 1
     r.refused(I.Act(by=ALICE, action={"kind": "attack", "target": GHOUL}),
               match="taken this turn's action")
 
@@ -454,7 +455,6 @@ def test_remove_leave_kick_deleted_and_end(rs, sheets):
     (I.Pass(by=ALICE), "pass", "+combat/done"),
     (I.Delay(by=ALICE), "delay", "initiative order"),
     (I.Abort(by=ALICE), "abort", "nothing declared to abort"),
-    (I.SetCondition(by=STAFF, actor=ALICE, condition="prone"), "mod", "+combat/stake"),
     (I.SetCover(by=STAFF, actor=ALICE, level="good"), "mod", "range"),
 ])
 @pytest.mark.rule("SPOT-07")

@@ -129,9 +129,10 @@ def test_spot11_vampire_bite_aggravated_bypasses_armor_mortal_bite_superficial(r
     harm = out.events[2]
     assert (harm["kind"], harm["armor"], harm["halved"], harm["marked"]) == (
         "aggravated", 0, 0, 4)
+    # a mortal has no fangs: no +2 and Superficial (issue 31), against anyone
     mortal = spa.resolve(rs, "bite", {"Strength": 2, "Brawl": 2}, {}, FixedDice(6, 6, 6, 2),
                          attacker_vampire=False)
-    assert (mortal["kind"], mortal["harm"]) == ("superficial", 5)
+    assert (mortal["kind"], mortal["bonus"], mortal["harm"]) == ("superficial", 0, 3)
 
 
 # ---------------------------------------------------------------- Harm on the sheet
@@ -237,3 +238,77 @@ def test_spot06_organizer_not_joined_last_pc_moves_on_staked_is_incapacitated(rs
     assert rows[BOB]["status"] == "incapacitated, staked"
     with pytest.raises(IllegalAction):
         ENGINE.apply(r.state, I.Done(by=BOB), r.sheets, rs, FixedDice())
+
+
+# ---------------------------------------------------------------- V5 departures (issue 31)
+
+
+@pytest.mark.rule("SPOT-11")
+@pytest.mark.parametrize("tag", ["knife", "stake", "sword", "axe", "spear", "thrown",
+                                 "pistol", "shotgun", "smg", "rifle", "sniper rifle", "bow",
+                                 "crossbow"])
+def test_spot11_sharp_and_piercing_weapons_are_aggravated_to_mortals_only(rs, tag):
+    """V5 (READING in attack.yaml): blades, bullets and arrows deal Aggravated Harm to a
+    target who is not a vampire, Superficial to a vampire; [6 6 2] against nothing."""
+    pool = {t: 1 for t in spa.attack_row(rs, tag).pool}
+    mortal = spa.resolve(rs, tag, pool, {}, FixedDice(6, 6), target_vampire=False)
+    vampire = spa.resolve(rs, tag, pool, {}, FixedDice(6, 6), target_vampire=True)
+    assert (mortal["kind"], vampire["kind"]) == ("aggravated", "superficial")
+    assert mortal["harm"] == vampire["harm"] == 2 + spa.attack_row(rs, tag).bonus
+
+
+@pytest.mark.rule("SPOT-11")
+@pytest.mark.parametrize("tag", ["club", "grapple", None])
+def test_spot11_blunt_weapons_and_fists_stay_superficial_to_mortals(rs, tag):
+    pool = {t: 1 for t in spa.attack_row(rs, tag).pool}
+    out = spa.resolve(rs, tag, pool, {}, FixedDice(6, 6), target_vampire=False)
+    assert out["kind"] == "superficial"
+
+
+@pytest.mark.rule("SPOT-10", "SPOT-11")
+def test_spot11_a_shot_at_a_mortal_is_aggravated_and_bypasses_the_vest(rs, sheets):
+    """Alice shoots Rat (a mortal in a Kevlar vest): Dex 3 + Firearms 2, Hunger 2
+    [6 2 | 6 6 2] = 3 against Dex 2 + Athletics 1 [2 2 2] = 0: margin 3 + 2 = 5 Aggravated;
+    Aggravated Harm bypasses armor (SPOT-11), nothing is halved (Rat is no vampire)."""
+    r = fight(rs, sheets)
+    out = r(I.Act(by=ALICE, action={"kind": "attack", "target": RAT}), 6, 2, 6, 6, 2,
+            2, 2, 2)
+    harm = out.events[2]
+    assert (harm["kind"], harm["armor"], harm["halved"], harm["marked"]) == (
+        "aggravated", 0, 0, 5)
+    assert out.sheet_changes[RAT].harm == {"aggravated": 5}
+
+
+@pytest.mark.rule("SPOT-10", "SPOT-11")
+def test_spot11_only_fangs_give_the_bite_its_two(rs, sheets):
+    """Rat (a mortal: no fangs) bites Bob: Str 2 + Brawl 2 [6 6 6 2] = 3 against Bob's
+    Dex 2 + Athletics 1, Hunger 1 [2 | 2 2] = 0: margin 3 + 0 = 3 Superficial, all of it
+    stopped by Bob's Kevlar vest; the same roll from Alice (fangs) is 3 + 2 = 5
+    Aggravated, which no vest stops."""
+    r = fight(rs, sheets)
+    r(I.Done(by=ALICE))
+    r(I.SetRange(by=STAFF, actor=RAT, other=BOB, band="Intimate"))
+    r(I.Advance(by=STAFF, actor=RAT))
+    out = r(I.Act(by=STAFF, actor=RAT, action={"kind": "bite", "target": BOB}),
+            6, 6, 6, 2, 2, 2, 2)
+    roll, harm = out.events[1], out.events[2]
+    assert (roll["margin"], roll["bonus"]) == (3, 0)
+    assert (harm["kind"], harm["amount"], harm["armor"], harm["marked"]) == (
+        "superficial", 3, 3, 0)
+    fangs = spa.resolve(rs, "bite", {"Strength": 2, "Brawl": 2}, {}, FixedDice(6, 6, 6, 2),
+                        attacker_vampire=True, target_vampire=False)
+    assert (fangs["kind"], fangs["bonus"], fangs["harm"]) == ("aggravated", 2, 5)
+
+
+@pytest.mark.rule("SPOT-10", "SPOT-11")
+def test_spot11_bows_and_crossbows_roll_dexterity_and_firearms(rs, sheets):
+    """V5 has no Archery skill (READING in attack.yaml): Alice looses a short bow at Rat
+    with Dex 3 + Firearms 2 (Hunger 2) [6 2 | 6 2 2] = 2 against [2 2 2]: 2 + 2 = 4."""
+    assert spa.attack_row(rs, "bow").pool == spa.attack_row(rs, "crossbow").pool == (
+        "Dexterity", "Firearms")
+    r = fight(rs, sheets)
+    out = r(I.Act(by=ALICE, action={"kind": "attack", "target": RAT,
+                                    "weapon": "Short bow"}), 6, 2, 6, 2, 2, 2, 2, 2)
+    roll, harm = out.events[1], out.events[2]
+    assert roll["traits"] == [["Dexterity", 3], ["Firearms", 2]]
+    assert (roll["tag"], harm["kind"], harm["marked"]) == ("bow", "aggravated", 4)

@@ -302,6 +302,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
       +combat/npc <name>=<template>||<trait>=<n>,...
       +combat/init <npc>=<rating>
       +combat/next [<name>]
+      +combat/mod <name>=<condition> [<turns>]
       +combat/odds <template||character>=<template||character>[/<fights>]
 
     Switches:
@@ -313,11 +314,14 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
                   /npcs, /list)
       next      - organizer/staff: move on (start the turn, next phase); with a
                   name, stop waiting for that combatant
-      mod       - organizer/staff: <name>=<condition> (prone, blinded, dazed,
-                  grappled, staked, immobilized ...; heightened senses, eyes of
-                  the beast, sees behind, countermagic); <name>=!<condition>
-                  removes it; <name>=cover <none||light||good||superior> sets
-                  their cover
+      mod       - organizer/staff: <name>=<condition> [<turns>] (prone,
+                  blinded, dazed, grappled, staked, immobilized ...; heightened
+                  senses, eyes of the beast, sees behind, countermagic). With a
+                  number it lasts that many turns counting this one (our reading:
+                  blinded 3 put on in turn 2 ends as turn 5 begins, and the room
+                  is told); +combat shows the turns left. Without one it lasts
+                  until removed: <name>=!<condition>. <name>=cover
+                  <none||light||good||superior> sets their cover
       range     - organizer/staff: <a>/<b>=<yards> places two combatants that far
                   apart (shots: point-blank, beyond normal range, too far)
       damage    - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>;
@@ -369,6 +373,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
       +combat/declare/auto
       +combat/damage Bob=2 lethal
       +combat/damage Bob=3 lethal sunlight
+      +combat/mod Thug=blinded 3
       +combat/mod Thug=cover superior
       +combat/odds thug=gunman
       +combat/odds Bob=garou/2000/revised
@@ -443,9 +448,15 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
                   round; a vampire still up heals that much Harm (Aggravated
                   first) and its Hunger drops
       /damage <name>=<n> superficial||aggravated - organizer: mark Harm
+      /mod <name>=<condition> [<rounds>] - organizer: a reminder the
+                  Storyteller plays out (blinded, prone, grappled ...) for that
+                  many rounds counting this one, or until removed
+                  (<name>=!<condition>); +combat shows the rounds left
     Harm stays on the sheet after the fight; when the fight ends each vampire
     with Superficial Harm makes a Hunger Check and heals it. Worn armor stops
-    Superficial Harm; Superficial Harm to a vampire is halved.
+    Superficial Harm; Superficial Harm to a vampire is halved. Blades, guns
+    and bows deal Aggravated Harm to anyone who is not a vampire; only fangs
+    give a bite +2 Aggravated; bows roll Dexterity + Firearms (readings of V5).
     Declaring, /dodge, /parry, /rage and the like are d10 only there.
 
     ## examples
@@ -494,6 +505,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
       +combat/declare repair
       +combat/declare attack Thug with knife spec wp
       +combat/declare/wp dodge
+      +combat/mod Thug=blinded 3
       +combat/mod Thug=cover superior
       +combat/odds thug=gunman
       +combat/odds Bob=garou/2000/revised

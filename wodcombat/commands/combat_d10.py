@@ -7,11 +7,29 @@ these intents with what to type there instead.
 
 from __future__ import annotations
 
+import re
+
 from wodcombat.combat.core import intents as it
 from wodcombat.combat.errors import IllegalAction, InputError, WodError
 from wodcombat.world.combat_text import plain
 
 from .combat_declare import COVER_WORDS, DEFENSES, ROLL_FLAGS, DeclarationParser, cover_level
+
+
+_NUMBER = re.compile(r"[+-]?\d+(?:[.,]\d*)?")
+
+
+def condition_turns(text: str) -> tuple[str, int | None]:
+    """``blinded 3`` -> ("blinded", 3); ``blinded`` -> ("blinded", None): until removed.
+    Whether 3 is allowed is the engine's (the YAML's ``condition_clock``); a word that is
+    not a number stays part of the name, and the engine says it is no condition."""
+    head, _, last = text.strip().rpartition(" ")
+    if not head or not _NUMBER.fullmatch(last):
+        return text.strip(), None
+    if not last.lstrip("+-").isdecimal():
+        raise InputError(f"A condition lasts a whole number of turns, not {last}: e.g. "
+                         f"+combat/mod Bob={head.strip()} 3.")
+    return head.strip(), int(last)
 
 
 class D10Switches:
@@ -179,8 +197,9 @@ class D10Switches:
                                    level=cover_level(" ".join(words[1:]))))
             return
         remove = cond.startswith(("!", "-"))
-        self.apply(it.SetCondition(by=self.me(), actor=c.key,
-                                   condition=cond[1:] if remove else cond, remove=remove))
+        name, turns = condition_turns(cond[1:] if remove else cond)
+        self.apply(it.SetCondition(by=self.me(), actor=c.key, condition=name, remove=remove,
+                                   turns=turns))
 
     def do_heal(self):
         """<name>=<levels> <type>: marks off the track by hand."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from wodcombat.combat.d10.fight import OUT_OF_ACTION
 from wodcombat.world.combat_text import Names, actions_text
+from wodcombat.world.fight_phrases import conditions_shown
 from wodcombat.world.text_width import wrap
 
 from .render import header
@@ -50,6 +51,7 @@ def _d10(view, rules, names, organizer) -> list[str]:
         if r["outcome"] and r["outcome"] not in ("ok", "incapacitated"):
             hl = f"{hl} ({r['outcome'].upper()})"
         gear = (r["hand"] or "unarmed") + (f", {r['armor']}" if r["armor"] else "")
+        conds = conditions_shown(conds, r.get("timers"))
         conds = f"  ({', '.join(conds)})" if conds else ""
         lines += wrap(f" {init:>3}  {r['name']:<16} {tag:<{width}} {hl:<14} [{gear}] "
                       f"{decl}{conds}", indent=6)
@@ -82,6 +84,10 @@ def _spotlight(view, rules, names, organizer) -> list[str]:
                      f"{r['superficial']:>11} {r['aggravated']:>10}  {r['status']}")
     if any(r["npc"] for r in rows):  # issue 28: "NPC 0/1" said nothing to a new organizer
         lines.append(" NPC n/m: the turns an NPC has taken this round, of the m it gets.")
+    held = [f"{r['name']} {', '.join(conditions_shown(r['conditions'], r['timers'], 'round'))}"
+            for r in rows if r.get("conditions")]
+    if held:  # issue 31: what the organizer put on them, with the rounds left
+        lines += wrap(" Conditions: " + "; ".join(held), indent=6)
     if view["ranges"]:
         lines.append(" Ranges: " + "; ".join(f"{names(a)}-{names(b)} {band}"
                                              for a, b, band in view["ranges"]))

@@ -38,6 +38,22 @@ def turns_text(first: int, last: int | None) -> str:
     return f"turn {first}" if last == first else f"turns {first} to {last}"
 
 
+def conditions_shown(names, timers, unit: str = "turn") -> list[str]:
+    """Conditions as +combat and the fight page show them: "blinded: 2 turns left" for one
+    with an end (the turns left count the current one: combat/conditions.py), "blinded:
+    last turn" in its last, a plain name for one that lasts until removed."""
+    out = []
+    for name in names:
+        left = (timers or {}).get(name)
+        if left is None:
+            out.append(name)
+        elif left <= 1:
+            out.append(f"{name}: last {unit}")
+        else:
+            out.append(f"{name}: {left} {unit}s left")
+    return out
+
+
 def words(ident: str) -> str:
     """A rules table's name as a player reads it (and may type it back): weapon_strike ->
     weapon strike (the declaration parser reads either)."""

@@ -16,6 +16,7 @@ import json
 from wodcombat.combat.errors import IllegalAction
 
 from . import combatlog, combat_text
+from .fight_phrases import conditions_shown
 from .web_text import to_html, to_plain
 
 #: how many commands' room text the page shows
@@ -116,6 +117,9 @@ def _row(r: dict, view: dict, names, sheets, rules) -> dict:
     row = {k: v for k, v in r.items() if k != "actions"}
     if "name" in row:
         row["name"] = to_plain(row["name"])
+    if "conditions" in row:  # issue 31: with the turns (rounds) left of those that end
+        unit = "turn" if view["engine"] == "d10" else "round"
+        row["conditions"] = conditions_shown(row["conditions"], row.get("timers"), unit)
     if "actions" in r:
         row["declared"] = (to_plain(combat_text.actions_text(r["actions"], names))
                            if r["actions"] is not None else None)

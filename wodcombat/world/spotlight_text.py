@@ -167,6 +167,18 @@ def _harm(ev, n, state):
             f"{how}: HP {ev['hp_before']} -> {ev['hp_after']}/{ev['hp_max']}{out}.")
 
 
+def _condition(ev, n, state):
+    """Issue 31: put on for some rounds or until removed; taken off, or its rounds over."""
+    who = _who(ev, n)
+    if ev.get("removed"):
+        return f"{who} is no longer {', '.join(ev['removed'])}."
+    first, last = ev["from"], ev.get("until")
+    if last is None:
+        return f"{who} is {ev['condition']} (until removed)."
+    span = f"round {first}" if last == first else f"rounds {first} to {last}"
+    return f"{who} is {ev['condition']} ({span})."
+
+
 def _stake(ev, n, state):
     return f"{n(ev['target'])} is staked and incapacitated."
 
@@ -207,7 +219,7 @@ RENDER: dict[str, Callable] = {
     "move": _move, "range": _range, "range_all": _range_all, "act": _act, "roll": _roll,
     "unharmed": _unharmed,
     "free": _free, "done": _done,
-    "harm": _harm, "stake": _stake, "unstake": _unstake, "feed": _feed,
+    "harm": _harm, "condition": _condition, "stake": _stake, "unstake": _unstake, "feed": _feed,
     "hunger_check": _hunger_check, "revive": _revive,
     # Said the same way under either engine.
     **{k: d10_text.RENDER[k] for k in ("leave", "deleted", "end", "timeout", "timeout_set",

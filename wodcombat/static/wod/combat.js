@@ -69,7 +69,7 @@
     var table = document.getElementById("fight-rows");
     var head = f.engine === "d10"
       ? ["Init", "Name", "Health", "Gear", "Declared", "Conditions"]
-      : ["Init", "Name", "Side", "Harm", "Status"];
+      : ["Init", "Name", "Side", "Harm", "Status", "Conditions"];
     clear(table.tHead);
     table.tHead.appendChild(el("tr", {}, head.map(function (h) { return el("th", {}, [h]); })));
     var body = table.tBodies[0];
@@ -87,7 +87,8 @@
                  (r.conditions || []).join(", ")];
       } else {
         var side = r.npc ? "NPC " + r.turns + "/" + r.actions_per_round : "PC";
-        cells = [init, r.name, side, harmTrack(r), r.hp + "/" + r.hp_max];
+        cells = [init, r.name, side, harmTrack(r), r.hp + "/" + r.hp_max,
+                 (r.conditions || []).join(", ")];
       }
       body.appendChild(el("tr", {"class": waitingNow ? "up" : "", "data-key": r.key},
         cells.map(function (c, i) { return el("td", {"data-label": head[i]}, [c]); })));
