@@ -183,3 +183,16 @@ class WebControlTest(CombatTest):
         for bad in ("+combat\x1b[2J", None, 5):
             with self.assertRaises(fight_control.Refused):
                 fight_control.checked_line(bad)
+
+    def test_a_character_off_the_map_is_refused(self):
+        """Evennia takes a character nobody plays off the map: the page says to connect."""
+        self.setup_fight()
+        before = self.fingerprint()
+        try:
+            self.char2.location = None
+            answer = self.post(self.other, "+combat/dodge")
+        finally:
+            self.char2.location = self.room1  # a cached object: put back for later tests
+        self.assertEqual(answer.status_code, 409)
+        self.assertIn("connect to the game", answer.json()["error"])
+        self.assertEqual(self.fingerprint(), before)

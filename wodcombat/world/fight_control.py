@@ -66,13 +66,17 @@ def actor(account, script):
 def run(account, script, text) -> list[str]:
     """Run ``text`` (checked) as the account's character in this fight; what the character
     was told, as plain lines of text. Refused(403) when none of the account's characters
-    is in the fight, organizes it, or (staff) stands in its room."""
+    is in the fight, organizes it, or (staff) stands in its room; Refused(409) when that
+    character is not in the room now (nobody plays it: Evennia keeps it off the map)."""
     line = checked_line(text)
     char = actor(account, script)
+    where = to_plain(script.obj.key) if script.obj else "the fight's room"
     if char is None:
-        where = to_plain(script.obj.key) if script.obj else "the fight's room"
         raise Refused(403, f"None of your characters is in this fight; go to {where} "
                            f"to run it from here.")
+    if char.location != script.obj:  # Evennia takes a character nobody plays off the map
+        raise Refused(409, f"{to_plain(char.key)} is not in {where} now: connect to the "
+                           f"game (the web client will do) and go there first.")
     return in_main_thread(_execute, char, account, line)
 
 
