@@ -53,7 +53,7 @@ def run(drv, element, until, what):
     seen = answered(drv)
     element.click()
     try:
-        wait(lambda: until in replies(drv, seen), what=what)
+        wait(lambda: answered(drv) > seen and until in replies(drv, seen), what=what)
     except AssertionError as err:
         raise AssertionError(f"{err}; the page was told: {replies(drv, seen)!r}") from None
     return replies(drv, seen)
@@ -153,22 +153,7 @@ def organizer_turn(drv, base, who, o, p, By, Select):  # noqa: N803
             run(drv, npc_button(drv, who, "Declare"), "declares", f"{who} declares")
         else:
             p.command("+combat/dodge", until="declares")
-    acted = False
-    for _ in range(20):  # act until the organizer or an NPC has acted once
-        time.sleep(1)
-        now = up(drv)
-        if acted or not now or now[0][1] != "act":
-            break
-        who = now[0][0]
-        if who == org:
-            run(drv, yours(drv, "Act"), "attack", "your attack")
-            acted = True
-        elif who.startswith("Goon"):
-            run(drv, npc_button(drv, who, "Act"), "attack", f"{who}'s attack")
-            acted = True
-        else:
-            p.command("+combat/act", until="[Combat]")
-    assert acted, "nobody acted from the page"
+    assert act_from_page(drv, org, p, once=True), "nobody acted from the page"
 
     harm = drv.find_element(By.ID, "fight-harm")
     Select(harm.find_element(By.NAME, "who")).select_by_visible_text("Goon2")
@@ -183,8 +168,36 @@ def organizer_turn(drv, base, who, o, p, By, Select):  # noqa: N803
     said = run(drv, undo, "ndo", "the undo")
     p.read_until("ndo", timeout=20)
     assert "Traceback" not in said
-    said = run(drv, next_button, "[Combat]", "next")
-    assert "went wrong" not in said
+    # the turn waits on someone to act: Next says so (the command's own words), and moves
+    # nothing; once all have acted the next turn begins by itself
+    said = run(drv, next_button, "", "next")
+    assert "Still waiting for" in said or "[Combat]" in said, said
+    act_from_page(drv, org, p, once=False)
+    p.read_until("Turn 2 begins", timeout=20)
+
+
+def act_from_page(drv, org, p, once):
+    """Whoever the act phase waits on acts: the organizer and the NPCs from the page, the
+    player on telnet; ``once``: stop after the page's first action. Whether the page acted."""
+    from selenium.webdriver.common.by import By
+
+    acted = False
+    for _ in range(30):
+        time.sleep(1)
+        now = up(drv)
+        if (once and acted) or not now or now[0][1] != "act":
+            break
+        who = now[0][0]
+        if who == org:
+            run(drv, yours(drv, "Act"), "[Combat]", "your action")
+            acted = True
+        elif who.startswith("Goon"):
+            run(drv, npc_button(drv, who, "Act"), "[Combat]", f"{who}'s action")
+            acted = True
+        else:
+            p.command("+combat/act", until="[Combat]")
+    assert drv.find_elements(By.ID, "fight-replies")
+    return acted
 
 
 def organizer_moves(o):
@@ -198,7 +211,7 @@ def organizer_moves(o):
 
 def player_turn(drv, base, pc, pc_pw, o, p, By):  # noqa: N803
     """The player on the page: what the fight waits on them for, and its buttons."""
-    drv.get(base + "/auth/logout/")
+    drv.delete_all_cookies()  # logged out: the website's session was a cookie
     login(drv, base, pc, pc_pw)
     open_fight(drv, base)
     assert not drv.find_element(By.ID, "fight-run").is_displayed()
