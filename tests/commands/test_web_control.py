@@ -7,6 +7,8 @@ is not +combat, a player who may not (the command's own words), a fight one may 
 Dice are exact faces (tests/fixed_dice.py); rule IDs: ../shared/rules-catalog.md.
 """
 
+import re
+
 import pytest
 from django.test import Client
 from django.test.utils import override_settings
@@ -196,3 +198,25 @@ class WebControlTest(CombatTest):
         self.assertEqual(answer.status_code, 409)
         self.assertIn("connect to the game", answer.json()["error"])
         self.assertEqual(self.fingerprint(), before)
+
+    def test_the_page_names_its_parts_for_a_screen_reader(self):
+        """Headings for each part, a caption on the fighters' table, and a label on every
+        control (a label around it or an aria-label)."""
+        self.setup_fight()
+        page = self.staff.get(f"/combat/{self.fid()}/").content.decode()
+        self.assertIn("<caption", page)
+        heads = re.findall(r"<h2[^>]*>([^<]+)</h2>", page)
+        self.assertEqual(heads, ["Last rolls, as the room read them", "Your turn",
+                                 "Run the fight", "Any +combat command"])
+        body = page.split('id="fight"', 1)[1]
+        for tag in re.finditer(r"<(input|select)\b[^>]*>", body):
+            if 'type="hidden"' in tag.group(0):
+                continue
+            before = body[:tag.start()]
+            inside_label = before.rfind("<label") > before.rfind("</label>")
+            own_id = re.search(r'id="([^"]+)"', tag.group(0))
+            named = "aria-label" in tag.group(0) or bool(
+                own_id and f'for="{own_id.group(1)}"' in body)
+            self.assertTrue(inside_label or named, tag.group(0))
+        for form in re.findall(r"<form[^>]*>", body):
+            self.assertTrue("aria-label" in form or 'id="fight-free"' in form, form)
