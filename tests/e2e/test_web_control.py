@@ -9,7 +9,7 @@ import re
 import time
 import uuid
 
-from tests.e2e.test_web_browser import browser, wait  # noqa: F401  (the fixture)
+from tests.e2e.test_web_browser import browser, shoot, wait  # noqa: F401  (the fixture)
 
 WHO_UP = re.compile(r"(\S+) \((initiative|declare|act)\)")
 
@@ -172,6 +172,7 @@ def organizer_turn(drv, base, who, o, p, By, Select):  # noqa: N803
     # nothing; once all have acted the next turn begins by itself
     said = run(drv, next_button, "", "next")
     assert "Still waiting for" in said or "[Combat]" in said, said
+    shoot(drv, "fight-page-controls.png")
     act_from_page(drv, org, p, once=False)
     p.read_until("Turn 2 begins", timeout=20)
 

@@ -102,11 +102,14 @@
           return "+combat/declare " + input.value; }));
         box.appendChild(button("Dodge", "+combat/dodge"));
         box.appendChild(button("Pass", "+combat/pass"));
-      } else if (w.what === "act") {
+      } else if (w.what === "act" && f.engine === "d10") {
         box.appendChild(button("Act", "+combat/act", {"class": "btn btn-primary btn-sm"}));
-        if (f.engine !== "d10") {
-          box.appendChild(button("Done", "+combat/done"));
-        }
+      } else if (w.what === "act") {  // spotlight: the action is said at /act
+        var action = actionBox("", "Your action");
+        box.appendChild(action);
+        box.appendChild(button("Act", function () {
+          return ("+combat/act " + action.value).trim(); }, {"class": "btn btn-primary btn-sm"}));
+        box.appendChild(button("Done", "+combat/done"));
       }
     });
   }
@@ -147,11 +150,19 @@
     if (sig === npcShown) { return; }
     npcShown = sig;
     var list = document.getElementById("fight-npcs");
+    var typed = {};  // what was typed for each NPC survives the redraw
+    Array.prototype.forEach.call(list.querySelectorAll("input[data-for]"), function (i) {
+      typed[i.getAttribute("data-for")] = i.value;
+    });
     clear(list);
     if (!npcs.length) {
       list.appendChild(el("li", {"class": "text-muted"}, ["No NPCs yet: add some below."]));
     }
-    npcs.forEach(function (r) { list.appendChild(npcItem(r, f)); });
+    npcs.forEach(function (r) {
+      var item = list.appendChild(npcItem(r, f));
+      var input = item.querySelector("input[data-for]");
+      if (input && typed[r.name]) { input.value = typed[r.name]; }
+    });
   }
 
   function fillSelect(select, values) {
