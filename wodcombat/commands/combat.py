@@ -836,8 +836,12 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
         names = [n.strip() for n in who.split(",")]
         if any(not n for n in names):
             raise InputError("Name each NPC, separated by commas: Thug1,Thug2.")
-        for name in names:
-            self.apply(intent_of(self.actor(name)))
+        # every name checked before the first is applied: a bad one changes nothing
+        keys = [self.actor(name).key for name in names]
+        for key in keys:
+            c = self.state.get(key)
+            if c is not None:  # gone meanwhile (kicked in this very line): nothing to do
+                self.apply(intent_of(c))
             self.state = self.script.get_state()
 
     def do_end(self):
