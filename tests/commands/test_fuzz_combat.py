@@ -65,7 +65,7 @@ from tests.commands.test_fuzz_input import (
 )
 from tests.helpers import run_command
 from wodcombat.typeclasses.combat import combat_in
-from wodcombat.world import combatlog, rulebook
+from wodcombat.world import combatlog, reader_mode, rulebook
 
 #: inputs per switch (half as player, half as staff)
 EXAMPLES = 30
@@ -128,7 +128,7 @@ ACCEPTED = {
     "done": ["", "Thug"], "swap": ["Char=Char2"], "ambush": ["pcs", "npcs"],
     "event": ["A door bursts open"], "range": ["Char/Thug=close", "Char2/Thug=far"],
     "stake": ["Char2"], "unstake": ["Char2"], "feed": ["Char2=1"], "log": ["5", "30"],
-    "end": [""], "leave": [""], "join": [""],
+    "end": [""], "leave": [""], "join": [""], "screenreader": ["on", "off", ""],
 }
 
 
@@ -212,7 +212,14 @@ class CombatFuzzCase(EvenniaCommandTest):
         script = combat_in(self.room1)
         if script:
             combatlog.forget(script.combat_id)
+        self.forget_account_settings()
         super().tearDown()
+
+    def forget_account_settings(self):
+        """An input may set an account's own setting (+combat/screenreader on): the accounts
+        outlive the test's rollback in Evennia's cache, so it is cleared here."""
+        for account in (self.account, self.account2):
+            account.attributes.remove(reader_mode.ATTR)
 
     def cmd(self, line, caller=None):
         caller = caller or self.char1
@@ -249,6 +256,7 @@ class CombatFuzzCase(EvenniaCommandTest):
         return (state, last), sheets
 
     def reset(self):
+        self.forget_account_settings()
         for obj in list(self.room1.contents):
             if obj.id not in self._contents:  # an NPC an input created
                 obj.delete()
@@ -429,6 +437,13 @@ class TestCombatInputRegressions(TestFuzzCombatD10):
                                                           "moving ²", True)):
             run = self.check("x", line, staff=staff)
             self.assertNotIn(CATCH_ALL, run.text, line)
+
+
+    def test_a_bad_name_in_a_list_changes_nothing(self):
+        """'+combat/block CHAR2,0=' from the player applied the block for Char2, then
+        refused '0': the refusal came after a change. Every name is checked first now."""
+        run = self.check("block", "+combat/block CHAR2,0=", staff=False)
+        self.assertIn("'0' is not in this fight", run.text)
 
 
 class TestSpotlightInputRegressions(TestFuzzCombatSpotlight):

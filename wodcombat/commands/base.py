@@ -230,6 +230,13 @@ class WodCommand(MuxCommand):
     def is_staff(self) -> bool:
         return self._has_perm("Builder")
 
+    def reads_aloud(self) -> bool:
+        """The account typing this chose screen-reader mode (+combat/screenreader on)."""
+        from wodcombat.world import reader_mode
+
+        account = getattr(self, "account", None)
+        return reader_mode.is_on(account) if account is not None else False
+
     def is_admin(self) -> bool:
         return self._has_perm("Admin")
 

@@ -31,6 +31,8 @@ from .combat_d10 import D10Switches
 from .combat_idle import IdleSwitches
 from .combat_odds import OddsSwitches
 from .combat_spotlight import SpotlightSwitches
+from . import reader_text
+from .combat_reader import ReaderSwitches
 from .combat_status import status_text
 from .combat_watch import WatchSwitches
 from .render import header
@@ -61,7 +63,7 @@ def _keys_by_name(state) -> dict[str, str]:
 
 
 class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WatchSwitches,
-                WodCommand):
+                ReaderSwitches, WodCommand):
     """
     Fight in this room. A turn: everyone rolls initiative, then declares
     (lowest initiative first), then acts (highest first).
@@ -255,6 +257,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
       pass      - do nothing now (declare nothing, or give up your action)
       log       - the last <count> entries of the combat log (default 10)
       slackers  - who the turn waits for and for how long (also /pending)
+      screenreader - on||off: +combat, +sheet and the turn lines one fact a
+                  line, nothing drawn (for a screen reader); alone: the setting
 
     Examples:
       +combat/init
@@ -264,6 +268,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
       +combat/abort dodge/wp
       +combat/change move 10 toward Thug
       +combat/log 30
+      +combat/screenreader on
 
     ## start
 
@@ -519,7 +524,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
                     "heal", "kick", "timeout", "slackers", "move", "free", "done", "swap",
                     "ambush", "event", "range", "stake", "unstake", "feed", "undo",
                     "organizer", "fights", "recover", "flag", "change", "pace",
-                    "public", "odds", "watch")
+                    "public", "odds", "watch", "screenreader")
     # DICE-03/04, TURN-02: +combat/declare/wp attack Bob, +combat/act/wp, +combat/abort/wp;
     # +combat/start/mock: a rehearsal whose sheets are put back when it ends;
     # +combat/declare/auto: every NPC not yet declared takes its template's default
@@ -633,6 +638,10 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
         self.load()
         org = self.objects(self.script.organizer)
         sheets = combat_service.Sheets(self.objects)
+        if self.reads_aloud():
+            self.msg("\n".join(reader_text.status_lines(self.engine, self.state, self.rs,
+                                                        sheets, org.key if org else "-")))
+            return
         self.msg(status_text(self.script, self.engine, self.state, self.rs, sheets,
                              org.key if org else "-"))
 
@@ -839,8 +848,12 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
         names = [n.strip() for n in who.split(",")]
         if any(not n for n in names):
             raise InputError("Name each NPC, separated by commas: Thug1,Thug2.")
-        for name in names:
-            self.apply(intent_of(self.actor(name)))
+        # every name checked before the first is applied: a bad one changes nothing
+        keys = [self.actor(name).key for name in names]
+        for key in keys:
+            c = self.state.get(key)
+            if c is not None:  # gone meanwhile (kicked in this very line): nothing to do
+                self.apply(intent_of(c))
             self.state = self.script.get_state()
 
     def do_end(self):

@@ -7,6 +7,7 @@ from wodcombat.combat.trait_maximum import maximum_reading, newly_over_maximum
 from wodcombat.world.text_width import wrap
 
 from .base import WodCommand
+from .reader_text import sheet_lines
 from .render import sheet_text
 
 
@@ -94,6 +95,9 @@ class CmdSheet(WodCommand):
             raise IllegalAction(
                 "You can look at sheets of characters in the same room; staff can look at anyone's."
             )
+        if self.reads_aloud():
+            self.msg("\n".join(sheet_lines(target.key, target.sheet.get(), self.ruleset_here())))
+            return
         self.msg(sheet_text(target.key, target.sheet.get(), self.ruleset_here()))
 
     def _target_and_trait(self, verb: str):

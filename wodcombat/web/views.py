@@ -15,8 +15,9 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpResponse, HttpResponseNotFound, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.views.decorators.http import require_POST
 
-from wodcombat.world import fight_view, rulebook
+from wodcombat.world import fight_control, fight_view, rulebook
 from wodcombat.world.web_text import to_html, to_plain
 
 #: the one answer for a fight that is not there and a fight one may not see (issue 30)
@@ -49,8 +50,8 @@ def fight(request, combat_id):
     script = _seen_fight(request, combat_id)
     if script is None:
         return _no_fight_page()
-    return render(request, "wod/fight.html", {"page_title": "Fight",
-                                              "fight": fight_view.snapshot(script)})
+    snap = {**fight_view.snapshot(script), "me": fight_view.visitor(request.user, script)}
+    return render(request, "wod/fight.html", {"page_title": "Fight", "fight": snap})
 
 
 def fight_json(request, combat_id):
@@ -59,7 +60,27 @@ def fight_json(request, combat_id):
     script = _seen_fight(request, combat_id)
     if script is None:
         return JsonResponse({"gone": True, "message": NO_FIGHT}, status=404)
-    return JsonResponse(fight_view.snapshot(script))
+    return JsonResponse({**fight_view.snapshot(script),
+                         "me": fight_view.visitor(request.user, script)})
+
+
+@require_POST  # Django's CSRF middleware checks the token before this runs (403 without)
+def fight_do(request, combat_id):
+    """Issue 29: the page's controls. ``line`` is one ``+combat`` command, run as the
+    visitor's character through the command handler (``world/fight_control.py``); the
+    answer is what the character was told, ``{"lines": [...]}``. Refused, nothing run: a
+    logged-out visitor (403), a fight one may not see (404, as one that is not there), a
+    line that is not +combat (400), an account with no character in the fight (403)."""
+    if not request.user.is_authenticated:
+        return JsonResponse({"error": "Log in to run a fight from its page."}, status=403)
+    script = _seen_fight(request, combat_id)
+    if script is None:
+        return JsonResponse({"gone": True, "message": NO_FIGHT}, status=404)
+    try:
+        lines = fight_control.run(request.user, script, request.POST.get("line"))
+    except fight_control.Refused as refused:
+        return JsonResponse({"error": refused.message}, status=refused.status)
+    return JsonResponse({"lines": lines})
 
 
 def fight_log(request, combat_id, fmt: str):

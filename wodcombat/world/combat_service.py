@@ -32,7 +32,8 @@ from wodcombat.combat.core.events import Event
 from wodcombat.combat.errors import IllegalAction
 from wodcombat.combat.player_text import checked_name, plain_text
 
-from . import combat_limits, combat_text, combatlog, fight_relay, jsontext, oob, sheet_log
+from . import (combat_limits, combat_text, combatlog, fight_relay, jsontext, oob, reader_mode,
+               sheet_log)
 from .listeners import listeners
 from .dice_source import GAME_DICE
 from .text_width import prefitted
@@ -222,12 +223,14 @@ def announce(done: Applied, objects: Objects) -> None:
             if getattr(obj, "is_npc", False) and not obj.sessions.count():  # staff puppet one
                 continue
             own = personal.pop(f"#{obj.id}", None)
-            obj.msg(prefitted(done.text, *own) if own else done.text)
+            text = prefitted(done.text, *own) if own else done.text
+            obj.msg(reader_mode.linear(text) if reader_mode.is_on(obj) else text)
     for key, msgs in personal.items():  # told though not in the room (or nothing to read)
         obj = objects(key)
         if obj is not None:
+            reader = reader_mode.is_on(obj)
             for msg in msgs:
-                obj.msg(msg)
+                obj.msg(reader_mode.linear(msg) if reader else msg)
     fight_relay.relay(done, objects)  # watchers, the staff and relay channels, scene logs
     oob.combat_changed(engine, done.before, done.state, objects, room)  # GMCP Char.Combat
 

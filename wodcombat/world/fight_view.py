@@ -71,6 +71,25 @@ def may_see(account, script) -> bool:
     return any(state.get(k) is not None for k in character_keys(account))
 
 
+def visitor(account, script) -> dict:
+    """What the page offers this visitor (issue 29): ``keys``, their characters in the fight
+    (what it waits on them for is in ``waiting``); ``runs``, whether they organize it or are
+    staff (the controls for the fight and its NPCs); ``staff``; the NPC ``templates`` for
+    those who run it. Only what to draw: every control is a +combat line the command
+    checks again."""
+    mine = character_keys(account)
+    state = script.get_state()
+    staff = is_staff(account)
+    runs = staff or (script.organizer in mine)
+    out = {"keys": sorted(k for k in mine if state.get(k) is not None), "runs": runs,
+           "staff": staff, "templates": []}
+    if runs:
+        from .prototypes import NPC_TEMPLATES
+
+        out["templates"] = sorted(NPC_TEMPLATES)
+    return out
+
+
 def visible(account) -> list:
     return [s for s in fights() if may_see(account, s)]
 

@@ -108,13 +108,18 @@
     root.setAttribute("data-version", String(f.version));
     document.getElementById("fight-stamp").textContent =
       "Last change: entry " + f.version + ".";
+    // issue 29: the controls (fight_controls.js) redraw from the same snapshot
+    document.dispatchEvent(new CustomEvent("wod:fight", {"detail": f}));
   }
 
   function gone(text) {
     try { return JSON.parse(text).gone === true; } catch (e) { return false; }
   }
 
+  var timer = null;
+
   function poll() {
+    timer = null;
     var req = new XMLHttpRequest();
     req.open("GET", url, true);
     req.onload = function () {
@@ -132,13 +137,21 @@
           draw(f);
         }
       }
-      setTimeout(poll, POLL_MS);
+      timer = setTimeout(poll, POLL_MS);
     };
-    req.onerror = function () { setTimeout(poll, POLL_MS * 2); };
+    req.onerror = function () { timer = setTimeout(poll, POLL_MS * 2); };
     req.send();
   }
 
+  // a control ran a command: look again now rather than at the next tick
+  document.addEventListener("wod:poll-now", function () {
+    if (timer !== null && !root.hasAttribute("data-ended")) {
+      clearTimeout(timer);
+      poll();
+    }
+  });
+
   shown = JSON.parse(document.getElementById("fight-data").textContent);
   draw(shown);
-  setTimeout(poll, POLL_MS);
+  timer = setTimeout(poll, POLL_MS);
 })();
