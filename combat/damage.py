@@ -1154,6 +1154,19 @@ def _health_pool_lost(dsec: Mapping, target: Sheet, plan, sheet: Sheet, applied:
 # ---------------------------------------------------------------- load-time checks
 
 
+def _dying_needs_rage_heal(ruleset, dmg: Mapping) -> list[tuple[str, str]]:
+    """HLT-05 / HEAL-04 (issue 31): "dying" is "dead unless it Rage-heals now"; a ruleset
+    whose healing cannot Rage-heal from dying would leave the shifter dying for ever."""
+    heal = (ruleset.section("healing") or {}).get("rage_heal") or {}
+    if DYING in (heal.get("from_conditions") or ()):
+        return []
+    return [(f"damage.past_incapacitated.{fam}.{kind}",
+             "'dying' needs healing.rage_heal with dying in from_conditions (HEAL-04); "
+             "without Rage-healing write dead")
+            for fam, row in (dmg.get("past_incapacitated") or {}).items()
+            for kind, rule in (row or {}).items() if rule == DYING]
+
+
 def check(ruleset) -> list[tuple[str, str]]:
     """Names these sections use that other sections must define (for sections.cross_check)."""
     out: list[tuple[str, str]] = []
@@ -1177,6 +1190,7 @@ def check(ruleset) -> list[tuple[str, str]]:
                             )
                         )
     dmg = ruleset.section("damage") or {}
+    out += _dying_needs_rage_heal(ruleset, dmg)
     known = set(dmg.get("sources") or ())
     for alias, target in (dmg.get("source_aliases") or {}).items():
         if known and target not in known:

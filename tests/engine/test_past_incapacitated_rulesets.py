@@ -1,0 +1,88 @@
+"""What damage past Incapacitated and a wraith's Corpus do under each d10 ruleset (issue 31,
+findings 1-3), against the engine with exact dice.
+
+Seed 000 (numetal) and seed 001 (revised) both say "Incapacitated and take more aggravated
+-> die (... shifters may still be able to Rage-heal ...)": their shifter is left dying and
+may Rage-heal. Seeds 002 (everyman) and 003 (v20) are silent; the core carries no
+Rage-healing, so there the line's own rule stands: more aggravated kills.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+from wodcombat.combat import damage as D
+from wodcombat.combat import healing as H
+from wodcombat.combat.ruleset import Ruleset, load_library
+from tests.engine.d10_checks import full, hit
+
+RULES = Path(__file__).resolve().parents[2] / "rules"
+LIB = load_library(RULES)
+
+
+def rules(name):
+    return LIB.get(name)
+
+
+def crinos(rs, rage=3):
+    return full(rs, "shifter", race="Garou", form="Crinos", Stamina=0, pools={"Rage": rage},
+                health={"lethal": 7})
+
+
+@pytest.mark.rule("HLT-05", "HEAL-04")
+@pytest.mark.parametrize("name", ["everyman", "v20"])
+def test_HLT_05_shifter_past_incapacitated_by_aggravated_dies_where_no_rage_heal(name):
+    """HLT-05 (issue 31, finding 1): everyman and v20 have no Rage-healing (HEAL-04 is seed
+    000's), so a shifter taking aggravated past Incapacitated dies; "dying" there would be
+    a state nothing resolves."""
+    rs = rules(name)
+    res = hit(rs, crinos(rs), 1, "aggravated", source="claw", condition="incapacitated")
+    assert res.outcome == D.DEAD
+    with pytest.raises(Exception, match="no Rage-healing"):
+        H.rage_heal(res.sheet, rs, condition=D.DYING, faces=(9, 9, 9))
+
+
+@pytest.mark.rule("HLT-05", "HEAL-04")
+@pytest.mark.parametrize("name", ["numetal", "revised"])
+def test_HLT_05_shifter_past_incapacitated_by_aggravated_is_dying_and_rage_heals(name):
+    """HLT-05 (issue 31, finding 2): seed 001 "Incapacitated and take more aggravated -> die
+    (werewolves and most other shifters may still be able to Rage-heal, see below for
+    details)", as seed 000: dying, and Rage at 8 counts levels back from Incapacitated."""
+    rs = rules(name)
+    res = hit(rs, crinos(rs), 1, "aggravated", source="claw", condition="incapacitated")
+    assert res.outcome == D.DYING
+    healed = H.rage_heal(res.sheet, rs, condition=D.DYING, faces=(9, 8, 2))
+    assert healed.condition == D.OK and "berserk_frenzy" in healed.flags
+    assert D.track_of(healed.sheet, rs).damage == 5  # 2 successes: two levels back
+    missed = H.rage_heal(res.sheet, rs, condition=D.DYING, faces=(2, 3, 4))
+    assert missed.condition == D.DEAD
+    broke = hit(rs, crinos(rs, rage=0), 1, "aggravated", source="claw",
+                condition="incapacitated")
+    assert broke.outcome == D.DEAD
+
+
+@pytest.mark.rule("HLT-05", "HEAL-04")
+def test_HLT_05_revised_rage_heals_only_from_dying():
+    """READING (revised/healing.yaml): the page names the Rage-healing only for the
+    aggravated line, so a reverted shifter (lethal past Incapacitated) cannot."""
+    rs = rules("revised")
+    with pytest.raises(Exception, match="only for a shifter past Incapacitated"):
+        H.rage_heal(crinos(rs), rs, condition=D.REVERTED, faces=(9, 9, 9))
+
+
+@pytest.mark.rule("HLT-05", "HEAL-04")
+def test_HLT_05_dying_without_rage_heal_is_refused_at_load():
+    """A ruleset whose row says dying but has no Rage-healing from dying is a rules error
+    naming the key and what to write instead."""
+    rs = rules("v20")
+    data = copy.deepcopy(rs.data)
+    data["damage"]["past_incapacitated"]["shifter"]["aggravated"] = "dying"
+    broken = Ruleset("v20-dying", "core", "", rs.files, data)
+    assert ("damage.past_incapacitated.shifter.aggravated",
+            "'dying' needs healing.rage_heal with dying in from_conditions (HEAL-04); "
+            "without Rage-healing write dead") in D.check(broken)
+    for name in ("numetal", "revised", "everyman", "v20"):
+        assert not [p for p in D.check(rules(name)) if "dying" in p[1]], name
