@@ -9,6 +9,7 @@ Fight set-up: ``CloseTest.start(ruleset)`` (Char organizer, Char2, the NPC Thug)
 
 import pytest
 
+from tests.commands.test_combat import make_sheet
 from tests.commands.test_play_close import CloseTest
 from tests.commands.test_play_healing import health, npc
 
@@ -73,3 +74,36 @@ class TestRevisedRageHeals(PastIncapacitatedTest):
         with self.dice(2, 3, 4):
             text = self.cmd("+combat/declare Wolf=heal rage").text
         self.assertIn("Wolf is DEAD", text)
+
+
+class TestRevisedCorpus(PastIncapacitatedTest):
+    @pytest.mark.rule("DMG-14")
+    def test_DMG_14_revised_wraith_loses_corpus_not_health(self):
+        """DMG-14 revised (issue 31, finding 3): "Unsoaked damage decreases target's health
+        (Corpus for Wraiths/Risen)": a punch comes off Corpus, the track stays clear."""
+        self.char2.sheet.save(make_sheet(splat="wraith", strength=2, dexterity=2, wits=2,
+                                         stamina=2))
+        self.start("revised")
+        self.declare_all(char="attack Char2")
+        # Dex 3 + Brawl 2 vs 6: [8 8 2 2 2] = 2; damage Str 3 + 1 = 4 bashing [8 8 8 2] = 3;
+        # soak Stamina 2 [2 2] = 0: Corpus 10 -> 7.
+        with self.dice(8, 8, 2, 2, 2, 8, 8, 8, 2, 2, 2):
+            text = self.cmd("+combat/act").text
+        self.assertIn("Char2 takes 3 bashing (3 rolled, 0 soaked): Corpus 10 -> Corpus 7",
+                      text)
+        self.assertEqual(self.char2.sheet.get().pools["Corpus"].current, 7)
+        self.assertFalse(any(health(self.char2).values()))
+        # 7 more by hand: Corpus 0 is Incapacitated; one more kills ("others die").
+        text = self.cmd("+combat/damage Char2=7 lethal").text
+        self.assertIn("Corpus 7 -> Corpus 0", text)
+        self.assertIn("Char2 is INCAPACITATED", text)
+        self.assertIn("Char2 is DEAD", self.cmd("+combat/damage Char2=1 lethal").text)
+
+    @pytest.mark.rule("DMG-14")
+    def test_DMG_14_numetal_wraith_takes_damage_on_the_track(self):
+        self.char2.sheet.save(make_sheet(splat="wraith", strength=2, dexterity=2, wits=2,
+                                         stamina=2))
+        self.start("numetal")
+        text = self.cmd("+combat/damage Char2=3 lethal").text
+        self.assertIn("Char2 takes 3 lethal (by Char): Healthy -> Injured", text)
+        self.assertEqual(self.char2.sheet.get().pools["Corpus"].current, 10)

@@ -86,3 +86,45 @@ def test_HLT_05_dying_without_rage_heal_is_refused_at_load():
             "without Rage-healing write dead") in D.check(broken)
     for name in ("numetal", "revised", "everyman", "v20"):
         assert not [p for p in D.check(rules(name)) if "dying" in p[1]], name
+
+
+def wraith(rs, splat="wraith", corpus=10):
+    return full(rs, splat, Stamina=2, pools={"Corpus": (corpus, 10)})
+
+
+@pytest.mark.rule("DMG-14")
+@pytest.mark.parametrize("splat", ["wraith", "risen"])
+def test_DMG_14_revised_wraith_takes_damage_on_corpus_instead_of_the_track(splat):
+    """DMG-14 (issue 31, finding 3): seed 001 "Unsoaked damage decreases target's health
+    (Corpus for Wraiths/Risen)": Corpus 10 taking 7 lethal is Corpus 3 and still up, the
+    seven-level track unmarked (it was Incapacitated with Corpus 3 left)."""
+    rs = rules("revised")
+    res = hit(rs, wraith(rs, splat), 7, "lethal")  # a wraith soaks no lethal ("Other")
+    assert res.applied == 7 and res.sheet.pools["Corpus"].current == 3
+    assert not any(res.sheet.health.values())
+    assert res.outcome == "none" and res.condition == D.OK
+    assert (res.health_before.level, res.health_after.level) == ("Corpus 10", "Corpus 3")
+    assert "Corpus -7" in res.notes
+    assert D.wound_modifier(res.sheet, rs, "action") is None  # the track carries no wound
+
+
+@pytest.mark.rule("DMG-14", "HLT-02", "HLT-03", "HLT-05")
+def test_DMG_14_revised_corpus_0_is_incapacitated_and_more_kills():
+    """HLT-02 read on Corpus: 0 is Incapacitated; more damage goes past it as past a full
+    track (a wraith is among "others": more lethal or aggravated kills; bashing becomes
+    lethal first)."""
+    rs = rules("revised")
+    res = hit(rs, wraith(rs, corpus=3), 3, "lethal")
+    assert res.condition == D.INCAPACITATED and res.sheet.pools["Corpus"].current == 0
+    assert D.is_incapacitated(res.sheet, rs)
+    more = hit(rs, res.sheet, 1, "bashing", soak=[2, 2], condition=D.INCAPACITATED)
+    assert more.overflow == 1 and more.outcome == D.DEAD
+
+
+@pytest.mark.rule("DMG-14")
+@pytest.mark.parametrize("name", ["numetal", "everyman", "v20"])
+def test_DMG_14_other_rulesets_mark_a_wraiths_track(name):
+    """DMG-14 is seed 001's wording; elsewhere a wraith's damage is on the track."""
+    rs = rules(name)
+    res = hit(rs, wraith(rs), 3, "lethal")
+    assert res.sheet.health["lethal"] == 3 and res.sheet.pools["Corpus"].current == 10

@@ -255,10 +255,11 @@ def test_DMG_13_unsoakable_ignored_against_enemies_hit_by_success(rs, nu):
 
 @pytest.mark.rule("DMG-14")
 def test_DMG_14_unsoaked_damage_lowers_health_and_a_wraiths_corpus(rs, nu):
-    """DMG-14: unsoaked damage reduces health; for wraiths and Risen, Corpus too."""
+    """DMG-14: unsoaked damage reduces health; for wraiths and Risen, Corpus instead
+    (issue 31, finding 3: tests/engine/test_past_incapacitated_rulesets.py)."""
     risen = full(rs, "risen", Stamina=2)
     res = hit(rs, risen, 3, "lethal")
-    assert res.applied == 3 and res.sheet.health["lethal"] == 3
+    assert res.applied == 3 and not any(res.sheet.health.values())
     assert res.sheet.pools["Corpus"].current == risen.pools["Corpus"].current - 3
     assert any("Corpus -3" in n for n in res.notes)
     assert hit(nu, risen, 3, "lethal").sheet.pools["Corpus"] == risen.pools["Corpus"]
