@@ -107,3 +107,50 @@ class TestRevisedCorpus(PastIncapacitatedTest):
         text = self.cmd("+combat/damage Char2=3 lethal").text
         self.assertIn("Char2 takes 3 lethal (by Char): Healthy -> Injured", text)
         self.assertEqual(self.char2.sheet.get().pools["Corpus"].current, 10)
+
+
+class TestRevisedArmSweep(PastIncapacitatedTest):
+    @pytest.mark.rule("CLOSE-11")
+    def test_CLOSE_11_revised_crinos_sweeps_with_an_arm(self):
+        """CLOSE-11 revised (issue 31, finding 8): "Garou in Crinos can sweep smaller target
+        with arm". Char is a Garou in Crinos (Str 3, Dex 3, Brawl 2)."""
+        self.char1.sheet.save(make_sheet(splat="shifter", race="Garou", form="Crinos",
+                                         strength=3, dexterity=3, wits=3, brawl=2,
+                                         stamina=2))
+        self.start("revised")
+        self.declare_all(char="attack Thug as arm sweep")
+        # Dex 3 + Brawl 2 vs 7: [8 8 2 2 2] = 2; damage Str 3 + 1 = 4 [8 2 2 2] = 1; Thug
+        # soaks Stamina 2 [2 2] = 0; knockdown: Dex 2 (no Athletics) vs 8 [2 2]: down.
+        with self.dice(8, 8, 2, 2, 2, 8, 2, 2, 2, 2, 2, 2, 2):
+            text = self.cmd("+combat/act").text
+        atk = self.roll("attack")
+        self.assertEqual((atk["pool"], atk["difficulty"]), (5, 7))
+        self.assertIn("Thug takes 1 bashing", text)
+        self.assertIn("knocked down", text.lower())
+
+    @pytest.mark.rule("CLOSE-11")
+    def test_CLOSE_11_arm_sweep_refused_outside_crinos_and_in_other_rulesets(self):
+        self.start("revised")
+        text = self.cmd("+combat/declare Thug=attack Char as arm sweep").text
+        self.assertIn("Only a Garou in Crinos form can arm sweep. Try sweep instead.", text)
+        self.cmd("+combat/end")
+        self.start("v20")
+        text = self.cmd("+combat/declare Thug=attack Char as arm sweep").text
+        self.assertIn("not a maneuver here", text)
+
+
+class TestRulesShowTheReadings(PastIncapacitatedTest):
+    @pytest.mark.rule("HLT-05", "DMG-14", "CLOSE-11", "RNG-03")
+    def test_rules_statement_shows_each_reading_where_players_meet_it(self):
+        """+rules <ruleset> prints the catalog entry's reading under the rule (issue 31)."""
+        cases = [("v20=HLT-05", "with no Rage-healing in these rules"),
+                 ("revised=HLT-05", "dying and may Rage-heal at once"),
+                 ("revised=DMG-14", "comes off Corpus instead of the health track"),
+                 ("revised=CLOSE-11", "as arm sweep"),
+                 ("revised=RNG-03", "relic bullet")]
+        for args, words in cases:
+            raw = self.cmd(f"+rules {args}").text
+            text = " ".join(raw.split())
+            self.assertIn("This game's reading:", text, args)
+            self.assertIn(words, text, args)
+            self.assertTrue(all(len(line) <= 80 for line in raw.splitlines()), args)

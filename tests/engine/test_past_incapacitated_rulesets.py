@@ -128,3 +128,29 @@ def test_DMG_14_other_rulesets_mark_a_wraiths_track(name):
     rs = rules(name)
     res = hit(rs, wraith(rs), 3, "lethal")
     assert res.sheet.health["lethal"] == 3 and res.sheet.pools["Corpus"].current == 10
+
+
+@pytest.mark.rule("CLOSE-11")
+def test_CLOSE_11_revised_garou_in_crinos_sweeps_with_an_arm():
+    """CLOSE-11 revised (issue 31, finding 8): "Garou in Crinos can sweep smaller target with
+    arm": the leg sweep's Dexterity + Brawl at +1, Strength damage, knockdown at +2; only a
+    Garou in Crinos may (a Homid Garou is told to shift; anyone else to sweep)."""
+    from wodcombat.combat.attack import resolve_attack
+    from wodcombat.combat.errors import IllegalAction
+    from tests.engine.d10_checks import A, B, F, atk
+
+    rs = rules("revised")
+    wolf = A(splat="shifter", race="Garou", form="Crinos")
+    r = resolve_attack(rs, wolf, B(), atk("arm_sweep"), faces=F(1, 5))
+    assert r.pool.difficulty == 7 and r.pool.terms == (("Dexterity", 3), ("Brawl", 2))
+    assert r.damage.terms == (("Strength", 3),)
+    assert [(e.kind, e.who, e.difficulty) for e in r.effects] == [
+        ("knockdown_check", "target", 2)]
+    with pytest.raises(IllegalAction, match="A Garou can arm sweep only in Crinos form"):
+        resolve_attack(rs, A(splat="shifter", race="Garou", form="Homid"), B(),
+                       atk("arm_sweep"), faces=F(1, 5))
+    with pytest.raises(IllegalAction, match="Only a Garou in Crinos form can arm sweep"):
+        resolve_attack(rs, A(), B(), atk("arm_sweep"), faces=F(1, 5))
+    for name in ("numetal", "everyman", "v20"):  # seed 001's wording only
+        with pytest.raises(Exception, match="'arm_sweep' is not a maneuver here"):
+            resolve_attack(rules(name), wolf, B(), atk("arm_sweep"), faces=F(1, 5))

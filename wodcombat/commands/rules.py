@@ -117,6 +117,8 @@ class CmdRules(WodCommand):
             if r.seed and r.book:
                 source += f"; also {r.book}"
             lines += wrap(f" |w{r.id:<9}|n{source}", indent=10)
+            if r.note:  # a READING: this game's choice where the seed is silent or open
+                lines += wrap(f"          This game's reading: {r.note}", indent=10)
             for path, value, where in r.values:
                 lines.append(_value_line(f"{path} = {_short(value)}",
                                          where.removeprefix("rules/")))
