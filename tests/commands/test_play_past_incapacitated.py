@@ -154,3 +154,18 @@ class TestRulesShowTheReadings(PastIncapacitatedTest):
             self.assertIn("This game's reading:", text, args)
             self.assertIn(words, text, args)
             self.assertTrue(all(len(line) <= 80 for line in raw.splitlines()), args)
+
+    @pytest.mark.rule("DMG-06", "DMG-07", "DEF-04")
+    def test_rules_statement_sources_after_the_catalog_fixes(self):
+        """Issue 31, finding 7: v20's dice are carried from the core with their page (seed 003
+        states none); revised lists no DMG-06/DMG-07; the idle timeout is this game's own."""
+        text = " ".join(self.cmd("+rules v20=DICE-02").text.split())
+        self.assertIn("DICE-02 carried from the core: V20 p. 248-250", text)
+        text = self.cmd("+rules revised=DMG-0").text
+        self.assertIn("Switched off from core: DMG-06, DMG-07", text)
+        self.assertNotIn(" DMG-06   ", text)
+        self.assertNotIn(" DMG-07   ", text)
+        text = " ".join(self.cmd("+rules v20=GAME").text.split())
+        self.assertIn("GAME-01 this game's own: idle players", text)
+        self.assertIn("1 rule; 0 from v20's own document, 0 carried by the core, 1 this "
+                      "game's own.", text)

@@ -113,7 +113,8 @@ class CmdRules(WodCommand):
             raise InputError(f"{rs.name} has no rule starting '{prefix}'. Try =DMG or =CLOSE, "
                              f"or +rules {rs.name} for all of them.")
         for r in shown:
-            source = f"seed {r.seed}" if r.seed else f"carried from the core: {r.book}"
+            source = (f"seed {r.seed}" if r.seed else f"this game's own: {r.game}" if r.game
+                      else f"carried from the core: {r.book}")
             if r.seed and r.book:
                 source += f"; also {r.book}"
             lines += wrap(f" |w{r.id:<9}|n{source}", indent=10)
@@ -123,10 +124,11 @@ class CmdRules(WodCommand):
                 lines.append(_value_line(f"{path} = {_short(value)}",
                                          where.removeprefix("rules/")))
         carried = sum(1 for r in shown if r.carried)
+        game = sum(1 for r in shown if r.game and not r.seed)
         lines.append(rule())
-        lines.append(f" {len(shown)} rule{'' if len(shown) == 1 else 's'}; "
-                     f"{len(shown) - carried} from {rs.name}'s own document, {carried} "
-                     f"carried by the core.")
+        lines += wrap(f" {len(shown)} rule{'' if len(shown) == 1 else 's'}; "
+                      f"{len(shown) - carried - game} from {rs.name}'s own document, {carried} "
+                      f"carried by the core" + (f", {game} this game's own." if game else "."))
         self.msg("\n".join(lines))
 
     def _tables(self):
