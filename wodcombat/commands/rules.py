@@ -45,7 +45,8 @@ class CmdRules(WodCommand):
       +rules/armor [<ruleset>]
 
     +rules <ruleset> lists every catalog rule that ruleset has: where it comes
-    from (its own seed, or a book rule the shared core carries, with the page)
+    from (its own seed, a book rule the shared core carries, with the page, or
+    this game's own), this game's reading where the seed is silent or open,
     and the table values that carry it, with their file and line. Add
     =<prefix> to see one family (=DMG, =CLOSE).
 
