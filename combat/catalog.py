@@ -2,7 +2,8 @@
 
 Each entry is keyed by a catalog rule ID (``DICE-01``) and says where the rule comes from:
 ``seed`` for a rule the ruleset's own source document states, ``book`` for a book rule the
-shared core carries into a ruleset whose seed is silent (with its page). ``keys`` are the
+shared core carries into a ruleset whose seed is silent (with its page), ``game`` for this
+game's own rule that no seed or book states (the idle timeout). ``keys`` are the
 table values that carry the rule (shown by ``+rules <ruleset>``); ``off`` are the keys
 removed when a child switches the rule off by its ID (``ruleset.switch_off``).
 
@@ -26,6 +27,7 @@ SCHEMA = MapOf(
         optional={
             "seed": Str(),  # the ruleset's own source states it ("000", "002 #11")
             "book": Str(),  # a book rule carried by the core, with its citation
+            "game": Str(),  # this game's own rule, in no seed or book: what it is
             "keys": ListOf(Str()),
             "off": ListOf(Str()),
             "note": Str(),
@@ -43,11 +45,12 @@ class RuleLine:
     book: str | None
     values: tuple[tuple[str, Any, str], ...]  # (key path, value, "file:line")
     note: str = ""
+    game: str | None = None
 
     @property
     def carried(self) -> bool:
         """A book rule the core brings where this ruleset's own seed is silent."""
-        return self.seed is None
+        return self.seed is None and self.game is None
 
 
 def _lookup(data: dict, dotted: str) -> tuple[bool, Any]:
@@ -70,7 +73,7 @@ def statement(ruleset) -> tuple[RuleLine, ...]:
                 where = ruleset.origin.get(tuple(dotted.split(".")))
                 values.append((dotted, value, f"{where[0]}:{where[1]}" if where else ""))
         lines.append(RuleLine(rid, entry.get("seed"), entry.get("book"), tuple(values),
-                              entry.get("note", "")))
+                              entry.get("note", ""), entry.get("game")))
     return tuple(lines)
 
 
@@ -81,9 +84,10 @@ def check(ruleset) -> list[tuple[str, str]]:
         path = f"catalog.{rid}"
         if not RULE_ID.fullmatch(str(rid)):
             problems.append((path, "is not a rule ID such as DICE-01"))
-        if not entry.get("seed") and not entry.get("book"):
-            problems.append((path, "names no source: give seed: (the ruleset's own document) "
-                                   "or book: (the page the core carries it from)"))
+        if not entry.get("seed") and not entry.get("book") and not entry.get("game"):
+            problems.append((path, "names no source: give seed: (the ruleset's own document), "
+                                   "book: (the page the core carries it from) or game: "
+                                   "(this game's own rule)"))
         for dotted in entry.get("keys") or ():
             if not _lookup(ruleset.data, dotted)[0]:
                 problems.append((path + ".keys", f"no table value '{dotted}' in this ruleset"))

@@ -71,7 +71,7 @@ from typing import Iterable, Mapping
 
 from . import dice as dicemod
 from .errors import IllegalAction, InputError, RuleIssue, RulesError
-from .health import DAMAGE_TYPES, HealthTrack, damage_type as parse_damage_type
+from .health import DAMAGE_TYPES, Applied, HealthTrack, damage_type as parse_damage_type
 from .pools import Modifier, PoolSpec
 from .schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
 from .sheet import Pool, Sheet
@@ -1047,15 +1047,22 @@ def _resolve(ruleset, target: Sheet, request: DamageRequest, rng) -> DamageResul
     halved = plan.damage_type in (dsec.get("halve_after_soak") or {}).get(plan.family, ())
     applied = penetrating // 2 if halved else penetrating
 
-    # DMG-14, HLT-02, HLT-03: the track.
+    # DMG-14, HLT-02, HLT-03: the track, or a wraith's Corpus instead (revised).
     before = track_of(target, ruleset)
-    result = before.apply(plan.damage_type, applied)
-    sheet = target.with_health(result.track)
+    pool_name = health_pool_of(ruleset, target)
+    if pool_name:
+        result, sheet, state_before, state_after = _corpus_hit(target, pool_name, plan,
+                                                               applied, before)
+    else:
+        result = before.apply(plan.damage_type, applied)
+        sheet = target.with_health(result.track)
+        state_before, state_after = HealthState.of(before), HealthState.of(result.track)
+    down = is_incapacitated(sheet, ruleset) if pool_name else result.track.incapacitated
     # HLT-02..HLT-05: the outcome.
     new, sheet, notes, spent = _condition_after(ruleset, dsec, plan, request, result, sheet,
-                                                applied)
-    # DMG-14 (revised): a wraith's or Risen's Corpus pool falls with its health.
-    sheet = _health_pool_lost(dsec, target, plan, sheet, applied, notes)
+                                                applied, down)
+    if pool_name and result.marked:
+        notes.append(f"{pool_name} -{result.marked}")
 
     daze_limit = daze_threshold(ruleset, target)  # COMP-02, on the successes after soak
 
@@ -1070,7 +1077,7 @@ def _resolve(ruleset, target: Sheet, request: DamageRequest, rng) -> DamageResul
         levels_rolled=rolled, soaked=soaked, penetrating=penetrating, applied=applied,
         halved=halved and penetrating > 0, marked=result.marked, overflow=result.overflow,
         track_before=before, track_after=result.track,
-        health_before=HealthState.of(before), health_after=HealthState.of(result.track),
+        health_before=state_before, health_after=state_after,
         condition_before=condition, condition=new,
         outcome=new if new != condition else "none",
         dazed=is_dazed(ruleset, target, penetrating, daze_limit), daze_threshold=daze_limit,
@@ -1080,7 +1087,7 @@ def _resolve(ruleset, target: Sheet, request: DamageRequest, rng) -> DamageResul
 
 
 def _condition_after(ruleset, dsec: Mapping, plan, request: DamageRequest, result, sheet: Sheet,
-                     applied: int) -> tuple[str, Sheet, list[str], dict[str, int]]:
+                     applied: int, down: bool) -> tuple[str, Sheet, list[str], dict[str, int]]:
     """(the target's condition after the hit, its sheet, notes, what it spent): HLT-02
     Incapacitated at health 0; past it (HLT-03..05) the family's row decides (death, torpor,
     unconsciousness, a shifter's Rage to stay active or its reverting), and any further
@@ -1125,7 +1132,7 @@ def _condition_after(ruleset, dsec: Mapping, plan, request: DamageRequest, resul
                 notes.append(f"reverts to {home} (HLT-04)")
                 sheet = replace(sheet, form=home)
         new = candidate if SEVERITY[candidate] > SEVERITY[condition] else condition
-    elif result.track.incapacitated and SEVERITY[condition] < SEVERITY[INCAPACITATED]:
+    elif down and SEVERITY[condition] < SEVERITY[INCAPACITATED]:
         new = INCAPACITATED  # HLT-02: health 0
         table = dsec.get("past_incapacitated") or {}
         row = {**(table.get("default") or {}), **(table.get(plan.family) or {})}
@@ -1136,22 +1143,63 @@ def _condition_after(ruleset, dsec: Mapping, plan, request: DamageRequest, resul
     return new, sheet, notes, spent
 
 
-def _health_pool_lost(dsec: Mapping, target: Sheet, plan, sheet: Sheet, applied: int,
-                      notes: list[str]) -> Sheet:
-    """DMG-14 (revised): a wraith's or Risen's Corpus pool falls with its health (noted in
-    ``notes``)."""
-    hp = dsec.get("health_pool") or {}
-    hp_name = hp.get(target.splat, hp.get(plan.family))
-    if hp_name and applied > 0 and sheet.pools.get(hp_name) is not None:
-        p = sheet.pools[hp_name]
-        lost = min(applied, p.current)
-        sheet = replace(sheet, pools=MappingProxyType(
-            {**sheet.pools, hp_name: Pool(p.current - lost, p.permanent)}))
-        notes.append(f"{hp_name} -{lost} (DMG-14)")
-    return sheet
+def health_pool_of(ruleset, sheet: Sheet) -> str | None:
+    """DMG-14 (revised): the pool that is this sheet's health instead of the track ("Corpus
+    for Wraiths/Risen"), when the ruleset names one for its splat or family and the sheet
+    has it; else None (the seven-level track)."""
+    hp = (ruleset.section("damage") or {}).get("health_pool") or {}
+    if not hp:
+        return None
+    name = hp.get(sheet.splat) or hp.get(family_of(sheet, ruleset))
+    return name if name and sheet.pools.get(name) is not None else None
+
+
+def is_incapacitated(sheet: Sheet, ruleset) -> bool:
+    """HLT-02: health 0, on the track or (DMG-14, revised) in the health pool."""
+    name = health_pool_of(ruleset, sheet)
+    if name:
+        return sheet.pools[name].current <= 0
+    return track_of(sheet, ruleset).incapacitated
+
+
+def _pool_state(name: str, pool: Pool) -> HealthState:
+    """A health pool as the log shows it: "Corpus 3" (no wound penalty: the track is
+    unmarked)."""
+    lost = max(0, pool.permanent - pool.current)
+    return HealthState(f"{name} {pool.current}", 0, 0, 0, 0,
+                       "X" * lost + " " * max(0, pool.current))
+
+
+def _corpus_hit(target: Sheet, name: str, plan, applied: int, track: HealthTrack):
+    """DMG-14 (revised): "Unsoaked damage decreases target's health (Corpus for
+    Wraiths/Risen)": the levels come off the pool instead of the track; past 0 they go
+    over as past a full track (HLT-03: bashing becomes lethal)."""
+    p = target.pools[name]
+    lost = min(applied, max(0, p.current))
+    over = applied - lost
+    kind = plan.damage_type
+    converted = over if kind == "bashing" else 0
+    result = Applied(track, lost, converted, over if kind != "aggravated" else 0,
+                     over if kind == "aggravated" else 0)
+    after = Pool(p.current - lost, p.permanent)
+    sheet = replace(target, pools=MappingProxyType({**target.pools, name: after}))
+    return result, sheet, _pool_state(name, p), _pool_state(name, after)
 
 
 # ---------------------------------------------------------------- load-time checks
+
+
+def _dying_needs_rage_heal(ruleset, dmg: Mapping) -> list[tuple[str, str]]:
+    """HLT-05 / HEAL-04 (issue 31): "dying" is "dead unless it Rage-heals now"; a ruleset
+    whose healing cannot Rage-heal from dying would leave the shifter dying for ever."""
+    heal = (ruleset.section("healing") or {}).get("rage_heal") or {}
+    if DYING in (heal.get("from_conditions") or ()):
+        return []
+    return [(f"damage.past_incapacitated.{fam}.{kind}",
+             "'dying' needs healing.rage_heal with dying in from_conditions (HEAL-04); "
+             "without Rage-healing write dead")
+            for fam, row in (dmg.get("past_incapacitated") or {}).items()
+            for kind, rule in (row or {}).items() if rule == DYING]
 
 
 def check(ruleset) -> list[tuple[str, str]]:
@@ -1177,6 +1225,7 @@ def check(ruleset) -> list[tuple[str, str]]:
                             )
                         )
     dmg = ruleset.section("damage") or {}
+    out += _dying_needs_rage_heal(ruleset, dmg)
     known = set(dmg.get("sources") or ())
     for alias, target in (dmg.get("source_aliases") or {}).items():
         if known and target not in known:

@@ -667,14 +667,23 @@ def tables(ruleset) -> Tables:
 
 
 def form_allowed(ruleset, maneuver: Maneuver, sheet) -> None:
-    """CLOSE-10: refuse a maneuver the attacker's race cannot do in its current form."""
+    """CLOSE-10: refuse a maneuver the attacker's race cannot do in its current form. A
+    group whose "*" key is listed holds every race it does not name to those forms (an
+    empty list: not at all), as revised's arm sweep, "Garou in Crinos" (CLOSE-11)."""
     if not maneuver.forms:
         return
     limits = (tables(ruleset).man.get("form_limits") or {}).get(maneuver.forms, {})
+    what = maneuver.name.replace("_", " ")
     forms = limits.get(sheet.race)
+    if forms is None and "*" in limits:
+        if sheet.form not in limits["*"]:
+            who = " or ".join(f"a {race} in {'/'.join(f)} form"
+                              for race, f in limits.items() if race != "*")
+            raise IllegalAction(f"Only {who} can {what}. Try sweep instead.")
+        return
     if forms is not None and sheet.form and sheet.form not in forms:
         raise IllegalAction(
-            f"A {sheet.race} can {maneuver.name.replace('_', ' ')} only in "
+            f"A {sheet.race} can {what} only in "
             f"{'/'.join(forms)} form, not in {sheet.form}. Shift first, or bite/claw instead."
         )
 

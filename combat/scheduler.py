@@ -113,7 +113,7 @@ TURNS_SCHEMA = Struct(
         "extra_sources": MapOf(_EXTRA_SOURCE),
         "change": Struct(
             required={"enabled": Bool()},
-            optional={"difficulty": Int(1, 10), "related_only": Bool(), "source": Str(),
+            optional={"difficulty": Int(1, 10), "source": Str(),
                       "spend_after_failure": Bool()},
         ),
         "conditions": MapOf(
@@ -1469,7 +1469,6 @@ def _swap(
     willpower: int,
     spend_willpower: bool,
     pointless: bool,
-    related: bool,
     faces: Sequence[int] | None,
 ) -> Step:
     """TURN-08 abort and TURN-10 change: replace the first declared action before acting."""
@@ -1478,7 +1477,7 @@ def _swap(
     c = state.find(key)
     cfg = rules.abort if how == "abort" else rules.change
     _check_may_swap(state, c, how, cfg, rules)
-    to = _new_action(to_action, how, cfg, related)
+    to = _new_action(to_action, how, cfg)
     defensive = to["kind"] in rules.defensive
     _check_after_failure(c, cfg, to, spend_willpower)
     free = bool(pointless and cfg.get("free_if_pointless"))
@@ -1550,9 +1549,11 @@ def _check_may_swap(state: CombatState, c: Combatant, how: str, cfg: Mapping,
         )
 
 
-def _new_action(to_action: Mapping, how: str, cfg: Mapping, related: bool) -> dict:
-    """The action swapped in, checked: a kind, one an abort may go to (TURN-08), related to
-    the declared one for a change where the ruleset says so (TURN-10)."""
+def _new_action(to_action: Mapping, how: str, cfg: Mapping) -> dict:
+    """The action swapped in, checked: a kind, one an abort may go to (TURN-08). A change
+    (TURN-10) may go to any action: its declared one is impossible (combat/d10/change.py
+    refuses a still-possible one: "shoot instead of claw"), so "give chase or do something
+    else"."""
     to = plain(to_action, "new action")
     if not isinstance(to, dict) or not isinstance(to.get("kind"), str) or not to["kind"].strip():
         raise InputError("The new action needs a kind (dodge, block, parry, ...).")
@@ -1564,12 +1565,6 @@ def _new_action(to_action: Mapping, how: str, cfg: Mapping, related: bool) -> di
             raise IllegalAction(
                 f"An abort is to {', '.join(kinds)} only (TURN-08), not {to['kind']}."
             )
-    elif cfg.get("related_only", True) and not related:
-        raise IllegalAction(
-            "A declared action that became impossible can only change to a "
-            "related one (TURN-10): chasing the target who moved away, not "
-            "shooting them instead of clawing."
-        )
     return to
 
 
@@ -1638,7 +1633,6 @@ def abort(
         willpower=willpower,
         spend_willpower=spend_willpower,
         pointless=pointless,
-        related=True,
         faces=faces,
     )
 
@@ -1652,11 +1646,10 @@ def change_action(
     *,
     willpower: int = 0,
     spend_willpower: bool = False,
-    related: bool = False,
     faces: Sequence[int] | None = None,
 ) -> Step:
-    """TURN-10 (everyman #16): a declared action became impossible: change it to a
-    ``related`` one with a Willpower roll (difficulty 8) or point. Performed in turn."""
+    """TURN-10 (everyman #16): a declared action became impossible: change it with a
+    Willpower roll (difficulty 8) or point. Performed in turn."""
     return _swap(
         state,
         key,
@@ -1667,7 +1660,6 @@ def change_action(
         willpower=willpower,
         spend_willpower=spend_willpower,
         pointless=False,
-        related=related,
         faces=faces,
     )
 

@@ -3,6 +3,7 @@ actions that are not attacks (aim, reload, move, rise, escape, ready)."""
 
 from __future__ import annotations
 
+from .. import damage as dmg
 from .. import scheduler as sch
 from ..attack import ready_weapon, resolve_escape
 from ..values import replace
@@ -109,7 +110,8 @@ def escape(f: Fight, key: str) -> None:
         f.release(key, None)
         return
     other = grip.other
-    if f.state.get(other).outcome in OUT_OF_ACTION or f.track(other).incapacitated:
+    if (f.state.get(other).outcome in OUT_OF_ACTION
+            or dmg.is_incapacitated(f.sheet(other), f.rules)):
         # HLT-02: an incapacitated holder cannot act, so cannot hold on (issue 9, 26).
         f.release(key, other)
         f.emit("escape", actor=key, holder=other, escaped=True, limp=True)

@@ -46,7 +46,7 @@ def change(f: Fight, key: str, to: dict, spend: bool) -> None:
         foresee.check_attacks(f, key, [to])
     rating = f.willpower_for_reflex(key, spend)
     step = sch.change_action(f.state, key, to, f.rules, f.rng, willpower=rating,
-                             spend_willpower=spend, related=True)
+                             spend_willpower=spend)
     f.tell_willpower_roll(key, step, "change", rating)
     f.emit("impossible", actor=key, kind=declared["kind"], why=why)
     f.run(step)

@@ -15,7 +15,7 @@ from .. import scheduler as sch
 from ..core import intents as it
 from ..core.events import events_of
 from ..core.outcome import Outcome
-from ..damage import INCAPACITATED
+from ..damage import INCAPACITATED, health_pool_of
 from ..errors import IllegalAction, InputError
 from ..state import CombatState
 from ..values import replace
@@ -269,6 +269,9 @@ class D10Engine:
             try:
                 track = f.track(c.key)
                 health = track.level_name
+                pool = health_pool_of(rules, f.sheet(c.key))  # DMG-14: Corpus instead
+                if pool:
+                    health = f"{pool} {f.sheet(c.key).pools[pool].current}"
                 # said once: the track's level may be "Incapacitated" already, and a worse
                 # outcome (dead, torpor ...) is shown instead
                 if (track.incapacitated and "incapacitated" not in health.lower()

@@ -211,7 +211,7 @@ class Fight:
         c = self.state.get(key)
         if c is not None and c.outcome and c.outcome != dmg.OK:
             return c.outcome
-        return dmg.INCAPACITATED if dmg.track_of(sheet, self.rules).incapacitated else dmg.OK
+        return dmg.INCAPACITATED if dmg.is_incapacitated(sheet, self.rules) else dmg.OK
 
     def set_outcome(self, key: str, outcome: str) -> None:
         """Keep the outcome on the combatant; out of action (incapacitated, unconscious,

@@ -95,7 +95,7 @@ def back_up(f: Fight, key: str) -> None:
     """Healed out of Incapacitated (HLT-02): back in the turn. The worse outcomes past it
     (torpor, reverted, dying ...) are changed only by the rule that heals them (HEAL-04)."""
     c = f.state.get(key)
-    if c.outcome == dmg.INCAPACITATED and not f.track(key).incapacitated:
+    if c.outcome == dmg.INCAPACITATED and not dmg.is_incapacitated(f.sheet(key), f.rules):
         f.put(key, outcome="")
         f.uncondition(key, "incapacitated")
 

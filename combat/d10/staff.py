@@ -97,7 +97,7 @@ def heal(f: Fight, key: str, n: int, kind: str, revived: bool = False) -> None:
            applied=before.damage - after.damage, health_before=before.level_name,
            health_after=after.level_name, outcome="none", by=f.by, levels=n)
     c = f.state.get(key)
-    if c.outcome == dmg.INCAPACITATED and not after.incapacitated:
+    if c.outcome == dmg.INCAPACITATED and not dmg.is_incapacitated(f.sheet(key), f.rules):
         f.put(key, outcome="")
         f.uncondition(key, "incapacitated")
 

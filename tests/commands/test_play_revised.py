@@ -109,8 +109,9 @@ class TestNoNumetalHealing(RevisedTest):
     @pytest.mark.rule("HEAL-01", "HEAL-03", "HEAL-04", "HEAL-10")
     def test_revised_has_no_blood_regeneration_or_rage_healing(self):
         """HEAL-01..05, 07, 10 are numetal's: a revised vampire heals by time like anyone, a
-        shifter neither regenerates nor Rage-heals, and aggravated past Incapacitated kills
-        it (READING: the Rage-healing "see below" is not on the page)."""
+        shifter neither regenerates nor Rage-heals while merely Incapacitated (the page's
+        Rage-healing is for the dying only, HLT-05: tests/commands/
+        test_play_past_incapacitated.py)."""
         self.char1.sheet.save(make_sheet(splat="vampire", generation=13, blood="10/10",
                                          strength=3, dexterity=3, wits=3, brawl=2, stamina=2))
         self.start("revised")
@@ -126,10 +127,8 @@ class TestNoNumetalHealing(RevisedTest):
         self.assertIn("no regeneration",
                       self.cmd("+combat/declare Wolf=regenerate").text)
         self.assertIn("Wolf is INCAPACITATED", self.cmd("+combat/damage Wolf=5 aggravated").text)
-        self.assertIn("no Rage-healing", self.cmd("+combat/declare Wolf=heal rage").text)
-        text = self.cmd("+combat/damage Wolf=1 aggravated").text
-        self.assertIn("Wolf is DEAD", text)
-        self.assertNotIn("DYING", text)
+        self.assertIn("Rage-healing is only for a shifter past Incapacitated (dying)",
+                      self.cmd("+combat/declare Wolf=heal rage").text)
 
 
 class TestPowerLimits(RevisedTest):

@@ -101,21 +101,23 @@ def test_TURN_08_everyman_abort_roll_at_eight_or_a_point(rs, nu):
 
 @pytest.mark.rule("TURN-10")
 def test_TURN_10_change_an_impossible_action_to_a_related_one(rs, nu):
-    """TURN-10 (#16): WP point or roll at 8, only to a related action; numetal: no change."""
+    """TURN-10 (#16): WP point or roll at 8; numetal: no change. READING (everyman/turns.yaml
+    change): once the declared action is impossible any action may follow ("give chase or
+    do something else"); combat/d10/change.py refuses to change a still-possible one."""
     st = started(rs, [("a", 8, 7), ("b", 3, 2)])
     st = declare_all(st, rs, {"a": [STRIKE], "b": [{"kind": "claw", "target": "a"}]})
-    with pytest.raises(IllegalAction, match="related"):
-        S.change_action(st, "b", {"kind": "shoot", "target": "a"}, rs, spend_willpower=True)
-    (ev,) = events(S.change_action(st, "b", {"kind": "move", "target": "a"}, rs, related=True,
+    shot = S.change_action(st, "b", {"kind": "shoot", "target": "a"}, rs, spend_willpower=True)
+    assert shot.state.get("b").actions[0]["kind"] == "shoot"
+    (ev,) = events(S.change_action(st, "b", {"kind": "move", "target": "a"}, rs,
                                    willpower=2, faces=[7, 3]), "change")
     assert not ev["success"] and ev["roll"]["difficulty"] == 8
-    step = S.change_action(st, "b", {"kind": "move", "target": "a"}, rs, related=True,
+    step = S.change_action(st, "b", {"kind": "move", "target": "a"}, rs,
                            willpower=2, faces=[8, 3])
     assert step.state.get("b").actions[0]["kind"] == "move"
     nst = started(nu, [("a", 8, 7), ("b", 3, 2)])
     nst = declare_all(nst, nu, {"a": [STRIKE], "b": [STRIKE]})
     with pytest.raises(IllegalAction, match="TURN-08"):
-        S.change_action(nst, "b", DODGE, nu, related=True, spend_willpower=True)
+        S.change_action(nst, "b", DODGE, nu, spend_willpower=True)
 
 
 @pytest.mark.rule("TURN-11", "TURN-06")

@@ -255,10 +255,11 @@ def test_DMG_13_unsoakable_ignored_against_enemies_hit_by_success(rs, nu):
 
 @pytest.mark.rule("DMG-14")
 def test_DMG_14_unsoaked_damage_lowers_health_and_a_wraiths_corpus(rs, nu):
-    """DMG-14: unsoaked damage reduces health; for wraiths and Risen, Corpus too."""
+    """DMG-14: unsoaked damage reduces health; for wraiths and Risen, Corpus instead
+    (issue 31, finding 3: tests/engine/test_past_incapacitated_rulesets.py)."""
     risen = full(rs, "risen", Stamina=2)
     res = hit(rs, risen, 3, "lethal")
-    assert res.applied == 3 and res.sheet.health["lethal"] == 3
+    assert res.applied == 3 and not any(res.sheet.health.values())
     assert res.sheet.pools["Corpus"].current == risen.pools["Corpus"].current - 3
     assert any("Corpus -3" in n for n in res.notes)
     assert hit(nu, risen, 3, "lethal").sheet.pools["Corpus"] == risen.pools["Corpus"]
@@ -288,12 +289,12 @@ def test_HLT_04_revised_shifter_reverts_on_lethal_or_bashing_then_dies(rs, nu):
     vamp = full(rs, "vampire", Stamina=1, health={"lethal": 7})
     assert hit(rs, vamp, 1, "lethal", source="claw", soak=[2]).outcome == "torpor"
     assert hit(rs, full(rs, health={"lethal": 7}), 1, "lethal").outcome == "dead"
-    # "Incapacitated and take more aggravated -> die": the Rage-healing the line points to
-    # is not on the page (HEAL-04 is numetal's), so the shifter dies (numetal: dying).
+    # "Incapacitated and take more aggravated -> die (werewolves and most other shifters
+    # may still be able to Rage-heal ...)": dying, as in numetal (issue 31, finding 2).
     crinos = full(rs, "shifter", race="Garou", form="Crinos", Stamina=0, pools={"Rage": 5},
                   health={"lethal": 7})
     assert hit(rs, crinos, 1, "aggravated", source="claw",
-               condition="incapacitated").outcome == "dead"
+               condition="incapacitated").outcome == "dying"
     assert hit(nu, crinos, 1, "aggravated", source="claw",
                condition="incapacitated").outcome == "dying"
 
@@ -533,8 +534,8 @@ def test_HEAL_numetal_supernatural_healing_is_not_in_revised(rs, nu):
     with pytest.raises(IllegalAction, match="no shifter regeneration"):
         H.regenerate(wolf, rs)
     assert H.regenerate(wolf, nu).healed == {"lethal": 1}
-    with pytest.raises(IllegalAction, match="no Rage-healing"):
-        H.rage_heal(wolf, rs, condition="dying", faces=(9, 9, 9, 9, 9))
+    # HLT-05: a dying shifter may Rage-heal (issue 31, finding 2)
+    assert H.rage_heal(wolf, rs, condition="dying", faces=(9, 9, 9, 9, 9)).condition == "ok"
     spider = full(rs, "ananasi", race="Ananasi", form="Lilian", health={"lethal": 2},
                   pools={"Blood": 5})
     with pytest.raises(IllegalAction, match="no supernatural healing"):

@@ -648,9 +648,10 @@ def test_everyman_change_impossible_action_to_related_one(rs, variants):
     ev_rs = load_variant(variants, "everyman")
     st = started(ev_rs, [("a", 8, 7), ("b", 3, 2)])
     st = declare_all(st, ev_rs, {"a": [A], "b": [{"kind": "claw", "target": "a"}]})
-    with pytest.raises(IllegalAction, match="related"):
-        S.change_action(st, "b", {"kind": "shoot", "target": "a"}, ev_rs, spend_willpower=True)
-    step = S.change_action(st, "b", {"kind": "move", "target": "a"}, ev_rs, related=True,
+    shot = S.change_action(st, "b", {"kind": "shoot", "target": "a"}, ev_rs,
+                           spend_willpower=True)  # TURN-10: any action once impossible
+    assert shot.state.get("b").actions[0]["kind"] == "shoot"
+    step = S.change_action(st, "b", {"kind": "move", "target": "a"}, ev_rs,
                            willpower=2, faces=[8, 3])
     (ev,) = events(step, "change")
     assert ev["success"] and ev["roll"]["difficulty"] == 8 and not ev["performed"]
@@ -658,7 +659,7 @@ def test_everyman_change_impossible_action_to_related_one(rs, variants):
     st2 = started(rs, [("a", 8, 7), ("b", 3, 2)])
     st2 = declare_all(st2, rs, {"a": [A], "b": [A]})
     with pytest.raises(IllegalAction, match="TURN-08"):
-        S.change_action(st2, "b", DODGE, rs, related=True, spend_willpower=True)
+        S.change_action(st2, "b", DODGE, rs, spend_willpower=True)
 
 
 # ---------------------------------------------------------------- organizer, joining

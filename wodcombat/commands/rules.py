@@ -45,7 +45,8 @@ class CmdRules(WodCommand):
       +rules/armor [<ruleset>]
 
     +rules <ruleset> lists every catalog rule that ruleset has: where it comes
-    from (its own seed, or a book rule the shared core carries, with the page)
+    from (its own seed, a book rule the shared core carries, with the page, or
+    this game's own), this game's reading where the seed is silent or open,
     and the table values that carry it, with their file and line. Add
     =<prefix> to see one family (=DMG, =CLOSE).
 
@@ -113,18 +114,22 @@ class CmdRules(WodCommand):
             raise InputError(f"{rs.name} has no rule starting '{prefix}'. Try =DMG or =CLOSE, "
                              f"or +rules {rs.name} for all of them.")
         for r in shown:
-            source = f"seed {r.seed}" if r.seed else f"carried from the core: {r.book}"
+            source = (f"seed {r.seed}" if r.seed else f"this game's own: {r.game}" if r.game
+                      else f"carried from the core: {r.book}")
             if r.seed and r.book:
                 source += f"; also {r.book}"
             lines += wrap(f" |w{r.id:<9}|n{source}", indent=10)
+            if r.note:  # a READING: this game's choice where the seed is silent or open
+                lines += wrap(f"          This game's reading: {r.note}", indent=10)
             for path, value, where in r.values:
                 lines.append(_value_line(f"{path} = {_short(value)}",
                                          where.removeprefix("rules/")))
         carried = sum(1 for r in shown if r.carried)
+        game = sum(1 for r in shown if r.game and not r.seed)
         lines.append(rule())
-        lines.append(f" {len(shown)} rule{'' if len(shown) == 1 else 's'}; "
-                     f"{len(shown) - carried} from {rs.name}'s own document, {carried} "
-                     f"carried by the core.")
+        lines += wrap(f" {len(shown)} rule{'' if len(shown) == 1 else 's'}; "
+                      f"{len(shown) - carried - game} from {rs.name}'s own document, {carried} "
+                      f"carried by the core" + (f", {game} this game's own." if game else "."))
         self.msg("\n".join(lines))
 
     def _tables(self):

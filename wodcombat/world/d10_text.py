@@ -459,6 +459,13 @@ def _ambush(ev, n, state):
 # ---------------------------------------------------------------- what an attack does
 
 
+def _halved(ev) -> str:
+    """DMG-15: a vampire's bashing is halved after the soak; every step that changes the
+    number is shown, as spotlight's "5, halved -2" (issue 31, finding 4)."""
+    cut = ev["rolled"] - ev["soaked"] - ev["applied"]
+    return f", halved -{cut}" if cut > 0 else ""
+
+
 def _damage(ev, n, state):
     t = n(ev.get("target"))
     change = f"{ev['health_before']} -> {ev['health_after']}"
@@ -469,12 +476,12 @@ def _damage(ev, n, state):
     if ev.get("by"):  # staff damage from a source (DMG-09..15): soaked like a hit
         return [f"{t} takes {ev['applied']} {ev['type']} from {ev['source']} (by "
                 f"{n(ev.get('by'))}): {change}",
-                f"  ({ev['rolled']} levels, {ev['soaked']} soaked)", *notes]
+                f"  ({ev['rolled']} levels, {ev['soaked']} soaked{_halved(ev)})", *notes]
     if ev.get("why"):
         return (f"  {t} takes {ev['applied']} {ev['type']} ({ev['why']}; {ev['rolled']}, "
-                f"{ev['soaked']} soaked): {change}")
+                f"{ev['soaked']} soaked{_halved(ev)}): {change}")
     return (f"  {t} takes {ev['applied']} {ev['type']} ({ev['rolled']} rolled, "
-            f"{ev['soaked']} soaked): {change}")
+            f"{ev['soaked']} soaked{_halved(ev)}): {change}")
 
 
 def _mend(ev, n, state):
