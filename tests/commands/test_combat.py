@@ -54,10 +54,12 @@ class CombatTest(EvenniaCommandTest):
         return combat_in(self.room1).get_state()
 
     def setup_fight(self):
-        """Start, join, an NPC, initiative for all three, into the declaration phase.
+        """Start, join, an NPC, initiative for all three, into the declaration phase. Paced
+        slot by slot (=slots; the game's default is ahead): these tests type each
+        declaration and action in its slot, as TURN-01 and TURN-03 order them.
 
         INIT-01: Char 6 + [5] = 11, Char2 4 + [3] = 7; INIT-02: Thug 4 + [1] = 5."""
-        self.assertIn("starts a fight", self.cmd("+combat/start").text)
+        self.assertIn("starts a fight", self.cmd("+combat/start=slots").text)
         self.player("+combat/join")
         self.assertIn("Thug joins", self.cmd("+combat/npc Thug=str=3,dex=2,wits=2,brawl=2,"
                                              "stamina=2").text)
