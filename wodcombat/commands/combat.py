@@ -1024,10 +1024,19 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
         lines = [header(f"Combat log: last {len(told)}")]
         for r, body in told:
             mark = "[undone] " if r["seq"] in undone else ""
-            lines += wrap(f" {r['seq']:>4} t{r['turn']} {str(r['phase'])[:7]:<7} {mark}{body}",
-                          indent=17)
+            lines += wrap(f" {r['seq']:>4} {_when(r)} {mark}{body}", indent=17)
         self.msg("\n".join(lines))
 
+
+
+def _when(record) -> str:
+    """A log entry's turn and phase. The record of a new turn keeps the phase it ended
+    ("Everyone has acted in turn 1. Turn 2 begins." is logged at turn 2, phase extra): it is
+    labelled the end of the turn before, not a moment of the new turn's extra phase."""
+    turn, phase = record["turn"], str(record["phase"])
+    if record.get("event") == "turn" and isinstance(turn, int) and turn > 1:
+        turn, phase = turn - 1, "end"
+    return f"t{turn} {phase[:7]:<7}"
 
 
 def npc_names(text: str) -> list[str]:
