@@ -137,7 +137,7 @@ class TestFullFight(CombatTest):
                 self.assertIn(field, r)
 
         # The turn rolls on: nobody has actions left, so turn 2 starts.
-        self.assertIn("+combat/start [<ruleset>][=simple|reroll]",
+        self.assertIn("+combat/start [<ruleset>][=simple|reroll|slots]",
                       self.cmd("help +combat/start").text)
         self.assertIn("damage", self.cmd("+combat/log 30").text)
         status = self.cmd("+combat").text
@@ -567,7 +567,9 @@ class TestAbortAndDelay(CombatTest):
 class TestSimpleMode(CombatTest):
     @pytest.mark.rule("TURN-05", "INIT-04")
     def test_simple_mode_declare_and_act_high_to_low(self):
-        self.assertIn("simple mode", self.cmd("+combat/start numetal=simple,reroll").text)
+        # slot by slot: in turn each declares and acts, and no one before
+        self.assertIn("simple mode",
+                      self.cmd("+combat/start numetal=simple,reroll,slots").text)
         self.assertTrue(self.state().options.reroll_initiative)
         self.player("+combat/join")
         with self.dice(5):
