@@ -582,12 +582,15 @@ class SpotlightEngine:
 
     def new_combat(self, combat_id: str, rules, options: Mapping[str, Any]) -> Outcome:
         """A fight before round 1. The d10 modes (simple, classic, reroll) mean nothing
-        here and are refused; ``timeout`` (seconds) is the only option taken."""
+        here and are refused, and so is a pace (=ahead, =slots: the spotlight goes from one
+        to the next); ``timeout`` (seconds) is the only option taken, and the game's
+        ``default_pace`` for d10 fights is not for this one."""
         opts = dict(options or {})
         timeout = opts.pop("timeout", None)
+        opts.pop("default_pace", None)
         if any(v not in (None, False, "", (), []) for v in opts.values()):
-            raise IllegalAction("A spotlight fight has no modes (=simple, =reroll are for "
-                                "d10 rulesets): +combat/start spotlight")
+            raise IllegalAction("A spotlight fight has no modes (=simple, =reroll, =ahead "
+                                "are for d10 rulesets): +combat/start spotlight")
         state = sp.new_combat(combat_id, rules)
         if timeout is not None:
             state = replace(state, options=replace(state.options, timeout=int(timeout)))

@@ -22,6 +22,10 @@ DEFAULTS = {
     # each fight's JSONL export: <dir>/<combat id>.jsonl; None: <game>/server/logs/combat
     "WODCOMBAT_LOG_DIR": None,
     "WODCOMBAT_DEFAULT_TIMEOUT": 300,
+    # how a new d10 fight is paced (issue 28): "ahead", each player enters their declaration
+    # and action when they like and the game reveals and resolves it in their slot; "slots",
+    # each is typed when the slot comes. A fight's organizer switches with +combat/pace.
+    "WODCOMBAT_DEFAULT_PACE": "ahead",
     "WODCOMBAT_TIMER_TICK": 2,
     "WODCOMBAT_MAX_NPCS_PER_COMMAND": 20,
     "WODCOMBAT_MAX_NPCS_PER_FIGHT": 100,
@@ -50,6 +54,7 @@ DEFAULTS = {
 _INTS = {name for name, value in DEFAULTS.items()
          if isinstance(value, int) and not isinstance(value, bool)}
 RELAY_KINDS = ("turns", "summary")
+PACES = ("ahead", "slots")
 
 
 class SettingError(ValueError):
@@ -138,6 +143,16 @@ def staff_rolls() -> bool:
     if not isinstance(value, bool):
         raise SettingError(f"settings.WODCOMBAT_STAFF_ROLLS = {value!r}: write True (every "
                            "roll goes to the staff channel) or False.")
+    return value
+
+
+def default_pace() -> str:
+    """The pace a new fight starts with unless /start names one (``PACES``)."""
+    value = get("WODCOMBAT_DEFAULT_PACE")
+    if value not in PACES:
+        raise SettingError(f"settings.WODCOMBAT_DEFAULT_PACE = {value!r}: write 'ahead' "
+                           "(players enter their choices before their slot) or 'slots' "
+                           "(each typed when the slot comes).")
     return value
 
 

@@ -10,7 +10,8 @@ def check_settings() -> None:
     from wodcombat import conf
     from wodcombat.commands.cmdset import COMMANDS
 
-    checks = [conf.sheet_adapter, conf.npc_typeclass, conf.rules_dir, conf.log_dir]
+    checks = [conf.sheet_adapter, conf.npc_typeclass, conf.rules_dir, conf.log_dir,
+              conf.default_pace]
     checks += [lambda key=cmd.key: conf.command_key(key) for cmd in COMMANDS]
     checks += [lambda name=name: conf.get(name) for name in conf.DEFAULTS]
     for check in checks:

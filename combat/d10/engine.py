@@ -213,11 +213,16 @@ class D10Engine:
     name = "d10"
 
     def new_combat(self, combat_id: str, rules, options: Mapping[str, Any]) -> Outcome:
-        """TURN-05 ``mode`` (classic or simple) and INIT-04 ``reroll`` from /start."""
+        """TURN-05 ``mode`` (classic or simple) and INIT-04 ``reroll`` from /start; the pace
+        (``ahead``: True, False, or None for the game's ``default_pace``, "ahead" or "slots";
+        neither given: slot by slot, as fights were before pacing)."""
         sch.turn_rules(rules)  # refuse a ruleset without a turn before creating anything
+        ahead = options.get("ahead")
+        if ahead is None:
+            ahead = options.get("default_pace") == "ahead"
         state = sch.new_combat(combat_id, rules, mode=options.get("mode"),
                                reroll_initiative=True if options.get("reroll") else None,
-                               ahead=bool(options.get("ahead")))
+                               ahead=bool(ahead))
         how = f"{state.options.mode} mode" + (", choices entered ahead" if
                                                state.options.ahead else "")
         return Outcome(state, {}, events_of([{"event": "start", "engine": self.name,

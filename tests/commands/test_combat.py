@@ -54,10 +54,12 @@ class CombatTest(EvenniaCommandTest):
         return combat_in(self.room1).get_state()
 
     def setup_fight(self):
-        """Start, join, an NPC, initiative for all three, into the declaration phase.
+        """Start, join, an NPC, initiative for all three, into the declaration phase. Paced
+        slot by slot (=slots; the game's default is ahead): these tests type each
+        declaration and action in its slot, as TURN-01 and TURN-03 order them.
 
         INIT-01: Char 6 + [5] = 11, Char2 4 + [3] = 7; INIT-02: Thug 4 + [1] = 5."""
-        self.assertIn("starts a fight", self.cmd("+combat/start").text)
+        self.assertIn("starts a fight", self.cmd("+combat/start=slots").text)
         self.player("+combat/join")
         self.assertIn("Thug joins", self.cmd("+combat/npc Thug=str=3,dex=2,wits=2,brawl=2,"
                                              "stamina=2").text)
@@ -135,7 +137,7 @@ class TestFullFight(CombatTest):
                 self.assertIn(field, r)
 
         # The turn rolls on: nobody has actions left, so turn 2 starts.
-        self.assertIn("+combat/start [<ruleset>][=simple|reroll]",
+        self.assertIn("+combat/start [<ruleset>][=simple|reroll|slots]",
                       self.cmd("help +combat/start").text)
         self.assertIn("damage", self.cmd("+combat/log 30").text)
         status = self.cmd("+combat").text
@@ -565,7 +567,9 @@ class TestAbortAndDelay(CombatTest):
 class TestSimpleMode(CombatTest):
     @pytest.mark.rule("TURN-05", "INIT-04")
     def test_simple_mode_declare_and_act_high_to_low(self):
-        self.assertIn("simple mode", self.cmd("+combat/start numetal=simple,reroll").text)
+        # slot by slot: in turn each declares and acts, and no one before
+        self.assertIn("simple mode",
+                      self.cmd("+combat/start numetal=simple,reroll,slots").text)
         self.assertTrue(self.state().options.reroll_initiative)
         self.player("+combat/join")
         with self.dice(5):

@@ -31,9 +31,10 @@ class EffectsTest(CombatTest):
     def events(self, kind):
         return [r for r in self.log() if r["event"] == kind]
 
-    def fight_in(self, start: str = "") -> str:
+    def fight_in(self, start: str = " =slots") -> str:
         """``setup_fight`` from ``+combat/start<start>`` into the declare phase: Char at 11,
-        Char2 at 7, the NPC Thug at 5. Returns what /start replied."""
+        Char2 at 7, the NPC Thug at 5; slot by slot unless ``start`` says otherwise (the
+        game's default pace is ahead). Returns what /start replied."""
         out = self.cmd(f"+combat/start{start}").text
         self.player("+combat/join")
         self.cmd("+combat/npc Thug=str=3,dex=2,wits=2,brawl=2,stamina=2")

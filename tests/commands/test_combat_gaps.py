@@ -137,8 +137,9 @@ ROKEA = dict(strength=3, dexterity=2, wits=2, brawl=2, stamina=2, splat="shifter
 class TestMovingEveryman(EffectsTest):
     @pytest.mark.rule("MAN-04")
     def test_everyman_moves_half_with_no_penalty(self):
-        """everyman (and v20): half the run while acting, no dice lost (YAML switch)."""
-        self.cmd("+combat/start everyman")
+        """everyman (and v20): half the run while acting, no dice lost (YAML switch).
+        Slot by slot: the act phase waits for Char's +combat/act."""
+        self.cmd("+combat/start everyman=slots")
         self.cmd("+combat/npc Thug=str=3,dex=2,wits=2,brawl=2,stamina=2")
         with self.dice(5):
             self.cmd("+combat/init")

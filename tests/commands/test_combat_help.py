@@ -68,7 +68,7 @@ class TestHelpPages(CombatTest):
     def test_an_error_gives_the_switch_own_usage(self):
         """A malformed /start is answered with /start's form, from its own page."""
         text = self.cmd("+combat/start numetal=fast").text
-        self.assertIn("Usage: +combat/start [<ruleset>][=simple|reroll]", text)
+        self.assertIn("Usage: +combat/start [<ruleset>][=simple|reroll|slots]", text)
         self.assertNotIn("+combat/join", text)
         text = self.cmd("+combat extra").text  # the first page's forms, without their notes
         self.assertIn("Usage: +combat | +combat/join | +combat/init", text)

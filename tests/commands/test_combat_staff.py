@@ -11,7 +11,7 @@ from wodcombat.typeclasses.combat import combat_in
 class TestNpcGroups(EffectsTest):
     @pytest.mark.rule("INIT-02", "TURN-01")
     def test_a_group_is_made_rolled_declared_and_acted_in_one_line_each(self):
-        self.cmd("+combat/start")
+        self.cmd("+combat/start=slots")  # slot by slot: the Rats act when typed
         out = self.cmd("+combat/npc 3 Rat=str=1,dex=3,brawl=1").text
         for name in ("Rat1", "Rat2", "Rat3"):
             self.assertIn(f"{name} joins the fight", out)

@@ -102,8 +102,9 @@ class TestDeclareAuto(DefaultsTest):
     @pytest.mark.rule("TURN-01")
     def test_a_typed_npc_declaration_before_its_slot_is_held(self):
         """The runner types Rat2's declaration (8) while Rat1 (5) is up: kept hidden, and
-        revealed after Char2 (7) declares; a player's before the slot is still refused."""
-        self.setup_rats(rat_dice=(1, 4))
+        revealed after Char2 (7) declares; slot by slot, a player's before the slot is
+        still refused."""
+        self.setup_rats("=slots", rat_dice=(1, 4))
         out = self.cmd("+combat/declare Rat2=attack Char with knife").text
         self.assertIn("Rat2 has declared ahead (revealed in their slot).", out)
         self.assertIn("Not your turn to declare", self.player("+combat/declare dodge").text)
@@ -117,7 +118,7 @@ class TestDeclareAuto(DefaultsTest):
     def test_auto_held_slot_by_slot_acts_only_when_typed(self):
         """Holding is for declarations only: in a fight paced slot by slot the act phase
         still waits for +combat/act (TURN-03), from the highest initiative down."""
-        self.setup_rats(rat_dice=(1, 4))
+        self.setup_rats("=slots", rat_dice=(1, 4))
         self.cmd("+combat/declare/auto")
         self.player("+combat/declare other waits")
         self.cmd("+combat/declare other watches")

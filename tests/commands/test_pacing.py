@@ -6,10 +6,14 @@ Set-up as ``CombatTest.setup_fight`` with ``=ahead``: Char (staff, organizer) in
 Char2 7, the NPC Thug 5. Rule IDs: ../shared/rules-catalog.md.
 """
 
+from unittest import mock
+
 import pytest
+from django.test import override_settings
 
 from tests.commands.test_combat_effects import EffectsTest
 from tests.helpers import capture_msgs
+from wodcombat import conf
 
 
 class AheadTest(EffectsTest):
@@ -132,6 +136,82 @@ class TestActAndDelayAhead(AheadTest):
         self.assertEqual([e["actor"] for e in self.events("declare")],
                          [self.key("Rat1"), self.key("Rat3")])
         self.assertTrue(self.who("Rat2").ahead_declare)
+
+
+class TestDefaultPace(AheadTest):
+    """Issue 28: a fight is paced ahead unless /start or +combat/pace says slots; the game's
+    default is the admin setting WODCOMBAT_DEFAULT_PACE."""
+
+    @pytest.mark.rule("TURN-01")
+    def test_a_plain_start_is_paced_ahead(self):
+        """TURN-01 by default: Char (11) declares before Thug (5) and Char2 (7): kept for
+        his slot, not refused as "Not your turn"."""
+        self.assertIn("choices entered ahead", self.fight_in(""))
+        self.assertTrue(self.state().options.ahead)
+        out = self.cmd("+combat/declare attack Thug").text
+        self.assertIn("You have declared ahead; it will be revealed in your slot.", out)
+        self.assertTrue(self.who("Char").ahead_declare)
+
+    @pytest.mark.rule("TURN-01")
+    def test_slots_at_start_and_by_pace(self):
+        """TURN-01 slot by slot: =slots at /start; +combat/pace slots (or slot) and ahead
+        switch a running fight."""
+        self.assertNotIn("choices entered ahead", self.fight_in(" =slots"))
+        self.assertFalse(self.state().options.ahead)
+        self.assertIn("Not your turn to declare", self.cmd("+combat/declare attack Thug").text)
+        self.assertIn("paces the fight ahead", self.cmd("+combat/pace ahead").text)
+        self.assertTrue(self.state().options.ahead)
+        self.assertIn("slot by slot", self.cmd("+combat/pace slots").text)
+        self.assertFalse(self.state().options.ahead)
+        self.cmd("+combat/pace ahead")
+        self.cmd("+combat/pace slot")  # the word before issue 28, kept
+        self.assertFalse(self.state().options.ahead)
+        before = self.state()
+        self.assertIn("+combat/pace slots (each in your slot)",
+                      self.cmd("+combat/pace fast").text)
+        self.assertIn("Only the organizer or staff", self.player("+combat/pace ahead").text)
+        self.assertEqual(self.state(), before)
+
+    def test_start_options_and_a_clash(self):
+        """=reroll,slots combine; ahead and slots together are refused with /start's form."""
+        out = self.cmd("+combat/start=ahead,slots").text
+        self.assertIn("Usage: +combat/start [<ruleset>][=simple|reroll|slots]", out)
+        self.assertIsNone(combat_in_room(self))
+        self.cmd("+combat/start revised=slot")
+        self.assertEqual(self.state().ruleset, "revised")
+        self.assertFalse(self.state().options.ahead)
+
+    @override_settings(WODCOMBAT_DEFAULT_PACE="slots")
+    def test_the_setting_names_the_default(self):
+        self.assertNotIn("choices entered ahead", self.fight_in(""))
+        self.assertFalse(self.state().options.ahead)
+        self.cmd("+combat/end")
+        self.assertIn("choices entered ahead", self.cmd("+combat/start=ahead").text)
+
+    def test_spotlight_takes_no_pace(self):
+        """The spotlight goes from one to the next: the d10 default does not reach it, and
+        =ahead is refused as the d10 options are."""
+        self.assertIn("spotlight engine", self.cmd("+combat/start spotlight").text)
+        self.cmd("+combat/end")
+        out = self.cmd("+combat/start spotlight=ahead").text
+        self.assertIn("A spotlight fight has no modes (=simple, =reroll, =ahead", out)
+
+    def test_a_wrong_setting_is_named(self):
+        from wodcombat import startstop
+
+        with override_settings(WODCOMBAT_DEFAULT_PACE="fast"):
+            with self.assertRaises(conf.SettingError) as err:
+                conf.default_pace()
+            self.assertIn("settings.WODCOMBAT_DEFAULT_PACE = 'fast': write 'ahead'",
+                          str(err.exception))
+            with mock.patch("evennia.utils.logger.log_trace") as trace:
+                self.assertIn("nothing was changed", self.cmd("+combat/start").text)
+            self.assertTrue(trace.called)
+            with mock.patch("evennia.utils.logger.log_err") as log_err:
+                startstop.check_settings()
+        logged = "\n".join(c.args[0] for c in log_err.call_args_list)
+        self.assertIn("settings.WODCOMBAT_DEFAULT_PACE = 'fast'", logged)
+        self.assertIsNone(combat_in_room(self))
 
 
 class TestLateAndIdle(EffectsTest):

@@ -16,9 +16,9 @@ from tests.commands.test_combat_effects import EffectsTest, thug
 
 class CloseTest(EffectsTest):
     def start(self, ruleset="numetal"):
-        """``setup_fight`` in ``ruleset``."""
+        """``setup_fight`` in ``ruleset``, slot by slot."""
         word = "" if ruleset == "numetal" else f" {ruleset}"
-        self.assertIn("starts a fight", self.fight_in(word))
+        self.assertIn("starts a fight", self.fight_in(f"{word}=slots"))
         self.assertEqual(self.state().ruleset, ruleset)
 
     def declare_all(self, thug="other growls", char2="other waits", char="other waits"):

@@ -26,7 +26,8 @@ class HealingTest(EffectsTest):
         if not ruleset:
             self.setup_fight()
             return
-        self.assertIn("starts a fight", self.cmd(f"+combat/start {ruleset}").text)
+        # slot by slot (the default is ahead), as setup_fight: each acts in their slot
+        self.assertIn("starts a fight", self.cmd(f"+combat/start {ruleset}=slots").text)
         self.player("+combat/join")
 
     def last(self, kind):

@@ -2,7 +2,8 @@
 "Ranged combat" / "Ranged maneuvers", seed 001 for revised, seed 002 for everyman).
 
 Set-up (``RangedTest.fight``): Char (staff, organizer) initiative 11 and the NPC Thug 5
-(Str 3, Dex 2, Brawl 2, Stamina 2); Thug declares first, Char acts first. Char's sheet is
+(Str 3, Dex 2, Brawl 2, Stamina 2), slot by slot; Thug declares first, Char acts
+first. Char's sheet is
 set per test (Dexterity 3 unless said).
 """
 
@@ -22,7 +23,8 @@ class RangedTest(EffectsTest):
             self.assertIn("now wear", self.cmd(f"+sheet/armor {armor}").text)
         for w in weapons:
             self.assertIn("now carr", self.cmd(f"+sheet/equip {w}").text)
-        self.assertIn("starts a fight", self.cmd(f"+combat/start {ruleset}".strip()).text)
+        # slot by slot (the default is ahead): Char acts with +combat/act in his slot
+        self.assertIn("starts a fight", self.cmd(f"+combat/start {ruleset}=slots").text)
         self.cmd("+combat/npc Thug=str=3,dex=2,wits=2,brawl=2,stamina=2")
         self.cmd(f"+combat/range Char/Thug={yards}")  # not point-blank unless asked
         with self.dice(5):

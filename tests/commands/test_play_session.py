@@ -110,7 +110,7 @@ class TestLogStart(CombatTest):
         """'+combat/log 30' began "admin starts a fight (None, classic mode)"."""
         self.cmd("+combat/start everyman")
         text = self.cmd("+combat/log 5").text
-        self.assertIn("Char starts a fight (everyman, classic mode)", text)
+        self.assertIn("Char starts a fight (everyman, classic mode", text)
         self.assertNotIn("None", text)
 
 

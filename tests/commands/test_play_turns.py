@@ -14,8 +14,9 @@ from tests.commands.test_combat_effects import EffectsTest
 
 class PlayTest(EffectsTest):
     def setup_in(self, ruleset: str):
-        """``setup_fight`` in another ruleset: the same three at 11, 7 and 5."""
-        self.assertIn("starts a fight", self.fight_in(f" {ruleset}"))
+        """``setup_fight`` in another ruleset: the same three at 11, 7 and 5, slot by
+        slot."""
+        self.assertIn("starts a fight", self.fight_in(f" {ruleset}=slots"))
 
 
 class TestGearReplies(EffectsTest):

@@ -114,8 +114,9 @@ def play_ahead(table: Table, names: dict) -> None:
 
 
 def play_slot_by_slot(table: Table, names: dict, turns: int = 2) -> None:
-    """The same fight the old way: each types when the game says it is their turn."""
-    set_up(table, names, "")
+    """The same fight slot by slot (=slots; the default is ahead): each types when the
+    game says it is their turn."""
+    set_up(table, names, "=slots")
     who_is = {names["alice"]: "alice", names["bob"]: "bob", names["staff"]: "staff"}
     for turn in range(1, turns + 1):
         lines = None

@@ -56,7 +56,9 @@ def test_combat_scene(game_server):
         for line in ("+sheet/set dex=2", "+sheet/set wits=2", "+sheet/set dodge=2",
                      "+sheet/set brawl=2", "+sheet/set willpower=5/5"):
             scene.do(b, bob, line, "set to")
-        scene.do(a, admin, "+combat/start", "starts a fight")
+        # slot by slot (the default is ahead): each answers the prompt of their slot, and
+        # bob aborts to a dodge before his action comes (TURN-08)
+        scene.do(a, admin, "+combat/start=slots", "starts a fight")
         scene.do(b, bob, "+combat/join", "joins the fight")
         scene.do(a, admin, "+combat/npc Goon=thug", "Goon joins")
         scene.do(a, admin, "+combat/init", "rolls initiative")

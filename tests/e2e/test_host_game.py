@@ -101,7 +101,8 @@ def play_fight(admin: Typist, bob: Typist, web: HostGame | None = None) -> dict[
         assert not bad, f"{line!r} answered {bad}:\n{reply}"
         return reply
 
-    seen["start"] = ok(admin, "+combat/start")
+    # slot by slot (the default is ahead): each declaration and action typed in its slot
+    seen["start"] = ok(admin, "+combat/start=slots")
     seen["join"] = ok(bob, "+combat/join")
     seen["npc"] = ok(admin, "+combat/npc Thug=thug")
     ok(admin, "+combat/init")

@@ -4,9 +4,11 @@ source document reaches a player.
 
 The lines come from README.md itself (``<who>> <command>   <comment>``), so the tour and
 this test cannot drift apart. alice and bob get fresh names (the e2e tests share one
-server). Dice are random, so declarations and actions are typed when the game says whose
-turn it is, as the README tells players to; an action whose slot never comes (the NPC
-went down first) is skipped and said in the transcript.
+server). A fight is paced ahead by default (issue 28): declarations are typed in the
+README's order, whoever's slot it is, as players pose; the game keeps each for its slot.
+Dice are random, so an ``+combat/act`` line is typed when the game says it is that one's
+turn; one whose slot never comes (the action resolved by itself, the NPC went down first)
+is skipped and said in the transcript.
 """
 
 import os
@@ -98,7 +100,7 @@ def test_readme_tour(game_server, monkeypatch):
             c.read_until("connect", 20)
         staff.login(game_server.admin_user, game_server.admin_password, 20)
         tour = Tour({"alice": a, "bob": b, "staff": staff}, names)
-        pending = {"declare": [], "act": []}
+        pending = {"act": []}  # declarations are typed at once: the pace is ahead
         for who, line in lines:
             if line.startswith(("create ", "connect ")):
                 client = tour.clients[who]
@@ -112,14 +114,14 @@ def test_readme_tour(game_server, monkeypatch):
             if kind:  # typed when the game says it is that one's turn
                 pending[kind].append((who, line))
                 continue
-            for k in ("declare", "act"):
-                play_turn(tour, pending[k], k, names)
+            play_turn(tour, pending["act"], "act", names)
             tour.check(who, line)
-        for k in ("declare", "act"):
-            play_turn(tour, pending[k], k, names)
+        play_turn(tour, pending["act"], "act", names)
     with open(TRANSCRIPT, "w", encoding="utf-8") as f:
         f.write("\n".join(tour.log))
     seen = {"alice": a.transcript, "bob": b.transcript}
+    # Paced ahead, nobody typed +combat/act: the declared attacks resolved by themselves.
+    assert re.search(r"attacks (Thug|alice)", a.transcript), "no attack resolved by itself"
     for who, text in seen.items():
         wide = [line for line in text.replace(RED, "").splitlines() if len(line) > 78]
         assert not wide, f"{who} read lines wider than 78 columns:\n" + "\n".join(wide)

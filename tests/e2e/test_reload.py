@@ -88,7 +88,8 @@ def test_combat_survives_reload(game_server):
             a.command(line, until="set to", timeout=15)
         for line in ("+sheet/set dex=2", "+sheet/set wits=2", "+sheet/set dodge=2"):
             b.command(line, until="set to", timeout=15)
-        a.command("+combat/start", until="starts a fight", timeout=15)
+        # slot by slot (the default is ahead): the act phase waits for each action typed
+        a.command("+combat/start=slots", until="starts a fight", timeout=15)
         a.command("+combat/timeout 0", until="timeout", timeout=15)
         b.command("+combat/join", until="joins the fight", timeout=15)
         a.command("+combat/npc Goon=thug", until="Goon joins", timeout=15)
@@ -182,7 +183,8 @@ def test_combat_survives_full_stop_and_start(game_server):
             a.command(line, until="set to", timeout=15)
         for line in ("+sheet/set dex=2", "+sheet/set wits=2", "+sheet/set dodge=2"):
             b.command(line, until="set to", timeout=15)
-        a.command("+combat/start", until="starts a fight", timeout=15)
+        # slot by slot (the default is ahead): the act phase waits for each action typed
+        a.command("+combat/start=slots", until="starts a fight", timeout=15)
         a.command("+combat/timeout 0", until="timeout", timeout=15)
         b.command("+combat/join", until="joins the fight", timeout=15)
         a.command("+combat/npc Goon=thug", until="Goon joins", timeout=15)

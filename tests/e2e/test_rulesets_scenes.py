@@ -36,7 +36,8 @@ def _log_files(game_server):
 
 
 def d10_scene(scene, a, b, admin, bob, ruleset):
-    scene.do(a, admin, f"+combat/start {ruleset}", "starts a fight")
+    # slot by slot (the default is ahead): each types their line when the game asks
+    scene.do(a, admin, f"+combat/start {ruleset}=slots", "starts a fight")
     scene.do(b, bob, "+combat/join", "joins the fight")
     scene.do(a, admin, "+combat/npc Goon=thug", "Goon joins")
     scene.do(a, admin, "+combat/init", "rolls initiative")

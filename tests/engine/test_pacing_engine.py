@@ -121,3 +121,19 @@ def test_death_is_kept_on_the_sheet_and_refuses_joining(numetal):
         q(I.Join(actor=BOB, name="Bob"))
     p(I.StaffHeal(actor=BOB, revive=True))
     assert p.sheets[BOB].fate == "" and p.state.get(BOB).outcome == ""
+
+
+@pytest.mark.rule("TURN-01")
+def test_the_pace_a_new_fight_takes(numetal):
+    """Issue 28: /start's pace (ahead True or False) wins; when it names none (None) the
+    game's default_pace does; with neither, slot by slot, as fights were before pacing."""
+    def ahead(**options):
+        return ENGINE.new_combat("p9", numetal, options).state.options.ahead
+
+    assert ahead() is False
+    assert ahead(ahead=None, default_pace="ahead") is True
+    assert ahead(ahead=None, default_pace="slots") is False
+    assert ahead(ahead=False, default_pace="ahead") is False
+    assert ahead(ahead=True, default_pace="slots") is True
+    out = ENGINE.new_combat("p9", numetal, {"ahead": None, "default_pace": "ahead"})
+    assert out.events[0]["how"] == "classic mode, choices entered ahead"

@@ -124,11 +124,14 @@ def test_new_combat_start_event_and_no_modes(rs):
     assert out.events == (Event("start", {"engine": "spotlight", "ruleset": "spotlight",
                                           "how": "spotlight engine"}),)
     assert out.sheet_changes == {}
-    for opts in ({"mode": "simple"}, {"reroll": True}, {"classic": True}):
-        with pytest.raises(IllegalAction, match=r"no modes \(=simple, =reroll are for d10"):
+    for opts in ({"mode": "simple"}, {"reroll": True}, {"classic": True}, {"ahead": True}):
+        with pytest.raises(IllegalAction, match=r"no modes \(=simple, =reroll, =ahead are "
+                                                r"for d10"):
             ENGINE.new_combat("c9", rs, opts)
-    # unset options are no options; the idle timeout is taken
-    assert ENGINE.new_combat("c9", rs, {"mode": None, "reroll": False}).state.options == \
+    # unset options are no options, nor is the game's default pace of d10 fights (issue
+    # 28); the idle timeout is taken
+    assert ENGINE.new_combat("c9", rs, {"mode": None, "reroll": False, "ahead": None,
+                                        "default_pace": "ahead"}).state.options == \
         SpotlightOptions()
     assert ENGINE.new_combat("c9", rs, {"timeout": 90}).state.options.timeout == 90
     with pytest.raises(RulesError, match="spotlight engine needs it"):

@@ -16,6 +16,7 @@ transaction, then the log: the intent, its dice, the sheets read, the events) ->
 
 from __future__ import annotations
 
+from wodcombat import conf
 from wodcombat.combat.core import intents as it
 from wodcombat.combat.errors import IllegalAction, InputError
 from wodcombat.combat.player_text import checked_name, did_you_mean, plain_text
@@ -62,6 +63,12 @@ def _keys_by_name(state) -> dict[str, str]:
     return names
 
 
+# /start's options after =, and the words of a pace (/start and /pace): "slot" is kept for
+# those who learned it before "slots".
+_PACE_WORDS = {"ahead": "ahead", "slots": "slots", "slot": "slots"}
+_START_OPTIONS = {"simple", "classic", "reroll", *_PACE_WORDS}
+
+
 class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, WatchSwitches,
                 ReaderSwitches, WodCommand):
     """
@@ -72,14 +79,15 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
       +combat                   - the fight: order, actions, health
       +combat/join              - join the fight in this room
       +combat/init              - roll your initiative
-      +combat/declare <action>  - what you will do, when it is your turn
-      +combat/act               - do it, when the game says it is your turn
+      +combat/declare <action>  - what you will do this turn
+      +combat/act               - do it
 
     Examples:
       +combat/declare attack Thug with knife; dodge
 
-    The game tells you when it is your turn. Every action: help
-    +combat/declare; every switch of a turn: help +combat/turn; more below.
+    Type them when you like: the game keeps what comes early for your slot
+    (slot by slot: +combat/pace slots). Every action: help +combat/declare;
+    every switch of a turn: help +combat/turn; more below.
 
     # subtopics
 
@@ -228,8 +236,12 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
 
     A turn: everyone rolls initiative, the organizer types +combat/next, then
     everyone declares from the lowest initiative to the highest, then acts from
-    the highest to the lowest. The game tells you when it is your turn. A
-    declared dodge, block or parry is rolled automatically when you are attacked.
+    the highest to the lowest. By default you may declare and act before your
+    slot: the game keeps it hidden and reveals and resolves it when the slot
+    comes, so nobody waits on a keyboard with nothing to decide. The organizer
+    switches to slot by slot (each typed when the game says it is your turn)
+    with +combat/pace slots, and back with +combat/pace ahead. A declared
+    dodge, block or parry is rolled automatically when you are attacked.
     Damage, soak, wounds, knockdowns, grapples, disarms and deaths are worked
     out for you; weapons come from your sheet (+sheet/equip <weapon>, see
     help +sheet). +combat shows the order, declarations, health and conditions.
@@ -275,20 +287,23 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
     Start a fight and choose how it runs.
 
     Usage:
-      +combat/start [<ruleset>][=simple||reroll]
+      +combat/start [<ruleset>][=simple||reroll||slots]
       +combat/start/mock
-      +combat/pace ahead||slot
+      +combat/pace ahead||slots
 
     Switches:
       start     - start a fight here; you organize it (and join it; under
                   spotlight you only run it: /join to fight). /start/mock: a
                   rehearsal, every sheet put back when it ends. =simple: each
                   character declares and acts in turn; =reroll: initiative
-                  every turn; =ahead: declare and act before your slot. E.g.
-                  +combat/start=simple, +combat/start revised=ahead
+                  every turn; =slots: each declares and acts only in their
+                  slot (the default is ahead, below; the game's admin may
+                  change it). E.g. +combat/start=simple, +combat/start
+                  revised=slots, +combat/start=reroll,slots
       mock      - with /start: /start/mock, as above
       pace      - organizer/staff: ahead (declare and act before your slot; it
-                  is revealed and resolved in it) or slot. Also =ahead at /start
+                  is revealed and resolved in it) or slots (each typed in its
+                  slot). Also =ahead or =slots at /start
 
     Then: +combat/npc for the opponents (help +combat/staff), and the
     players /join. Under +combat/start spotlight: help +combat/spotlight.
@@ -296,7 +311,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
     Examples:
       +combat/start
       +combat/start=simple
-      +combat/start revised=ahead
+      +combat/start revised=slots
+      +combat/pace slots
       +combat/start/mock
 
     ## staff
@@ -338,7 +354,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
       heal      - organizer/staff: <name>=<levels> <bashing||lethal||aggravated>;
                   <name>=revive undoes a death or torpor (staff decide)
       pace      - organizer/staff: ahead (declare and act before your slot; it
-                  is revealed and resolved in it) or slot. Also =ahead at /start
+                  is revealed and resolved in it) or slots. Also =slots at /start
       recover   - organizer/staff: <name>=<type> [freehold||dreaming] [chimerical]
                   [rested] [<n>]: time has healed one level; says how long it took
                   and what care it needs, e.g. +combat/recover Bob=lethal;
@@ -656,25 +672,29 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
                                 "+combat/join to join.")
         combat_guard.refuse_second_combat(self.me(), self.caller.key)
         name, given = self.lhs.strip(), (self.rhs or "")
-        if self.rhs is None and name.lower() in ("simple", "classic", "reroll", "ahead"):
+        if self.rhs is None and name.lower() in _START_OPTIONS:
             name, given = "", name  # +combat/start simple: an option, not a ruleset
         rs = rulebook.get(name or None)
         opts = {o.strip().lower() for o in given.split(",") if o.strip()}
-        if opts - {"simple", "classic", "reroll", "ahead"} or {"simple", "classic"} <= opts:
+        paces = {_PACE_WORDS[o] for o in opts if o in _PACE_WORDS}
+        if opts - _START_OPTIONS or {"simple", "classic"} <= opts or len(paces) > 1:
             raise InputError(self.usage())
         mode = next((m for m in ("simple", "classic") if m in opts), None)
+        pace = paces.pop() if paces else None
         combat_service.start(room, rs, {"mode": mode, "reroll": "reroll" in opts,
-                                        "ahead": "ahead" in opts},
+                                        "ahead": None if pace is None else pace == "ahead",
+                                        "default_pace": conf.default_pace()},
                              self.caller, self.rng, mock="mock" in self.switch_flags)
 
     def do_pace(self):
-        """ahead: choices entered before the slot, revealed and resolved in it; slot: each
-        typed in its slot (issue 11)."""
+        """ahead: choices entered before the slot, revealed and resolved in it; slots: each
+        typed in its slot (issue 11; ahead is the default, WODCOMBAT_DEFAULT_PACE)."""
         self.load()
-        word = self.args.strip().lower()
-        if word not in ("ahead", "slot"):
+        word = _PACE_WORDS.get(self.args.strip().lower())
+        if word is None:
             raise InputError("+combat/pace ahead (declare and act before your slot; it is "
-                             "revealed and resolved in it) or +combat/pace slot.")
+                             "revealed and resolved in it) or +combat/pace slots (each in "
+                             "your slot).")
         self.need_runner("set the fight's pace")
         self.apply(it.SetPace(by=self.me(), ahead=word == "ahead"))
 
@@ -1029,10 +1049,19 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
         lines = [header(f"Combat log: last {len(told)}")]
         for r, body in told:
             mark = "[undone] " if r["seq"] in undone else ""
-            lines += wrap(f" {r['seq']:>4} t{r['turn']} {str(r['phase'])[:7]:<7} {mark}{body}",
-                          indent=17)
+            lines += wrap(f" {r['seq']:>4} {_when(r)} {mark}{body}", indent=17)
         self.msg("\n".join(lines))
 
+
+
+def _when(record) -> str:
+    """A log entry's turn and phase. The record of a new turn keeps the phase it ended
+    ("Everyone has acted in turn 1. Turn 2 begins." is logged at turn 2, phase extra): it is
+    labelled the end of the turn before, not a moment of the new turn's extra phase."""
+    turn, phase = record["turn"], str(record["phase"])
+    if record.get("event") == "turn" and isinstance(turn, int) and turn > 1:
+        turn, phase = turn - 1, "end"
+    return f"t{turn} {phase[:7]:<7}"
 
 
 def npc_names(text: str) -> list[str]:

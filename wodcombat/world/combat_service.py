@@ -212,8 +212,9 @@ def announce(done: Applied, objects: Objects) -> None:
     already = set(engine.prompts(done.before))
     organizer = script.organizer
     personal: dict[str, list[str]] = {}  # key -> what they alone are told, in order
+    pending = set(engine.prompts(done.state))
     for key, msg in (*combat_text.prompt_messages(engine.name, done.events, done.state, names,
-                                                  already, organizer),
+                                                  already, organizer, pending),
                      *combat_text.ahead_messages(done.events, done.state, names, organizer)):
         personal.setdefault(key, []).append(msg)
     # Issue 13: one message per reader: the room's text with their own prompt after it (each

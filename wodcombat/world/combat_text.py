@@ -92,44 +92,73 @@ _HOW = {
 }
 
 
+# Events after which every wait is a new one (a d10 turn or phase, a spotlight round): who
+# was waited for before the command is told again, e.g. the first to declare in turn 2 who
+# was the last to declare in turn 1.
+_NEW_WAIT = frozenset({"turn", "phase", "round"})
+
+
 def prompt_messages(engine: str, events: Iterable[Event], state, names: Names,
-                    already: set, organizer: str | None) -> list[tuple[str, str]]:
+                    already: set, organizer: str | None,
+                    pending: set | None = None) -> list[tuple[str, str]]:
     """(recipient key, text): each newly pending person is told it is their turn, and the
     organizer who is left (and whose NPCs are up). ``already``: (key, what) pairs waited
-    for before this command, who are not told again."""
+    for before this command, who are not told again unless the turn or phase moved on.
+    ``pending``: the (key, what) pairs waited for after it; a prompt the command moved past
+    (someone's slot it reached and left) is not told."""
+    events = tuple(events)
+    if any(ev.kind in _NEW_WAIT for ev in events):
+        already = set()
     out: list[tuple[str, str]] = []
-    prompts = [ev for ev in events if ev.kind == "prompt"][-3:]
-    for p in prompts:
+    for p in [ev for ev in events if ev.kind == "prompt"][-3:]:
         what, who = p["what"], list(p.get("who") or ())
-        if what == "advance":
-            if organizer:
-                out.append((organizer, PREFIX + "Nobody is pending: +combat/next moves on."))
+        if what in ("advance", "pick"):
+            if organizer and not (what == "advance" and pending):
+                out.append((organizer, PREFIX + _organizer_moves(what, who, names)))
             continue
-        if what == "pick":
-            if organizer:
-                out.append((organizer, PREFIX + "Pick an opponent: +combat/next <opponent> ("
-                            + ", ".join(names(k) for k in who) + "), or +combat/next to pass."))
-            continue
-        how = _HOW[engine].get(what, what)
+        if pending is not None:
+            who = [k for k in who if (k, what) in pending]
+        told = set()  # whose turn the organizer was told just now: himself, his NPCs
         for key in who:
             c = state.get(key)
             if c is None or (key, what) in already:
                 continue
-            if not is_npc(c):
-                out.append((key, PREFIX + f"Your turn to {how}"))
-            elif organizer and engine == "spotlight":
-                out.append((organizer, PREFIX + f"{c.name} has the spotlight: +combat/act "
-                                                f"{c.name}=attack <target>, /move, /done"))
-            elif organizer:
-                sep = {"declare": "=<action>", "initiative": "[=<rating>]"}.get(what, "")
-                verb = "roll initiative" if what == "initiative" else what
-                switch = "init" if what == "initiative" else what
-                out.append((organizer, PREFIX + f"{c.name}'s turn to {verb}: "
-                                                f"+combat/{switch} {c.name}{sep}"))
-        if engine == "d10" and organizer and who and {(k, what) for k in who} != already:
+            to, text = _your_turn(engine, what, c, organizer)
+            if to:
+                out.append((to, PREFIX + text))
+                if to == organizer:
+                    told.add(key)
+        # Who else the turn waits for: not what he was just told (issue 28: "Your turn to
+        # act" then "Waiting for (act): <you>" said it twice).
+        rest = [k for k in who if k not in told]
+        if engine == "d10" and organizer and rest and {(k, what) for k in who} != already:
             out.append((organizer, PREFIX + f"Waiting for ({what}): "
-                        + ", ".join(names(k) for k in who)))
+                        + ", ".join(names(k) for k in rest)))
     return out
+
+
+def _organizer_moves(what: str, who: list, names: Names) -> str:
+    if what == "advance":
+        return "Nobody is pending: +combat/next moves on."
+    return ("Pick an opponent: +combat/next <opponent> (" + ", ".join(names(k) for k in who)
+            + "), or +combat/next to pass.")
+
+
+def _your_turn(engine: str, what: str, c, organizer: str | None) -> tuple[str | None, str]:
+    """(recipient, text) telling ``c``'s turn to whoever types it: the player, or the
+    organizer for an NPC (or a spotlight opponent)."""
+    how = _HOW[engine].get(what, what)
+    if not is_npc(c):
+        return c.key, f"Your turn to {how}"
+    if not organizer:
+        return None, ""
+    if engine == "spotlight":
+        return organizer, (f"{c.name} has the spotlight: +combat/act {c.name}=attack "
+                           "<target>, /move, /done")
+    sep = {"declare": "=<action>", "initiative": "[=<rating>]"}.get(what, "")
+    verb = "roll initiative" if what == "initiative" else what
+    switch = "init" if what == "initiative" else what
+    return organizer, f"{c.name}'s turn to {verb}: +combat/{switch} {c.name}{sep}"
 
 
 _AHEAD = {"declare": "You have declared ahead; it will be revealed in your slot.",
