@@ -109,13 +109,15 @@ class TestOrganizerIsToldOnce(PromptTest):
     @pytest.mark.rule("INIT-01", "INIT-02")
     def test_initiative_wait_names_the_others(self):
         """INIT-01/02: at the start the organizer is told his own roll, and the wait names
-        only the others the turn waits for."""
+        only the others the turn waits for; once he is still pending from an earlier
+        command, the wait names him "you", not by his own name."""
         out = self.cmd("+combat/start=slots").text
         self.assertIn("Your turn to roll initiative: +combat/init", out)
         self.assertNotIn("Waiting for (initiative)", out)
         org, bob = self.told("+combat/join", self.char2)
         self.assertIn("Your turn to roll initiative", bob)
-        self.assertIn("Waiting for (initiative): Char, Char2", org)
+        self.assertIn("Waiting for (initiative): you, Char2", org)
+        self.assertNotIn("Char, Char2", org)
 
 
 class TestLogLabels(PromptTest):

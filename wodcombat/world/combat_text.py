@@ -133,7 +133,7 @@ def prompt_messages(engine: str, events: Iterable[Event], state, names: Names,
         rest = [k for k in who if k not in told]
         if engine == "d10" and organizer and rest and {(k, what) for k in who} != already:
             out.append((organizer, PREFIX + f"Waiting for ({what}): "
-                        + ", ".join(names(k) for k in rest)))
+                        + ", ".join("you" if k == organizer else names(k) for k in rest)))
     return out
 
 
