@@ -1194,9 +1194,11 @@ def _check_declare_time(state: CombatState, c: Combatant, rules: TurnRules,
                 f"each character declares and acts in turn, highest initiative first (TURN-05)."
             )
     else:
+        after = (": declare once the organizer moves the fight on (+combat/next)"
+                 if state.phase == "initiative" else ".")
         raise IllegalAction(
             f"Actions are declared in the declaration phase (TURN-02); it is now the "
-            f"{state.phase} phase of turn {state.turn}."
+            f"{state.phase} phase of turn {state.turn}{after}"
         )
 
 

@@ -135,3 +135,21 @@ class TestLogLabels(PromptTest):
                                r"begins\.$")
         self.assertNotIn("t2 extra", log)
         self.assertRegex(log, r"t2 declare Turn 2: declare phase")
+
+
+class TestDeclareTooEarly(PromptTest):
+    @pytest.mark.rule("TURN-02")
+    def test_declaring_in_the_initiative_phase_says_what_moves_the_fight_on(self):
+        """TURN-02: a player who declares while initiative is still being rolled is told
+        the phase and what moves it on, and nothing changes."""
+        self.cmd("+combat/start")
+        self.player("+combat/join")
+        with self.dice(5):
+            self.cmd("+combat/init")
+        with self.dice(3):
+            self.player("+combat/init")
+        before = combat_in(self.room1).get_state().to_dict()
+        out = self.player("+combat/declare attack Char").text
+        self.assertIn("it is now the initiative phase of turn 1", out)
+        self.assertIn("+combat/next", out)
+        self.assertEqual(combat_in(self.room1).get_state().to_dict(), before)
