@@ -75,3 +75,22 @@ def evennia_db(db):
     from evennia.utils.idmapper.models import flush_cache
 
     flush_cache()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cmdset_merge_cache():
+    """Each test starts with Evennia's cache of merged cmdsets empty.
+
+    The cache (evennia.commands.cmdhandler._CMDSET_MERGE_CACHE, 1000 entries) is keyed by
+    the cmdsets' fingerprints, which hold the game objects themselves. Objects a test
+    made are deleted when it ends, and once a whole suite's merges pass 1000, evicting an
+    entry that holds one raises KeyError inside cmdhandler: every later command that
+    misses the cache then fails as "An untrapped error occurred". It showed only in a full
+    run big enough to fill the cache (web pages, infrastructure and override tests, which
+    run late), never in a file run alone.
+    """
+    from evennia.commands import cmdhandler
+
+    cmdhandler._CMDSET_MERGE_CACHE.clear()
+    yield
+    cmdhandler._CMDSET_MERGE_CACHE.clear()
