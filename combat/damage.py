@@ -231,22 +231,9 @@ def _levels(ruleset) -> tuple:
     return HealthTrack.from_section(require_section(ruleset, "health")).levels
 
 
-_LAST_TRACK: list = [None, None, None]  # (sheet, ruleset, track): a hit asks twice
-
-
 def track_of(sheet: Sheet, ruleset) -> HealthTrack:
-    """``sheet.track(health section)`` with the levels built once per ruleset: building them
-    dominated the cost of a hit (design: 50,000 attacks a second). The last answer is kept
-    by identity: a hit asks for the target's track to know its state, then to mark it."""
-    last = _LAST_TRACK
-    if last[0] is sheet and last[1] is ruleset:
-        return last[2]
-    track = _track_of(sheet, ruleset)
-    last[0], last[1], last[2] = sheet, ruleset, track
-    return track
-
-
-def _track_of(sheet: Sheet, ruleset) -> HealthTrack:
+    """``sheet.track(health section)`` with the levels built once per ruleset (kept on it):
+    building them dominated the cost of a hit (design: 50,000 attacks a second)."""
     levels = ruleset.derived(_levels)
     h = sheet.health
     track = HealthTrack(levels, h.get("bashing", 0), h.get("lethal", 0), h.get("aggravated", 0))

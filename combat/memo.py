@@ -16,6 +16,7 @@ sheet read afresh from an Attribute finds the plan an equal sheet left.
 from __future__ import annotations
 
 import itertools
+from types import MappingProxyType
 
 #: Entries one memo keeps before it starts again: steady memory in a long run (a plan holds
 #: its Context and intent, about 1.7 KB; bench/soak.py --census).
@@ -26,10 +27,11 @@ IDENTITY_SIZE = 16
 
 
 class Memo:
-    """Plans (combat/attack.py), their value tokens and the sheets' value numbers."""
+    """Plans (combat/attack.py), their value tokens, the sheets' value numbers, soak pools
+    (combat/damage.py) and CLOSE-08's table of declared attacks (combat/d10/close.py)."""
 
     __slots__ = ("plans", "tokens", "token_of", "values", "sheets", "_next", "last_plan",
-                 "last_defense", "rulesets")
+                 "last_defense", "rulesets", "attacks")
 
     def __init__(self) -> None:
         self.plans: dict = {}  # plan key -> (ruleset, plan, the input it holds)
@@ -41,6 +43,8 @@ class Memo:
         self.last_plan = None  # the last plan by the identity of its inputs
         self.last_defense = None  # the last defense plan, likewise
         self.rulesets: dict = {}  # id(ruleset) -> (ruleset, its answers: combat/damage.py)
+        # CLOSE-08: (the declarations, the attacks on each target): combat/d10/close.py
+        self.attacks: tuple = ((), MappingProxyType({}))
 
     def number(self) -> int:
         """A fresh number: never handed out twice by this memo, even after it starts again."""

@@ -390,22 +390,7 @@ def anticipated_defense(
     return None
 
 
-# The last answer of ``action_penalties``: an act asks it of the same (frozen) combatant when
-# checking the action and again when marking it done, and of its target's when it defends.
-# Keyed by identity; the entry holds both, so neither id is reused while it is kept.
-_LAST_PENALTIES: list = [None, None, ()]
-
-
 def action_penalties(combatant: Combatant, ruleset) -> tuple[tuple[Modifier, ...], ...]:
-    last = _LAST_PENALTIES
-    if last[0] is combatant and last[1] is ruleset:
-        return last[2]
-    table = _action_penalties(combatant, ruleset)
-    last[0], last[1], last[2] = combatant, ruleset, table
-    return table
-
-
-def _action_penalties(combatant: Combatant, ruleset) -> tuple[tuple[Modifier, ...], ...]:
     """The modifiers the turn puts on each declared action, by index.
 
     MAN-05: N declared actions: -N dice on the first, -(N+1) on the second, ...; DEF-04:
@@ -414,8 +399,11 @@ def _action_penalties(combatant: Combatant, ruleset) -> tuple[tuple[Modifier, ..
     more actions than the lowest of Dex/Wits: +3 difficulty on all; TURN-08 revised: a
     changed action that is not defensive is +1 difficulty.
     """
-    rules = turn_rules(ruleset)
     acts = combatant.actions
+    if (len(acts) == 1 and not (combatant.aborted_to is not None and combatant.abort_difficulty)
+            and (combatant.action_cap is None or combatant.action_cap >= 1)):
+        return ((),)  # one action, not changed, within the cap: nothing (asked thrice an act)
+    rules = turn_rules(ruleset)
     normal = sum(1 for a in acts if not a.get("extra"))
     over = None
     rage = rules.extra_sources.get("rage") or {}
