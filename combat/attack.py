@@ -43,7 +43,7 @@ from .maneuvers import (
 )
 from .pools import Modifier, PoolSpec
 from .sheet import Sheet
-from .values import fast_init, replace
+from .values import copyable, fast_init, replace
 
 # Conditions the combat may report on a side; a closed set so a typo is caught.
 CONDITIONS = frozenset({
@@ -119,6 +119,7 @@ class Side:
     in_combat: bool = True  # MAN-01: someone in combat cannot be ambushed
 
 
+@copyable  # copied at every step of a fight: combat/values.py
 @dataclass(frozen=True, slots=True)
 class WeaponState:
     """A ranged weapon's readiness, as plain values the combat saves between turns."""

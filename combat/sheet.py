@@ -12,7 +12,7 @@ from .errors import InputError
 from .health import DAMAGE_TYPES, HealthTrack
 from .player_text import plain_text
 from .traits import TraitCatalog
-from .values import replace
+from .values import copyable, replace
 
 VERSION = 1
 IDENTITY = ("splat", "race", "breed", "form", "generation")
@@ -33,6 +33,7 @@ class Pool:
     permanent: int
 
 
+@copyable  # copied at every step of a fight: combat/values.py
 @dataclass(frozen=True)
 class Sheet:
     splat: str = "mortal"
