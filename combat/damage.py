@@ -111,6 +111,12 @@ COMPUTED_CONDITIONS = ("has_vitae", "shifter_stamina", "always")
 
 _TYPES = Str(choices=DAMAGE_TYPES)
 
+# COMP-02: Stamina over (mortals) or +2 over (supernaturals) the successes after soak.
+DAZED_DEFAULTS = {"trait": "Stamina", "compare": "over", "mortal_margin": 0,
+                  "supernatural_margin": 2}
+# HLT-06: wounds cost dice on action pools only (seed 000, Wound penalties).
+WOUNDS_DEFAULTS = {"applies_to": ("action",), "exempt_unless_incapacitated": ()}
+
 DAMAGE_SCHEMA = Struct(
     optional={
         "source": Str(),
@@ -144,6 +150,7 @@ DAMAGE_SCHEMA = Struct(
             }
         ),
         "dazed": Struct(
+            defaults=DAZED_DEFAULTS,
             optional={
                 "trait": Str(),
                 "compare": Str(choices=("over", "at_least")),
@@ -158,6 +165,7 @@ DAMAGE_SCHEMA = Struct(
             }
         ),
         "wounds": Struct(
+            defaults=WOUNDS_DEFAULTS,
             optional={
                 "applies_to": ListOf(Str(choices=ROLL_KINDS)),
                 "exempt_unless_incapacitated": ListOf(Str(choices=ROLL_KINDS)),
@@ -166,7 +174,11 @@ DAMAGE_SCHEMA = Struct(
                 "ignore_when_incapacitated": Bool(),
             }
         ),
-    }
+    },
+    # What a ruleset that leaves these out plays by (rules/core/damage.yaml states them all)
+    defaults={"damage_can_botch": False, "dice_per_extra_success": 1, "soak_can_botch": False,
+              "penalties_reduce_soak": False, "rage_to_stay_active": 1,
+              "dazed": DAZED_DEFAULTS, "wounds": WOUNDS_DEFAULTS},
 )
 
 _CELL = Optional(
@@ -249,7 +261,7 @@ def damage_pool(base: int, attack_successes: int, ruleset=None) -> int:
     """DMG-02: each attack success beyond the first adds a damage die (seed 000, Damage)."""
     per = 1
     if ruleset is not None:
-        per = require_section(ruleset, "damage").get("dice_per_extra_success", 1)
+        per = require_section(ruleset, "damage")["dice_per_extra_success"]
     return max(0, base) + max(0, attack_successes - 1) * per
 
 
@@ -682,7 +694,7 @@ def _soak(
     kept, dropped = [], []
     for m in modifiers:
         # DICE-10: dice penalties (wounds, multiple actions) never reduce soak pools.
-        if m.dice < 0 and not dsec.get("penalties_reduce_soak", False):
+        if m.dice < 0 and not dsec["penalties_reduce_soak"]:
             dropped.append(m)
             if m.difficulty:
                 kept.append(Modifier(m.reason, 0, m.difficulty))
@@ -776,15 +788,15 @@ def unsoakable_applies(ruleset, *, enemy_hit_by_success: bool,
 
 def daze_threshold(ruleset, sheet: Sheet) -> int:
     """COMP-02: Stamina for mortals (and ghouls, "mortal+"), Stamina + 2 for supernaturals."""
-    sec = require_section(ruleset, "damage").get("dazed") or {}
-    stamina = sheet.rating(ruleset.traits, sec.get("trait", "Stamina"))
+    sec = require_section(ruleset, "damage")["dazed"]
+    stamina = sheet.rating(ruleset.traits, sec["trait"])
     families = sec.get("supernatural_families")
     if families is None:
         spec = ruleset.traits.splats.get(sheet.splat) or {}
         supernatural = spec.get("supernatural") == "yes"
     else:
         supernatural = family_of(sheet, ruleset) in families
-    margin = sec.get("supernatural_margin", 2) if supernatural else sec.get("mortal_margin", 0)
+    margin = sec["supernatural_margin"] if supernatural else sec["mortal_margin"]
     return stamina + margin
 
 
@@ -793,10 +805,10 @@ def is_dazed(ruleset, sheet: Sheet, successes_after_soak: int, limit: int | None
     the target's ``daze_threshold`` when the caller already has it."""
     if successes_after_soak <= 0:
         return False
-    sec = require_section(ruleset, "damage").get("dazed") or {}
+    sec = require_section(ruleset, "damage")["dazed"]
     if limit is None:
         limit = daze_threshold(ruleset, sheet)
-    if sec.get("compare", "over") == "at_least":
+    if sec["compare"] == "at_least":
         return successes_after_soak >= limit
     return successes_after_soak > limit
 
@@ -867,9 +879,9 @@ def wound_modifier(
 
 
 def _wound_modifier(sheet: Sheet, ruleset, kind_of_roll: str, ignore_wounds: bool):
-    sec = require_section(ruleset, "damage").get("wounds") or {}
-    applies = kind_of_roll in sec.get("applies_to", ("action",))
-    exempt = kind_of_roll in sec.get("exempt_unless_incapacitated", ())
+    sec = require_section(ruleset, "damage")["wounds"]
+    applies = kind_of_roll in sec["applies_to"]
+    exempt = kind_of_roll in sec["exempt_unless_incapacitated"]
     if not applies and not exempt:
         return None
     track = _wound_track(sheet, ruleset)
@@ -1001,7 +1013,7 @@ def _resolve(ruleset, target: Sheet, request: DamageRequest, rng, memo=None) -> 
     difficulty = (rules.base_difficulty if request.damage_difficulty is None
                   else request.damage_difficulty)
     dfaces = faces_for(request.faces_damage, pool, rng, rules.sides, "damage")
-    droll = dicemod.count(dfaces, difficulty, rules, can_botch=dsec.get("damage_can_botch", False))
+    droll = dicemod.count(dfaces, difficulty, rules, can_botch=dsec["damage_can_botch"])
     rolled = droll.successes
 
     # DMG-04..DMG-11: the soak roll, a reflex that cannot botch; no wound penalty (DICE-10).
@@ -1012,7 +1024,7 @@ def _resolve(ruleset, target: Sheet, request: DamageRequest, rng, memo=None) -> 
     if soak is not None and rolled > 0:
         sfaces = faces_for(request.faces_soak, soak.dice, rng, rules.sides, "soak")
         sroll = dicemod.count(
-            sfaces, soak.difficulty, rules, can_botch=dsec.get("soak_can_botch", False)
+            sfaces, soak.difficulty, rules, can_botch=dsec["soak_can_botch"]
         )
     soaked = min(rolled, sroll.successes if sroll else 0)
     penetrating = rolled - soaked
@@ -1084,7 +1096,7 @@ def _condition_after(ruleset, dsec: Mapping, plan, request: DamageRequest, resul
         if rule == "dying":
             candidate = DYING if rage and rage.current > 0 else DEAD
         elif rule == "rage_or_revert":
-            cost = dsec.get("rage_to_stay_active", 1)
+            cost = dsec["rage_to_stay_active"]
             if request.stay_active_with_rage and rage and rage.current >= cost:
                 sheet = pay_costs(sheet, {"Rage": cost}, "stay active")
                 spent["Rage"] = cost
