@@ -45,7 +45,7 @@ from .pools import Modifier
 from .schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
 from .conditions import ended_event, split_expired
 from .state import MODES, Combatant, CombatState, Condition, Options, Slot, plain
-from .values import fast_init, replace
+from .values import copier, fast_init, replace
 
 # ---------------------------------------------------------------- the YAML this module reads
 
@@ -390,6 +390,16 @@ def anticipated_defense(
     return None
 
 
+# Hot copies (every act starts a phase or a turn): positional copiers made once here
+# (combat/values.py ``copier``), in the order of their fields below.
+_NEW_PHASE = copier(CombatState, "phase", "order", "cursor")
+# What a new turn resets on each combatant (TURN-01): the values passed in this order.
+_NEW_TURN = copier(Combatant, "declared", "actions", "main", "reactive", "desperate", "used",
+                   "defenses", "delayed", "aborted_to", "abort_failed", "abort_difficulty",
+                   "extra_actions", "next_extra", "rage_spent", "action_cap", "conditions",
+                   "lost", "ahead_declare", "ahead_act", "late")
+
+
 def action_penalties(combatant: Combatant, ruleset) -> tuple[tuple[Modifier, ...], ...]:
     """The modifiers the turn puts on each declared action, by index.
 
@@ -500,7 +510,7 @@ def _begin(st: CombatState, rules: TurnRules, phase: str, events: list) -> Comba
             slots.append(Slot(total, rating, (key,)))
     if phase == "declare":
         slots.reverse()  # TURN-01: declaration from low to high
-    st = replace(st, phase=phase, order=tuple(slots), cursor=0)
+    st = _NEW_PHASE(st, phase, tuple(slots), 0)
     events.append(
         Event("phase", {
             "turn": turn,
@@ -525,29 +535,8 @@ def _new_turn(st: CombatState, rules: TurnRules, events: list) -> CombatState:
             lost = _lost(conds, turn, rules)
         else:  # most combatants: nothing expires, nothing takes the turn away
             conds, lost = (), False
-        c = replace(
-            c,
-            declared=False,
-            actions=(),
-            main=0,
-            reactive=(),
-            desperate=False,
-            used=(),
-            defenses=0,
-            delayed=False,
-            aborted_to=None,
-            abort_failed=False,
-            abort_difficulty=0,
-            extra_actions=c.next_extra,
-            next_extra=(),
-            rage_spent=0,
-            action_cap=None,
-            conditions=conds,
-            lost=lost,
-            ahead_declare=None,
-            ahead_act="",
-            late=False,
-        )
+        c = _NEW_TURN(c, False, (), 0, (), False, (), 0, False, None, False, 0, c.next_extra,
+                      (), 0, None, conds, lost, None, "", False)
         # INIT-04: the rating is kept, so NPCs re-roll without retyping it; a roll made late
         # in the turn before counts for this turn (it was made for it).
         if reroll and not (c.joined_turn == turn and c.init_total is not None):

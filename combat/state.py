@@ -20,7 +20,7 @@ from .conditions import Condition
 from .d10.gear import EMPTY as EMPTY_GEAR
 from .d10.gear import Gear, Spending
 from .errors import InputError
-from .values import copyable, fast_init, plain, replace
+from .values import copier, copyable, fast_init, plain, replace
 
 VERSION = 1
 MODES = ("classic", "simple")  # TURN-01/TURN-03 vs TURN-05
@@ -315,7 +315,7 @@ class CombatState:
                 out[i] = c
                 same_keys = same_keys and c.key == key
         new = tuple(out)
-        return replace(self, combatants=new, _index=(new, idx) if same_keys else None)
+        return _WITH_COMBATANTS(self, new, (new, idx) if same_keys else None)
 
     # ------------------------------------------------------------ storage
 
@@ -354,3 +354,7 @@ class CombatState:
             deadline=None if deadline is None else float(deadline),
             ranges=tuple((str(a), str(b), int(y)) for a, b, y in d.get("ranges") or ()),
         )
+
+
+# hot copies (every step of an act): positional copiers, made once (combat/values.py)
+_WITH_COMBATANTS = copier(CombatState, "combatants", "_index")
