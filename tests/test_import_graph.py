@@ -24,7 +24,7 @@ SHARED = (
     "combat.core.intents", "combat.core.events", "combat.core.outcome", "combat.core.dice_log",
     "combat.values", "combat.errors", "combat.dice", "combat.sheet", "combat.health",
     "combat.traits", "combat.pools", "combat.schema", "combat.player_text", "combat.memo",
-    "combat.rollexpr", "combat.catalog",
+    "combat.rollexpr", "combat.catalog", "combat.conditions",
 )
 # The spotlight engine's modules: they stand on the shared layer, never on d10's state or
 # its package (the armor table it reads lives in combat/maneuvers.py, shared data for now).
