@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import engine as B  # noqa: E402
 
 from wodcombat.combat import simulate as sim  # noqa: E402
+from wodcombat.combat.memo import Memo  # noqa: E402
 from wodcombat.combat.ruleset import load_ruleset  # noqa: E402
 
 
@@ -55,9 +56,10 @@ def main(kind: str, n: int) -> None:
         cases, fresh = [B.matchup_case(rules, B.fists_vs_dodge, 1)], False
     else:
         raise SystemExit(f"unknown kind {kind!r}: fight, declare, declare10, declare100, act")
-    B.timed(rules, cases, 500, 0, 1, fresh)
+    memo = Memo() if os.environ.get("BENCH_MEMO") == "run" else None
+    B.timed(rules, cases, 500, 0, 1, fresh, memo)
     os.getppid()
-    B.timed(rules, cases, n, 0, 1, fresh)  # whole chunks of 500
+    B.timed(rules, cases, n, 0, 1, fresh, memo)  # whole chunks of 500
     os.getppid()
 
 

@@ -98,7 +98,7 @@ def _module_caches() -> dict:
             if value is not None:
                 sizes[f"{modname}.{name}"] = len(value)
     damage = sys.modules.get("wodcombat.combat.damage")
-    if damage is not None:
+    if getattr(damage, "_MEMO", None) is not None:  # gone since issue 32: combat/memo.py
         sizes["wodcombat.combat.damage._MEMO entries"] = sum(
             len(v[1]) for v in damage._MEMO.values())
     tw = sys.modules.get("wodcombat.world.text_width")

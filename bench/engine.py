@@ -53,6 +53,7 @@ from wodcombat.combat.core import intents as it  # noqa: E402
 from wodcombat.combat.core.engine import engine_for  # noqa: E402
 from wodcombat.combat.d10.fight import OUT_OF_ACTION  # noqa: E402
 from wodcombat.combat.errors import WodError  # noqa: E402
+from wodcombat.combat.memo import Memo  # noqa: E402
 from wodcombat.combat.ruleset import load_ruleset  # noqa: E402
 from wodcombat.combat.sheet import Sheet  # noqa: E402
 
@@ -137,7 +138,7 @@ def crowd_sheets(rs, n: int, seed: int) -> dict[str, Sheet]:
 
 class FreshSheets(Mapping):
     """Like the service's ``Sheets``: each sheet read once per command, as a new object (the
-    game reads it from an Attribute each time), so ``Sheet.value_key`` is rebuilt as it is
+    game reads it from an Attribute each time), so ``Sheet.value`` is rebuilt as it is
     in the game. The copy stands in for ``Sheet.from_dict``, which is the service's cost."""
 
     __slots__ = ("_base", "_read")
@@ -152,7 +153,8 @@ class FreshSheets(Mapping):
             old = self._base[key]
             s = object.__new__(Sheet)
             s.__dict__.update(old.__dict__)
-            s.__dict__.pop("_value_key", None)
+            s.__dict__.pop("_value", None)
+            s.__dict__.pop("_soak_value", None)
             self._read[key] = s
         return s
 
@@ -260,10 +262,10 @@ class _Recorder:
     def __init__(self, engine, kept: list):
         self._engine, self.kept = engine, kept
 
-    def apply(self, state, intent, sheets, rules, rng):
+    def apply(self, state, intent, sheets, rules, rng, **kw):
         if isinstance(intent, it.Declare):
             self.kept.append((state, intent, dict(sheets)))
-        return self._engine.apply(state, intent, sheets, rules, rng)
+        return self._engine.apply(state, intent, sheets, rules, rng, **kw)
 
     def __getattr__(self, name):
         return getattr(self._engine, name)
@@ -317,9 +319,11 @@ def crowd_declarations(rs, size: int, seed: int, want: int = 400, turns: int = 3
 # ---------------------------------------------------------------- runners
 
 
-def timed(rs, cases, n, seconds, seed, fresh):
+def timed(rs, cases, n, seconds, seed, fresh, memo=None):
     """``apply`` each (state, Act, sheets) in turn; (resolutions, CPU seconds, hits). A hit
-    is an attack that got through the defense (a ``hit`` event)."""
+    is an attack that got through the defense (a ``hit`` event). ``memo``: one
+    ``combat.memo.Memo`` kept over the run, as the simulator keeps one (None: each call
+    makes its own, as a game command does)."""
     apply = engine_for(rs).apply
     rng = random.Random(seed)
     m = len(cases)
@@ -331,7 +335,8 @@ def timed(rs, cases, n, seconds, seed, fresh):
             state, intent, sheets = cases[k % m]
             k += 1
             try:
-                out = apply(state, intent, FreshSheets(sheets) if fresh else sheets, rs, rng)
+                out = apply(state, intent, FreshSheets(sheets) if fresh else sheets, rs, rng,
+                            memo=memo)
             except WodError:  # a refused declaration (the simulator then falls back)
                 continue
             for e in out.events:
@@ -370,6 +375,9 @@ def main(argv=None) -> int:
     p.add_argument("--profile", default="", help="cProfile the scenario matching this")
     p.add_argument("--declare", action="store_true",
                    help="time declarations (+combat/declare) instead of acts")
+    p.add_argument("--memo", choices=("run", "call"), default="run",
+                   help="run: one combat.memo.Memo per scenario, as the simulator keeps one "
+                        "per run (default); call: a new one per apply, as a game command")
     args = p.parse_args(argv)
     rs = load_ruleset(args.rules, args.ruleset)
     chosen = [(name, fn) for name, fn in scenarios(rs, args)
@@ -383,21 +391,23 @@ def main(argv=None) -> int:
 
         name, build = chosen[0]
         cases, fresh = build()
-        timed(rs, cases, 1000, 0, args.seed, fresh)  # warm the caches first, as a server has them
+        memo = Memo() if args.memo == "run" else None
+        timed(rs, cases, 1000, 0, args.seed, fresh, memo)  # warm the memo first
         prof = cProfile.Profile()
-        prof.runcall(timed, rs, cases, args.n, args.seconds, args.seed, fresh)
+        prof.runcall(timed, rs, cases, args.n, args.seconds, args.seed, fresh, memo)
         print(f"profile of: {name}")
         if os.environ.get("WOD_BENCH_PROFILE_OUT"):  # for pstats (callers, callees)
             prof.dump_stats(os.environ["WOD_BENCH_PROFILE_OUT"])
         pstats.Stats(prof).sort_stats("tottime").print_stats(25)
         return 0
     print(f"ruleset {rs.name}, engine {engine_for(rs).name}, Python {sys.version.split()[0]}, "
-          f"seed {args.seed}")
+          f"seed {args.seed}, memo per {args.memo}")
     print(f"{'scenario':<40} {'resolutions':>11} {'per second':>11} {'us each':>8} {'hit%':>5}")
     for name, build in chosen:
         cases, fresh = build()
-        timed(rs, cases, 1000, 0, args.seed, fresh)  # warm-up (caches, allocator), as a server
-        done, secs, hits = timed(rs, cases, args.n, args.seconds, args.seed, fresh)
+        memo = Memo() if args.memo == "run" else None
+        timed(rs, cases, 1000, 0, args.seed, fresh, memo)  # warm-up (memo, allocator)
+        done, secs, hits = timed(rs, cases, args.n, args.seconds, args.seed, fresh, memo)
         print(f"{name:<40} {done:>11,} {done / secs:>11,.0f} {secs / done * 1e6:>8.1f} "
               f"{'-' if args.declare else f'{100 * hits / done:.0f}':>5}")  # no hits declaring
     return 0

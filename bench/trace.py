@@ -80,9 +80,9 @@ def wrap_engines(sink: Callable[[str], None]) -> Callable[[], None]:
     for cls in {D10Engine, type(SPOT)}:
         original = cls.apply
 
-        def apply(self, state, intent, sheets, rules, rng, _original=original):
+        def apply(self, state, intent, sheets, rules, rng, _original=original, **kw):
             try:
-                out = _original(self, state, intent, sheets, rules, rng)
+                out = _original(self, state, intent, sheets, rules, rng, **kw)
             except WodError as why:
                 sink(record(intent, None, why, rng))
                 raise

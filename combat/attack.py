@@ -17,7 +17,6 @@ Refusals are ``IllegalAction`` saying why and what is allowed; bad names are ``I
 
 from __future__ import annotations
 
-import itertools
 import random
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
@@ -26,6 +25,8 @@ from typing import Callable, Mapping
 from .damage import wound_modifier
 from .dice import Roll, count, roll_faces
 from .errors import IllegalAction, InputError
+from .memo import IDENTITY_SIZE, Memo
+from .memo import SIZE as MEMO_SIZE
 from .maneuvers import (
     COVER,
     PACES,
@@ -42,7 +43,7 @@ from .maneuvers import (
 )
 from .pools import Modifier, PoolSpec
 from .sheet import Sheet
-from .values import fast_init, replace
+from .values import copyable, fast_init, replace
 
 # Conditions the combat may report on a side; a closed set so a typo is caught.
 CONDITIONS = frozenset({
@@ -118,6 +119,7 @@ class Side:
     in_combat: bool = True  # MAN-01: someone in combat cannot be ambushed
 
 
+@copyable  # copied at every step of a fight: combat/values.py
 @dataclass(frozen=True, slots=True)
 class WeaponState:
     """A ranged weapon's readiness, as plain values the combat saves between turns."""
@@ -1117,27 +1119,21 @@ def _magic_plan(ruleset, intent: Attack, ctx: Context, costs) -> _Plan:
                  deals_damage=True, disarm="", sever=False, drain=0, barehanded=False)
 
 
-# ================================================================ plan cache
+# ================================================================ plans, through a memo
 
-_PLANS: dict = {}
-# Bounded: steady memory in a long-running game (bench/soak.py). The value table of tokens
-# below is emptied with it and never holds more (1.7 KB an entry, its Context and intent:
-# at 4,096 it was the largest cache of a long game, bench/soak.py --census).
-_PLAN_CACHE_SIZE = 1024
-
-
-def _ident(x):
-    """How a cache key names a plan input: a Sheet by its value (``Sheet.value_key``), so a
-    sheet read afresh from an Attribute on each command finds the plan an equal sheet left;
-    anything else by identity (its entry holds it, so the id is not reused meanwhile)."""
-    return x.value_key() if type(x) is Sheet else id(x)
+# Plans are pure functions of frozen inputs; a ``Memo`` (combat/memo.py) handed down from
+# ``apply`` keeps them, so neither the three asks of one attack nor a simulation of one
+# matchup (bench/engine.py) builds them again. Without a memo (a test, a tool) each ask
+# builds its plan. The ruleset is matched by identity (its mappings are not hashable); each
+# entry holds it (and any input keyed by id), so an id cannot be reused while the entry
+# lives. Refusals are not kept.
 
 
-# Plans are pure functions of frozen inputs, so the last thousand or so are kept: neither a
-# simulation of one matchup (bench/engine.py) nor a command reading its sheets anew rebuilds
-# them on every attack. The ruleset is matched by identity (its mappings are not hashable);
-# each entry holds it (and any input keyed by id), so an id cannot be reused while the entry
-# lives. Refusals are not cached.
+def _ident(x, memo: Memo):
+    """How a key names a plan input: a Sheet by its value, so a sheet read afresh from an
+    Attribute on each command finds the plan an equal sheet left; anything else by identity
+    (its entry holds it, so the id is not reused meanwhile)."""
+    return memo.sheet_number(x) if type(x) is Sheet else id(x)
 
 
 _ATTACK_FIELDS = attrgetter(*(f.name for f in fields(Attack)))
@@ -1145,63 +1141,41 @@ _CONTEXT_FIELDS = attrgetter(*(f.name for f in fields(Context)
                                if f.name not in ("attacker", "target")))
 _SIDE_FIELDS = attrgetter(*(f.name for f in fields(Side)))
 _DEFENSE_FIELDS = attrgetter(*(f.name for f in fields(Defense)))
-_TOKENS: dict = {}  # (id(intent), id(ctx)) -> (intent, ctx, token)
-_TOKEN_OF: dict = {}  # (intent, ctx) -> token
-_NEXT_TOKEN = itertools.count(1)
-# The identity entries serve the lookups of the attack being resolved: each attack builds its
-# Context anew (combat/d10/strike.py, ranged.py), so an entry is found again only by the
-# next lookup of the same attack (measured over bench/engine.py: every one of 190,000 hits
-# was of the entry made last). A handful covers a few attacks interleaved; the 4,096 kept
-# before held that many dead Contexts (two Sides and their frozensets each), 0.7 KB an entry
-# beyond what the value table shares (bench/soak.py --census).
-_IDENTITY_SIZE = 16
 
 
-def _token(intent: Attack, ctx: Context) -> int:
+def _token(intent: Attack, ctx: Context, memo: Memo) -> int:
     """A number naming the value of (intent, ctx), for the plan keys: hashing a Context (its
-    sides, frozensets, ...) costs more than the cached plan lookup itself, and both plan
-    lookups of an attack need it. Found by identity first (a combat reuses its objects), then
-    by value (a command builds new equal ones); a number is never reused for another value.
+    sides, frozensets, ...) costs more than the plan lookup itself, and both plan lookups of
+    an attack need it. Found by identity first (a combat reuses its objects), then by value
+    (a command builds new equal ones); a number is never reused for another value.
     Raises TypeError for an unhashable input, as a key holding it would."""
     ids = (id(intent), id(ctx))
-    hit = _TOKENS.get(ids)
+    hit = memo.tokens.get(ids)
     if hit is not None and hit[0] is intent and hit[1] is ctx:
         return hit[2]
     if type(intent) is Attack and type(ctx) is Context and type(ctx.attacker) is Side \
             and type(ctx.target) is Side:
         # the same value as (intent, ctx) compares, flat: hashed and compared in C without
-        # the dataclasses' own __hash__/__eq__ (two thirds of the cost; every attack and
-        # every declared attack's probe looks its plan up by value once)
+        # the dataclasses' own __hash__/__eq__ (two thirds of the cost)
         value = (_ATTACK_FIELDS(intent), _CONTEXT_FIELDS(ctx), _SIDE_FIELDS(ctx.attacker),
                  _SIDE_FIELDS(ctx.target))
     else:
         value = (intent, ctx)
-    tok = _TOKEN_OF.get(value)
+    tok = memo.token_of.get(value)
     if tok is None:
-        if len(_TOKEN_OF) >= _PLAN_CACHE_SIZE:
-            _forget_plans()
-        tok = _TOKEN_OF[value] = next(_NEXT_TOKEN)
-    if len(_TOKENS) >= _IDENTITY_SIZE:
-        _TOKENS.clear()
-    _TOKENS[ids] = (intent, ctx, tok)  # holds both, so neither id is reused meanwhile
+        if len(memo.token_of) >= MEMO_SIZE:
+            memo.forget_plans()
+        tok = memo.token_of[value] = memo.number()
+    if len(memo.tokens) >= IDENTITY_SIZE:
+        memo.tokens.clear()
+    memo.tokens[ids] = (intent, ctx, tok)  # holds both, so neither id is reused meanwhile
     return tok
-
-
-def _forget_plans() -> None:
-    """Empty the plans and the names of their inputs together. A token only names plan
-    keys: kept after its plans are gone it serves nothing (its value comes back with a new
-    token as fast), and plans kept after their tokens are gone can never be found again.
-    Each new token is followed by a stored plan (or a refusal), so neither table outgrows
-    the other. Numbers already handed out stay valid (a number is never reused), so the
-    identity entries of the attack being resolved are kept: its next lookup finds its token."""
-    _PLANS.clear()
-    _TOKEN_OF.clear()
 
 
 class _TargetFacts:
     """What an attack plan may read from the target's sheet (``_prepare`` gets only this).
     Each read is noted: a plan that read nothing of the target (most: only disarms, knock-
-    downs and stakes look) is stored for any target, so with every hit making a new target
+    downs and stakes look) is kept for any target, so with every hit making a new target
     sheet a crowd still finds its plans."""
 
     __slots__ = ("_ruleset", "_sheet", "used")
@@ -1231,72 +1205,73 @@ class _TargetFacts:
         return _rating(self._ruleset, self._sheet, "Stamina")
 
 
-_LAST_PLAN: list = [None]  # the last plan by the identity of its inputs (see _plan)
-
-
-def _plan(ruleset, attacker, target, intent: Attack, ctx: Context) -> _Plan:
-    """``_prepare`` through the plan cache (see above): first under a key without the
-    target (plans that read nothing of it), then with the target's facts. An attack asks
-    for its plan three times with the very same values (can it be made, the defense
-    against it, its roll): the last answer is kept by identity first."""
-    last = _LAST_PLAN[0]
+def _plan(ruleset, attacker, target, intent: Attack, ctx: Context, memo: Memo | None) -> _Plan:
+    """``_prepare`` through the memo: the last answer by identity first (an attack asks
+    three times with the very same values), then by value, under a key without the target
+    (plans that read nothing of it), then with the target's facts."""
+    if memo is None:
+        return _prepare(ruleset, attacker, _TargetFacts(ruleset, target), intent, ctx)
+    last = memo.last_plan
     if (last is not None and last[0] is intent and last[1] is ctx and last[2] is attacker
             and last[3] is target and last[4] is ruleset):
         return last[5]
-    plan = _plan_by_value(ruleset, attacker, target, intent, ctx)
-    _LAST_PLAN[0] = (intent, ctx, attacker, target, ruleset, plan)
+    plan = _plan_by_value(ruleset, attacker, target, intent, ctx, memo)
+    memo.last_plan = (intent, ctx, attacker, target, ruleset, plan)
     return plan
 
 
-def _plan_by_value(ruleset, attacker, target, intent: Attack, ctx: Context) -> _Plan:
+def _plan_by_value(ruleset, attacker, target, intent: Attack, ctx: Context,
+                   memo: Memo) -> _Plan:
     facts = _TargetFacts(ruleset, target)
     try:
-        base = ("attack", id(ruleset), _ident(attacker), _token(intent, ctx))
-        hit = _PLANS.get(base)
+        base = ("attack", id(ruleset), _ident(attacker, memo), _token(intent, ctx, memo))
+        hit = memo.plans.get(base)
     except TypeError:  # an unhashable input: just compute
         return _prepare(ruleset, attacker, facts, intent, ctx)
     if hit is not None and hit[0] is ruleset:
         return hit[1]
     full = (*base, facts.key())
-    hit = _PLANS.get(full)
+    hit = memo.plans.get(full)
     if hit is not None and hit[0] is ruleset:
         return hit[1]
     value = _prepare(ruleset, attacker, facts, intent, ctx)
-    _store(full if facts.used else base, (ruleset, value, attacker))
+    memo.store(full if facts.used else base, (ruleset, value, attacker))
     return value
 
 
 _ASKS_SOAK = object()  # a defense-plan entry: this defense turns on can_soak (see _defense)
 
 
-# The last defense plan, by the identity of its inputs: an attack asks for it twice (is the
-# defense usable, then its roll) with the very same values (combat/d10/strike.py).
-_LAST_DEFENSE: list = [None]
-
-
 def _defense(ruleset, defender, attacker, defense: Defense, plan: _Plan, ctx: Context,
-             can_soak, intent: Attack):
-    last = _LAST_DEFENSE[0]
+             can_soak, intent: Attack, memo: Memo | None):
+    """The defense plan: through the memo, the last answer by identity first (an attack
+    asks twice, is the defense usable and its roll, with the very same values)."""
+    if memo is None:
+        _check_magic_defense(ruleset, intent, defense)
+        return _defense_plan(ruleset, defender, attacker, defense, plan, ctx, can_soak)
+    last = memo.last_defense
     if (last is not None and last[0] is defense and last[1] is plan and last[2] is ctx
             and last[3] is defender and last[4] is attacker and last[5] is ruleset
             and last[6] is can_soak and last[7] is intent):
         return last[8]
-    value = _defense_uncached(ruleset, defender, attacker, defense, plan, ctx, can_soak, intent)
-    _LAST_DEFENSE[0] = (defense, plan, ctx, defender, attacker, ruleset, can_soak, intent, value)
+    value = _defense_by_value(ruleset, defender, attacker, defense, plan, ctx, can_soak,
+                              intent, memo)
+    memo.last_defense = (defense, plan, ctx, defender, attacker, ruleset, can_soak, intent,
+                         value)
     return value
 
 
-def _defense_uncached(ruleset, defender, attacker, defense: Defense, plan: _Plan,
-                      ctx: Context, can_soak, intent: Attack):
+def _defense_by_value(ruleset, defender, attacker, defense: Defense, plan: _Plan,
+                      ctx: Context, can_soak, intent: Attack, memo: Memo):
     # The defense plan reads the defender, not the attacker: the key leaves the attacker out,
     # and names the attack by the plan facts the defense reads.
     try:
-        key = ("defense", id(ruleset), _ident(defender),
+        key = ("defense", id(ruleset), _ident(defender, memo),
                _DEFENSE_FIELDS(defense) if type(defense) is Defense else defense, plan.kind,
                plan.range,
                plan.damage_type, plan.auto_hit, plan.maneuver.name, plan.barehanded,
-               _token(intent, ctx))
-        hit = _PLANS.get(key)
+               _token(intent, ctx, memo))
+        hit = memo.plans.get(key)
     except TypeError:  # an unhashable input: just compute
         hit, key = None, None
     if hit is not None and hit[0] is ruleset:
@@ -1309,12 +1284,12 @@ def _defense_uncached(ruleset, defender, attacker, defense: Defense, plan: _Plan
             return _defense_plan(ruleset, defender, attacker, defense, plan, ctx, None)
         answer = bool(can_soak(plan.damage_type))
         key = (*key, answer)
-        hit = _PLANS.get(key)
+        hit = memo.plans.get(key)
         if hit is not None and hit[0] is ruleset:
             return hit[1]
         value = _defense_plan(ruleset, defender, attacker, defense, plan, ctx,
                               lambda _type: answer)
-        _store(key, (ruleset, value, defender))
+        memo.store(key, (ruleset, value, defender))
         return value
     _check_magic_defense(ruleset, intent, defense)
     asked: list[bool] = []
@@ -1326,26 +1301,20 @@ def _defense_uncached(ruleset, defender, attacker, defense: Defense, plan: _Plan
     value = _defense_plan(ruleset, defender, attacker, defense, plan, ctx, soak)
     if key is not None:
         if asked:
-            _store(key, (ruleset, _ASKS_SOAK, defender))
+            memo.store(key, (ruleset, _ASKS_SOAK, defender))
             key = (*key, asked[0])
-        _store(key, (ruleset, value, defender))
+        memo.store(key, (ruleset, value, defender))
     return value
-
-
-def _store(key, entry) -> None:
-    if len(_PLANS) >= _PLAN_CACHE_SIZE:
-        _forget_plans()
-    _PLANS[key] = entry
 
 
 # ================================================================ public API: attack
 
 
 def build_attack_pool(ruleset, attacker, target, intent: Attack,
-                      context: Context | None = None) -> PoolSpec:
+                      context: Context | None = None, *, memo: Memo | None = None) -> PoolSpec:
     """The attack's pool with every modifier and its reason; ``IllegalAction`` if the attack
     cannot be made. An attack that needs no roll (DICE-08) has an empty pool."""
-    plan = _plan(ruleset, attacker, target, intent, context or Context())
+    plan = _plan(ruleset, attacker, target, intent, context or Context(), memo)
     return plan.pool if plan.pool is not None else PoolSpec((), (), ruleset.dice.base_difficulty)
 
 
@@ -1473,12 +1442,13 @@ def _parry_item(ruleset, defender, item: str):
 
 def build_defense_pool(ruleset, defender, attacker, defense: Defense, attack: Attack,
                        context: Context | None = None, *,
-                       can_soak: Callable[[str], bool] | None = None) -> PoolSpec:
+                       can_soak: Callable[[str], bool] | None = None,
+                       memo: Memo | None = None) -> PoolSpec:
     """The defense's pool against ``attack`` (``context`` is the attack's, so
     ``context.target`` describes the defender)."""
     ctx = context or Context()
-    plan = _plan(ruleset, attacker, defender, attack, ctx)
-    return _defense(ruleset, defender, attacker, defense, plan, ctx, can_soak, attack)[0]
+    plan = _plan(ruleset, attacker, defender, attack, ctx, memo)
+    return _defense(ruleset, defender, attacker, defense, plan, ctx, can_soak, attack, memo)[0]
 
 
 def _check_magic_defense(ruleset, attack: Attack, defense: Defense) -> None:
@@ -1497,9 +1467,9 @@ def _check_magic_defense(ruleset, attack: Attack, defense: Defense) -> None:
 
 
 def _resolve_defense(ruleset, defender, attacker, defense, plan, ctx, faces, rng, can_soak,
-                     attack_successes: int, intent: Attack) -> DefenseResult:
+                     attack_successes: int, intent: Attack, memo: Memo | None) -> DefenseResult:
     pool, spec, can_botch = _defense(ruleset, defender, attacker, defense, plan, ctx, can_soak,
-                                     intent)
+                                     intent, memo)
     rules = ruleset.dice
     faces = _need(faces, rng, pool.dice, rules.sides)
     roll = count(faces, pool.difficulty, rules, specialty=spec, willpower=defense.willpower,
@@ -1524,21 +1494,23 @@ def _resolve_defense(ruleset, defender, attacker, defense, plan, ctx, faces, rng
 def resolve_attack(ruleset, attacker, target, intent: Attack, context: Context | None = None,
                    defense: Defense | None = None, *, faces=None, defense_faces=None,
                    rng: random.Random | None = None,
-                   can_soak: Callable[[str], bool] | None = None) -> AttackResult:
+                   can_soak: Callable[[str], bool] | None = None,
+                   memo: Memo | None = None) -> AttackResult:
     """Roll the attack (and the target's defense) and say what the hit hands to damage.
 
     ``faces`` / ``defense_faces`` give exact dice (tests, replays); otherwise ``rng`` rolls.
     ``can_soak(type)`` answers DMG-16 for a block against lethal or aggravated damage.
+    ``memo`` (combat/memo.py) spares building the same plans again.
     """
     ctx = context or Context()
-    plan = _plan(ruleset, attacker, target, intent, ctx)
+    plan = _plan(ruleset, attacker, target, intent, ctx, memo)
     if plan.maneuver.max_spread_yards:  # RNG-07 on one target: halved
         return _strafe(ruleset, attacker, {intent.target: target}, intent, ctx,
                        {intent.target: (defense, defense_faces)} if defense else {},
-                       faces, rng, can_soak, (), plan)[1][0]
+                       faces, rng, can_soak, (), plan, memo=memo)[1][0]
     roll, successes = _attack_roll(ruleset, plan, intent, faces, rng)
     return _outcome(ruleset, plan, attacker, target, intent, ctx, intent.target, roll, successes,
-                    defense, defense_faces, rng, can_soak)
+                    defense, defense_faces, rng, can_soak, memo)
 
 
 def _attack_roll(ruleset, plan: _Plan, intent: Attack, faces, rng) -> tuple[Roll | None, int]:
@@ -1556,12 +1528,12 @@ def _attack_roll(ruleset, plan: _Plan, intent: Attack, faces, rng) -> tuple[Roll
 
 def _outcome(ruleset, plan: _Plan, attacker, target, intent: Attack, ctx: Context, key: str,
              roll: Roll | None, successes: int, defense: Defense | None, defense_faces, rng,
-             can_soak) -> AttackResult:
+             can_soak, memo: Memo | None) -> AttackResult:
     t = tables(ruleset)
     dres = None
     if defense is not None and not plan.auto_miss:
         dres = _resolve_defense(ruleset, target, attacker, defense, plan, ctx, defense_faces, rng,
-                                can_soak, successes, intent)
+                                can_soak, successes, intent, memo)
     net = successes - (dres.roll.successes if dres else 0)  # DMG-03
     hit = net >= 1 and not plan.auto_miss
     botched = bool(roll and roll.botch and not plan.min_one)
@@ -1641,24 +1613,25 @@ def resolve_strafe(ruleset, attacker, targets: Mapping[str, object], intent: Att
                    defenses: Mapping[str, tuple[Defense, object]] | None = None,
                    sides: Mapping[str, Side] | None = None, leftover_to: tuple[str, ...] = (),
                    faces=None, rng: random.Random | None = None,
-                   can_soak: Mapping[str, Callable[[str], bool]] | None = None) -> StrafeResult:
+                   can_soak: Mapping[str, Callable[[str], bool]] | None = None,
+                   memo: Memo | None = None) -> StrafeResult:
     """RNG-07: one roll (pool built against the first target), successes split evenly among
     targets within 3 yards of each other; each target's defense cancels only its share.
     ``sides`` gives each target's facts (cover, conditions) for its defense."""
     ctx = context or Context()
     first = next(iter(targets))
-    plan = _plan(ruleset, attacker, targets[first], replace(intent, target=first), ctx)
+    plan = _plan(ruleset, attacker, targets[first], replace(intent, target=first), ctx, memo)
     if not plan.maneuver.max_spread_yards:
         raise IllegalAction(f"A {plan.maneuver.name} is not a strafe.")
     sides = sides or {}
     roll, results = _strafe(ruleset, attacker, targets, intent, ctx, defenses or {}, faces,
-                            rng, can_soak or {}, leftover_to, plan, sides)
+                            rng, can_soak or {}, leftover_to, plan, sides, memo)
     shares = {r.target: r.successes for r in results}
     return StrafeResult(plan.pool, roll, shares, results)
 
 
 def _strafe(ruleset, attacker, targets, intent, ctx, defenses, faces, rng, can_soak,
-            leftover_to, plan, sides=None):
+            leftover_to, plan, sides=None, memo: Memo | None = None):
     m = plan.maneuver
     if ctx.spread_yards > m.max_spread_yards:
         raise IllegalAction(f"Strafed targets must be within {m.max_spread_yards} yards of each "
@@ -1673,7 +1646,7 @@ def _strafe(ruleset, attacker, targets, intent, ctx, defenses, faces, rng, can_s
         dfn, dfaces = defenses.get(key, (None, None))
         soak = can_soak.get(key) if isinstance(can_soak, Mapping) else can_soak
         out.append(_outcome(ruleset, plan, attacker, targets[key], replace(intent, target=key),
-                            c, key, roll, shares[key], dfn, dfaces, rng, soak))
+                            c, key, roll, shares[key], dfn, dfaces, rng, soak, memo))
     return roll, tuple(out)
 
 

@@ -111,6 +111,12 @@ COMPUTED_CONDITIONS = ("has_vitae", "shifter_stamina", "always")
 
 _TYPES = Str(choices=DAMAGE_TYPES)
 
+# COMP-02: Stamina over (mortals) or +2 over (supernaturals) the successes after soak.
+DAZED_DEFAULTS = {"trait": "Stamina", "compare": "over", "mortal_margin": 0,
+                  "supernatural_margin": 2}
+# HLT-06: wounds cost dice on action pools only (seed 000, Wound penalties).
+WOUNDS_DEFAULTS = {"applies_to": ("action",), "exempt_unless_incapacitated": ()}
+
 DAMAGE_SCHEMA = Struct(
     optional={
         "source": Str(),
@@ -144,6 +150,7 @@ DAMAGE_SCHEMA = Struct(
             }
         ),
         "dazed": Struct(
+            defaults=DAZED_DEFAULTS,
             optional={
                 "trait": Str(),
                 "compare": Str(choices=("over", "at_least")),
@@ -158,6 +165,7 @@ DAMAGE_SCHEMA = Struct(
             }
         ),
         "wounds": Struct(
+            defaults=WOUNDS_DEFAULTS,
             optional={
                 "applies_to": ListOf(Str(choices=ROLL_KINDS)),
                 "exempt_unless_incapacitated": ListOf(Str(choices=ROLL_KINDS)),
@@ -166,7 +174,11 @@ DAMAGE_SCHEMA = Struct(
                 "ignore_when_incapacitated": Bool(),
             }
         ),
-    }
+    },
+    # What a ruleset that leaves these out plays by (rules/core/damage.yaml states them all)
+    defaults={"damage_can_botch": False, "dice_per_extra_success": 1, "soak_can_botch": False,
+              "penalties_reduce_soak": False, "rage_to_stay_active": 1,
+              "dazed": DAZED_DEFAULTS, "wounds": WOUNDS_DEFAULTS},
 )
 
 _CELL = Optional(
@@ -231,22 +243,9 @@ def _levels(ruleset) -> tuple:
     return HealthTrack.from_section(require_section(ruleset, "health")).levels
 
 
-_LAST_TRACK: list = [None, None, None]  # (sheet, ruleset, track): a hit asks twice
-
-
 def track_of(sheet: Sheet, ruleset) -> HealthTrack:
-    """``sheet.track(health section)`` with the levels built once per ruleset: building them
-    dominated the cost of a hit (design: 50,000 attacks a second). The last answer is kept
-    by identity: a hit asks for the target's track to know its state, then to mark it."""
-    last = _LAST_TRACK
-    if last[0] is sheet and last[1] is ruleset:
-        return last[2]
-    track = _track_of(sheet, ruleset)
-    last[0], last[1], last[2] = sheet, ruleset, track
-    return track
-
-
-def _track_of(sheet: Sheet, ruleset) -> HealthTrack:
+    """``sheet.track(health section)`` with the levels built once per ruleset (kept on it):
+    building them dominated the cost of a hit (design: 50,000 attacks a second)."""
     levels = ruleset.derived(_levels)
     h = sheet.health
     track = HealthTrack(levels, h.get("bashing", 0), h.get("lethal", 0), h.get("aggravated", 0))
@@ -262,7 +261,7 @@ def damage_pool(base: int, attack_successes: int, ruleset=None) -> int:
     """DMG-02: each attack success beyond the first adds a damage die (seed 000, Damage)."""
     per = 1
     if ruleset is not None:
-        per = require_section(ruleset, "damage").get("dice_per_extra_success", 1)
+        per = require_section(ruleset, "damage")["dice_per_extra_success"]
     return max(0, base) + max(0, attack_successes - 1) * per
 
 
@@ -461,29 +460,20 @@ def _soak_family(ruleset, family: str) -> str:
     return family if family in sec["families"] else sec.get("default_family", "mortal")
 
 
-# Answers that depend only on a ruleset's read-only tables and plain values (a source name, a
-# sheet's splat/race/breed/form), kept per ruleset: every hit asked them again (bench/engine.py).
-# Keyed by the ruleset's id; the entry holds the ruleset so the id cannot be reused.
-_MEMO: dict[int, tuple[object, dict]] = {}
-# Answers kept per ruleset before its memo starts again. The rule-table answers are a few
-# dozen; the rest are soak pools, keyed by a sheet's value number (combat/sheet.py), which
-# are found again only while that number is in its table: as many as it keeps.
-_MEMO_SIZE = 1024
+def _answers(memo, ruleset) -> dict | None:
+    """The answers a ``Memo`` (combat/memo.py) keeps for ``ruleset``: rule-table answers on
+    plain values (a source name, a sheet's splat/race/breed/form) and soak pools, which
+    every hit asks again (bench/engine.py). None without a memo: compute each time."""
+    return None if memo is None else memo.for_ruleset(ruleset)
 
 
-def _memo(ruleset) -> dict:
-    hit = _MEMO.get(id(ruleset))
-    if hit is None or hit[0] is not ruleset or len(hit[1]) > _MEMO_SIZE:
-        if len(_MEMO) > 64:
-            _MEMO.clear()
-        hit = _MEMO[id(ruleset)] = (ruleset, {})
-    return hit[1]
-
-
-def source_tags(ruleset, source: str, materials: Iterable[str] = ()) -> tuple[str, ...]:
+def source_tags(ruleset, source: str, materials: Iterable[str] = (), *,
+                memo=None) -> tuple[str, ...]:
     """Canonical source names, the weapon kind first; unknown names are an InputError."""
     materials = tuple(materials)
-    memo = _memo(ruleset)
+    memo = _answers(memo, ruleset)
+    if memo is None:
+        return _source_tags(ruleset, source, materials)
     key = ("tags", source, materials)
     try:
         return memo[key]
@@ -592,12 +582,15 @@ class _Plan:
     shifter: ShifterSoak | None
 
 
-def _plan(ruleset, sheet: Sheet, damage_type: str, tags: tuple[str, ...], head_shot: bool) -> _Plan:
-    """Memoized per ruleset on the sheet's splat, race, breed and form: ``_make_plan`` must
+def _plan(ruleset, sheet: Sheet, damage_type: str, tags: tuple[str, ...], head_shot: bool,
+          memo) -> _Plan:
+    """Kept in the memo on the sheet's splat, race, breed and form: ``_make_plan`` must
     read nothing else from the sheet (ratings and pools belong in ``_soak``)."""
+    memo = _answers(memo, ruleset)
+    if memo is None:
+        return _make_plan(ruleset, sheet, damage_type, tags, head_shot)
     key = ("plan", sheet.splat, sheet.race, sheet.breed, sheet.form, damage_type, tuple(tags),
            bool(head_shot))
-    memo = _memo(ruleset)
     plan = memo.get(key)
     if plan is None:
         plan = memo[key] = _make_plan(ruleset, sheet, damage_type, tags, head_shot)
@@ -701,7 +694,7 @@ def _soak(
     kept, dropped = [], []
     for m in modifiers:
         # DICE-10: dice penalties (wounds, multiple actions) never reduce soak pools.
-        if m.dice < 0 and not dsec.get("penalties_reduce_soak", False):
+        if m.dice < 0 and not dsec["penalties_reduce_soak"]:
             dropped.append(m)
             if m.difficulty:
                 kept.append(Modifier(m.reason, 0, m.difficulty))
@@ -717,17 +710,18 @@ def _soak(
 
 def _soak_memo(ruleset, sheet: Sheet, plan: _Plan, armor_rating: int, armor_applies: bool,
                unarmored_part: bool, unsoakable: bool, flags: frozenset[str],
-               modifiers: tuple) -> tuple[SoakPool | None, bool]:
-    """``_soak`` memoized per ruleset: the pool is a pure function of the plan, the sheet's
-    value but its health marks (``Sheet.soak_key``) and these inputs, and every hit (and
+               modifiers: tuple, memo) -> tuple[SoakPool | None, bool]:
+    """``_soak`` through the memo: the pool is a pure function of the plan, the sheet's
+    value but its health marks (``Sheet.soak_value``) and these inputs, and every hit (and
     every DMG-16 block) asks it. The entry holds the plan, so its id is not reused while
     the entry lives."""
-    memo = _memo(ruleset)
+    answers = _answers(memo, ruleset)
     try:
-        key = ("soak", id(plan), sheet.soak_key(), armor_rating, armor_applies,
-               unarmored_part, unsoakable, flags, modifiers)
-        hit = memo.get(key)
-    except (TypeError, AttributeError):  # an unhashable modifier, not a Sheet: just compute
+        key = ("soak", id(plan), memo.sheet_number(sheet, soak=True), armor_rating,
+               armor_applies, unarmored_part, unsoakable, flags, modifiers)
+        hit = answers.get(key)
+    except (TypeError, AttributeError):  # no memo, an unhashable modifier, not a Sheet
+
         hit = key = None
     if hit is not None and hit[0] is plan:
         return hit[1]
@@ -735,7 +729,7 @@ def _soak_memo(ruleset, sheet: Sheet, plan: _Plan, armor_rating: int, armor_appl
                   unarmored_part=unarmored_part, unsoakable=unsoakable, flags=flags,
                   modifiers=modifiers)
     if key is not None:
-        memo[key] = (plan, value)
+        answers[key] = (plan, value)
     return value
 
 
@@ -754,14 +748,16 @@ def soak_pool(
     chimerical: bool = False,
     flags: Iterable[str] = (),
     modifiers: Iterable[Modifier] = (),
+    memo=None,
 ) -> SoakPool | None:
-    """DMG-04..DMG-11, DMG-15, DICE-10: the pool the target rolls, or None if nothing soaks."""
+    """DMG-04..DMG-11, DMG-15, DICE-10: the pool the target rolls, or None if nothing soaks.
+    ``memo`` (combat/memo.py) spares building the same pools again."""
     dtype = parse_damage_type(damage_type)
-    tags = source_tags(ruleset, source, materials)
-    plan = _plan(ruleset, sheet, dtype, tags, head_shot)
+    tags = source_tags(ruleset, source, materials, memo=memo)
+    plan = _plan(ruleset, sheet, dtype, tags, head_shot, memo)
     flagset = frozenset(flags) | ({"chimerical"} if chimerical else frozenset())
     pool, _ = _soak_memo(ruleset, sheet, plan, max(0, armor_rating), armor_applies,
-                         unarmored_part, unsoakable, flagset, tuple(modifiers))
+                         unarmored_part, unsoakable, flagset, tuple(modifiers), memo)
     return pool
 
 
@@ -792,15 +788,15 @@ def unsoakable_applies(ruleset, *, enemy_hit_by_success: bool,
 
 def daze_threshold(ruleset, sheet: Sheet) -> int:
     """COMP-02: Stamina for mortals (and ghouls, "mortal+"), Stamina + 2 for supernaturals."""
-    sec = require_section(ruleset, "damage").get("dazed") or {}
-    stamina = sheet.rating(ruleset.traits, sec.get("trait", "Stamina"))
+    sec = require_section(ruleset, "damage")["dazed"]
+    stamina = sheet.rating(ruleset.traits, sec["trait"])
     families = sec.get("supernatural_families")
     if families is None:
         spec = ruleset.traits.splats.get(sheet.splat) or {}
         supernatural = spec.get("supernatural") == "yes"
     else:
         supernatural = family_of(sheet, ruleset) in families
-    margin = sec.get("supernatural_margin", 2) if supernatural else sec.get("mortal_margin", 0)
+    margin = sec["supernatural_margin"] if supernatural else sec["mortal_margin"]
     return stamina + margin
 
 
@@ -809,10 +805,10 @@ def is_dazed(ruleset, sheet: Sheet, successes_after_soak: int, limit: int | None
     the target's ``daze_threshold`` when the caller already has it."""
     if successes_after_soak <= 0:
         return False
-    sec = require_section(ruleset, "damage").get("dazed") or {}
+    sec = require_section(ruleset, "damage")["dazed"]
     if limit is None:
         limit = daze_threshold(ruleset, sheet)
-    if sec.get("compare", "over") == "at_least":
+    if sec["compare"] == "at_least":
         return successes_after_soak >= limit
     return successes_after_soak > limit
 
@@ -879,25 +875,13 @@ def wound_modifier(
         raise InputError(
             f"'{kind_of_roll}' is not a kind of roll: use one of {', '.join(ROLL_KINDS)}."
         )
-    # Every attack asks this for both sides: memoized per ruleset on what it reads (the
-    # splat and the three mark counts); the incapacitated refusal is raised afresh each time.
-    h = sheet.health
-    key = ("wounds", sheet.splat, kind_of_roll, bool(ignore_wounds), h.get("bashing", 0),
-           h.get("lethal", 0), h.get("aggravated", 0))
-    memo = _memo(ruleset)
-    try:
-        return memo[key]
-    except KeyError:
-        pass
-    mod = _wound_modifier(sheet, ruleset, kind_of_roll, ignore_wounds)
-    memo[key] = mod
-    return mod
+    return _wound_modifier(sheet, ruleset, kind_of_roll, ignore_wounds)
 
 
 def _wound_modifier(sheet: Sheet, ruleset, kind_of_roll: str, ignore_wounds: bool):
-    sec = require_section(ruleset, "damage").get("wounds") or {}
-    applies = kind_of_roll in sec.get("applies_to", ("action",))
-    exempt = kind_of_roll in sec.get("exempt_unless_incapacitated", ())
+    sec = require_section(ruleset, "damage")["wounds"]
+    applies = kind_of_roll in sec["applies_to"]
+    exempt = kind_of_roll in sec["exempt_unless_incapacitated"]
     if not applies and not exempt:
         return None
     track = _wound_track(sheet, ruleset)
@@ -983,8 +967,10 @@ def resolve_damage(
     soak_modifiers: Iterable[Modifier] = (),
     condition: str = OK,
     stay_active_with_rage: bool = False,
+    memo=None,
 ) -> DamageResult:
-    """DMG-01..DMG-15, DMG-18, HLT-02..HLT-05, COMP-02, DICE-10 for one hit (see module doc)."""
+    """DMG-01..DMG-15, DMG-18, HLT-02..HLT-05, COMP-02, DICE-10 for one hit (see module doc).
+    ``memo`` (combat/memo.py) spares building the same soak pools again."""
     request = DamageRequest(
         int(dice),
         damage_type,
@@ -1004,10 +990,10 @@ def resolve_damage(
         condition,
         bool(stay_active_with_rage),
     )
-    return _resolve(ruleset, target, request, rng)
+    return _resolve(ruleset, target, request, rng, memo)
 
 
-def _resolve(ruleset, target: Sheet, request: DamageRequest, rng) -> DamageResult:
+def _resolve(ruleset, target: Sheet, request: DamageRequest, rng, memo=None) -> DamageResult:
     """``resolve_damage`` of a request built: the rolls, the track and the outcome."""
     condition = request.condition
     if condition not in CONDITIONS:
@@ -1017,8 +1003,8 @@ def _resolve(ruleset, target: Sheet, request: DamageRequest, rng) -> DamageResul
     dsec = require_section(ruleset, "damage")
     rules = ruleset.dice
     dtype = parse_damage_type(request.damage_type)  # DMG-18
-    tags = source_tags(ruleset, request.source, request.materials)
-    plan = _plan(ruleset, target, dtype, tags, request.head_shot)
+    tags = source_tags(ruleset, request.source, request.materials, memo=memo)
+    plan = _plan(ruleset, target, dtype, tags, request.head_shot, memo)
     flagset = frozenset(request.flags) | ({"chimerical"} if request.chimerical else frozenset())
 
     # DMG-01: the damage roll; a botch is only a failure.
@@ -1027,18 +1013,18 @@ def _resolve(ruleset, target: Sheet, request: DamageRequest, rng) -> DamageResul
     difficulty = (rules.base_difficulty if request.damage_difficulty is None
                   else request.damage_difficulty)
     dfaces = faces_for(request.faces_damage, pool, rng, rules.sides, "damage")
-    droll = dicemod.count(dfaces, difficulty, rules, can_botch=dsec.get("damage_can_botch", False))
+    droll = dicemod.count(dfaces, difficulty, rules, can_botch=dsec["damage_can_botch"])
     rolled = droll.successes
 
     # DMG-04..DMG-11: the soak roll, a reflex that cannot botch; no wound penalty (DICE-10).
     soak, armor_in = _soak_memo(ruleset, target, plan, max(0, request.armor_rating),
                                 request.armor_applies, request.unarmored_part,
-                                request.unsoakable, flagset, request.soak_modifiers)
+                                request.unsoakable, flagset, request.soak_modifiers, memo)
     sroll = None
     if soak is not None and rolled > 0:
         sfaces = faces_for(request.faces_soak, soak.dice, rng, rules.sides, "soak")
         sroll = dicemod.count(
-            sfaces, soak.difficulty, rules, can_botch=dsec.get("soak_can_botch", False)
+            sfaces, soak.difficulty, rules, can_botch=dsec["soak_can_botch"]
         )
     soaked = min(rolled, sroll.successes if sroll else 0)
     penetrating = rolled - soaked
@@ -1110,7 +1096,7 @@ def _condition_after(ruleset, dsec: Mapping, plan, request: DamageRequest, resul
         if rule == "dying":
             candidate = DYING if rage and rage.current > 0 else DEAD
         elif rule == "rage_or_revert":
-            cost = dsec.get("rage_to_stay_active", 1)
+            cost = dsec["rage_to_stay_active"]
             if request.stay_active_with_rage and rage and rage.current >= cost:
                 sheet = pay_costs(sheet, {"Rage": cost}, "stay active")
                 spent["Rage"] = cost

@@ -57,22 +57,10 @@ class Level:
     move: str = ""
 
 
-# Levels built from a health section, by the section's identity: a ruleset's tables are
-# read-only once loaded, and every attack asks for the target's track (bench/engine.py).
-# The entry holds the section (so its id cannot be reused) and the levels list it read.
-_LEVELS: dict[int, tuple[dict, list, int, tuple[Level, ...]]] = {}
-
-
 def _levels_of(section: dict) -> tuple[Level, ...]:
-    raw = section["levels"]
-    hit = _LEVELS.get(id(section))
-    if hit is not None and hit[0] is section and hit[1] is raw and hit[2] == len(raw):
-        return hit[3]
-    levels = tuple(Level(lv["name"], lv["penalty"], lv.get("move", "")) for lv in raw)
-    if len(_LEVELS) >= 64:
-        _LEVELS.clear()
-    _LEVELS[id(section)] = (section, raw, len(raw), levels)
-    return levels
+    """The levels of a health section. The engine's hot path builds them once per ruleset
+    and keeps them on it (combat/damage.py ``track_of``: ``Ruleset.derived``)."""
+    return tuple(Level(lv["name"], lv["penalty"], lv.get("move", "")) for lv in section["levels"])
 
 
 @fast_init  # built many times per command: combat/values.py

@@ -45,7 +45,7 @@ from .pools import Modifier
 from .schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
 from .conditions import ended_event, split_expired
 from .state import MODES, Combatant, CombatState, Condition, Options, Slot, plain
-from .values import fast_init, replace
+from .values import copier, fast_init, replace
 
 # ---------------------------------------------------------------- the YAML this module reads
 
@@ -390,22 +390,17 @@ def anticipated_defense(
     return None
 
 
-# The last answer of ``action_penalties``: an act asks it of the same (frozen) combatant when
-# checking the action and again when marking it done, and of its target's when it defends.
-# Keyed by identity; the entry holds both, so neither id is reused while it is kept.
-_LAST_PENALTIES: list = [None, None, ()]
+# Hot copies (every act starts a phase or a turn): positional copiers made once here
+# (combat/values.py ``copier``), in the order of their fields below.
+_NEW_PHASE = copier(CombatState, "phase", "order", "cursor")
+# What a new turn resets on each combatant (TURN-01): the values passed in this order.
+_NEW_TURN = copier(Combatant, "declared", "actions", "main", "reactive", "desperate", "used",
+                   "defenses", "delayed", "aborted_to", "abort_failed", "abort_difficulty",
+                   "extra_actions", "next_extra", "rage_spent", "action_cap", "conditions",
+                   "lost", "ahead_declare", "ahead_act", "late")
 
 
 def action_penalties(combatant: Combatant, ruleset) -> tuple[tuple[Modifier, ...], ...]:
-    last = _LAST_PENALTIES
-    if last[0] is combatant and last[1] is ruleset:
-        return last[2]
-    table = _action_penalties(combatant, ruleset)
-    last[0], last[1], last[2] = combatant, ruleset, table
-    return table
-
-
-def _action_penalties(combatant: Combatant, ruleset) -> tuple[tuple[Modifier, ...], ...]:
     """The modifiers the turn puts on each declared action, by index.
 
     MAN-05: N declared actions: -N dice on the first, -(N+1) on the second, ...; DEF-04:
@@ -414,8 +409,11 @@ def _action_penalties(combatant: Combatant, ruleset) -> tuple[tuple[Modifier, ..
     more actions than the lowest of Dex/Wits: +3 difficulty on all; TURN-08 revised: a
     changed action that is not defensive is +1 difficulty.
     """
-    rules = turn_rules(ruleset)
     acts = combatant.actions
+    if (len(acts) == 1 and not (combatant.aborted_to is not None and combatant.abort_difficulty)
+            and (combatant.action_cap is None or combatant.action_cap >= 1)):
+        return ((),)  # one action, not changed, within the cap: nothing (asked thrice an act)
+    rules = turn_rules(ruleset)
     normal = sum(1 for a in acts if not a.get("extra"))
     over = None
     rage = rules.extra_sources.get("rage") or {}
@@ -512,7 +510,7 @@ def _begin(st: CombatState, rules: TurnRules, phase: str, events: list) -> Comba
             slots.append(Slot(total, rating, (key,)))
     if phase == "declare":
         slots.reverse()  # TURN-01: declaration from low to high
-    st = replace(st, phase=phase, order=tuple(slots), cursor=0)
+    st = _NEW_PHASE(st, phase, tuple(slots), 0)
     events.append(
         Event("phase", {
             "turn": turn,
@@ -537,29 +535,8 @@ def _new_turn(st: CombatState, rules: TurnRules, events: list) -> CombatState:
             lost = _lost(conds, turn, rules)
         else:  # most combatants: nothing expires, nothing takes the turn away
             conds, lost = (), False
-        c = replace(
-            c,
-            declared=False,
-            actions=(),
-            main=0,
-            reactive=(),
-            desperate=False,
-            used=(),
-            defenses=0,
-            delayed=False,
-            aborted_to=None,
-            abort_failed=False,
-            abort_difficulty=0,
-            extra_actions=c.next_extra,
-            next_extra=(),
-            rage_spent=0,
-            action_cap=None,
-            conditions=conds,
-            lost=lost,
-            ahead_declare=None,
-            ahead_act="",
-            late=False,
-        )
+        c = _NEW_TURN(c, False, (), 0, (), False, (), 0, False, None, False, 0, c.next_extra,
+                      (), 0, None, conds, lost, None, "", False)
         # INIT-04: the rating is kept, so NPCs re-roll without retyping it; a roll made late
         # in the turn before counts for this turn (it was made for it).
         if reroll and not (c.joined_turn == turn and c.init_total is not None):

@@ -8,6 +8,7 @@ and appends ``(path, message)`` pairs to ``problems``; it never raises on bad da
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -145,10 +146,15 @@ class MapOf(Spec):
 
 @dataclass(frozen=True)
 class Struct(Spec):
-    """A mapping with known keys; an unknown key is an error (it is usually a typo)."""
+    """A mapping with known keys; an unknown key is an error (it is usually a typo).
+
+    ``defaults``: optional keys a table may leave out, and the value the checked table then
+    holds. The one place such a number lives (design: never a ``.get(key, 3)`` in Python):
+    the engine reads ``table[key]``. Only for keys the engine reads this way."""
 
     required: dict[str, Spec] = field(default_factory=dict)
     optional: dict[str, Spec] = field(default_factory=dict)
+    defaults: dict[str, Any] = field(default_factory=dict)
     doc = "a mapping"
 
     def check(self, value, path, problems):
@@ -167,6 +173,9 @@ class Struct(Spec):
                 problems.append((_join(path, key), f"unknown key (allowed: {hint})"))
                 continue
             out[key] = spec.check(v, _join(path, key), problems)
+        for key, default in self.defaults.items():
+            if key not in value:
+                out[key] = copy.deepcopy(default)  # each table its own (read-only all the same)
         return out
 
 

@@ -4,7 +4,6 @@ changing it. Every change returns a new Sheet or raises InputError; nothing is h
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
@@ -13,7 +12,7 @@ from .errors import InputError
 from .health import DAMAGE_TYPES, HealthTrack
 from .player_text import plain_text
 from .traits import TraitCatalog
-from .values import replace
+from .values import copyable, replace
 
 VERSION = 1
 IDENTITY = ("splat", "race", "breed", "form", "generation")
@@ -28,25 +27,13 @@ def _int(text: str, what: str) -> int:
         raise InputError(f"{what} needs a whole number, not '{text}'. Example: {what}=3") from None
 
 
-# Sheet.value_key's interning table: a sheet's fields -> its number (see there).
-_VALUE_KEYS: dict = {}
-# Bounded so a long-running game keeps a steady size: a live fight has a few hundred sheet
-# values at most; the table is emptied when full (keys already handed out stay valid). A
-# number is worth keeping only while a plan (combat/attack.py, 1,024 at most) or a soak
-# pool (combat/damage.py, as many) is stored under it, so the table holds no more than
-# those can use: each entry keeps a copy of every field (about 1.6 KB, bench/soak.py
-# --census); at 8,192 the soak's table grew by about 100 values (160 KB) a minute, for
-# more than an hour before it would have been emptied.
-_VALUE_KEYS_MAX = 1024
-_NEXT_KEY = itertools.count(1)
-
-
 @dataclass(frozen=True, slots=True)
 class Pool:
     current: int
     permanent: int
 
 
+@copyable  # copied at every step of a fight: combat/values.py
 @dataclass(frozen=True)
 class Sheet:
     splat: str = "mortal"
@@ -134,48 +121,36 @@ class Sheet:
         trait = catalog.traits.get(name)
         return self.traits.get(name, trait.default if trait else 0)
 
-    def value_key(self) -> int:
-        """A small number naming this sheet's value (every field), built once per instance:
-        the engine's plan caches (combat/attack.py) match sheets by value with it, so a sheet
-        read afresh from an Attribute on each command still finds the plan an equal sheet
-        left. Equal values get the same number (interned below); a number is never reused
-        for another value, even after the table is emptied. Negative, so it never equals an
-        ``id()``. Stored in the instance ``__dict__`` beside the (frozen) fields;
+    def value(self) -> tuple:
+        """Every field as one hashable tuple, built once per instance: plan memos
+        (combat/memo.py) match sheets by value with it, so a sheet read afresh from an
+        Attribute on each command still finds the plan an equal sheet left. Kept in the
+        instance ``__dict__`` beside the (frozen) fields, like a cached hash;
         ``with_health`` drops it."""
-        key = self.__dict__.get("_value_key")
-        if key is None:
-            value = (self.splat, self.race, self.breed, self.form, self.generation,
-                     tuple(self.traits.items()), tuple(self.specialties.items()),
-                     tuple(self.pools.items()), tuple(self.health.items()),
-                     tuple(self.weapons), self.armor, self.approved, self.fate,
-                     tuple(sorted(self.harm.items())))
-            key = _VALUE_KEYS.get(value)
-            if key is None:
-                if len(_VALUE_KEYS) >= _VALUE_KEYS_MAX:
-                    _VALUE_KEYS.clear()
-                key = _VALUE_KEYS[value] = -next(_NEXT_KEY)
-            self.__dict__["_value_key"] = key
-        return key
+        value = self.__dict__.get("_value")
+        if value is None:
+            value = self.__dict__["_value"] = (
+                self.splat, self.race, self.breed, self.form, self.generation,
+                tuple(self.traits.items()), tuple(self.specialties.items()),
+                tuple(self.pools.items()), tuple(self.health.items()),
+                tuple(self.weapons), self.armor, self.approved, self.fate,
+                tuple(sorted(self.harm.items())))
+        return value
 
-    def soak_key(self) -> int:
-        """``value_key`` of every field but the health marks: what a soak pool may read
+    def soak_value(self) -> tuple:
+        """``value`` of every field but the health marks: what a soak pool may read
         (ratings, pools, splat, armor; never the track: DICE-10, no wound penalty). A hit
-        changes only the marks (``with_health`` keeps this number), so the next hit on the
-        same character finds its soak pool again (combat/damage.py ``_soak_memo``)."""
-        key = self.__dict__.get("_soak_key")
-        if key is None:
-            value = ("no health", self.splat, self.race, self.breed, self.form,
-                     self.generation, tuple(self.traits.items()),
-                     tuple(self.specialties.items()), tuple(self.pools.items()),
-                     tuple(self.weapons), self.armor, self.approved, self.fate,
-                     tuple(sorted(self.harm.items())))
-            key = _VALUE_KEYS.get(value)
-            if key is None:
-                if len(_VALUE_KEYS) >= _VALUE_KEYS_MAX:
-                    _VALUE_KEYS.clear()
-                key = _VALUE_KEYS[value] = -next(_NEXT_KEY)
-            self.__dict__["_soak_key"] = key
-        return key
+        changes only the marks (``with_health`` keeps this tuple), so the next hit on the
+        same character finds its soak pool again (combat/damage.py ``_soak``)."""
+        value = self.__dict__.get("_soak_value")
+        if value is None:
+            value = self.__dict__["_soak_value"] = (
+                "no health", self.splat, self.race, self.breed, self.form,
+                self.generation, tuple(self.traits.items()),
+                tuple(self.specialties.items()), tuple(self.pools.items()),
+                tuple(self.weapons), self.armor, self.approved, self.fate,
+                tuple(sorted(self.harm.items())))
+        return value
 
     @property
     def fate_text(self) -> str:
@@ -305,8 +280,8 @@ class Sheet:
         # copy of the fields with the new marks is the same value, cheaper on every hit.
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
-        new.__dict__.pop("_value_key", None)  # the marks differ: the key is rebuilt on use
-        # (``_soak_key`` stays: it leaves the marks out)
+        new.__dict__.pop("_value", None)  # the marks differ: rebuilt on use
+        # (``_soak_value`` stays: it leaves the marks out)
         object.__setattr__(new, "health", MappingProxyType(track.marks()))
         return new
 

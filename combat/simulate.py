@@ -32,6 +32,7 @@ from .core import intents as it
 from .core.engine import engine_for
 from .d10.fight import OUT_OF_ACTION
 from .errors import WodError
+from .memo import Memo
 from .sheet import Sheet
 
 A, B = "#1", "#2"  # the two sides' keys (dbref-like, as the game's)
@@ -101,8 +102,8 @@ class _Fight:
     """One fight driven through ``apply``; events read as they come."""
 
     def __init__(self, engine, rules, state, sheets: dict, plans: Mapping[str, Side],
-                 rng: random.Random, tally: Tally):
-        self.engine, self.rules, self.state = engine, rules, state
+                 rng: random.Random, tally: Tally, memo: Memo):
+        self.engine, self.rules, self.state, self.memo = engine, rules, state, memo
         self.sheets, self.plans, self.rng, self.tally = sheets, plans, rng, tally
         self.clock = 1
         self.fallen: set[str] = set()
@@ -113,7 +114,8 @@ class _Fight:
     def apply(self, intent: it.Intent) -> bool:
         """Apply ``intent``; False (and counted) when the engine refuses it."""
         try:
-            out = self.engine.apply(self.state, intent, self.sheets, self.rules, self.rng)
+            out = self.engine.apply(self.state, intent, self.sheets, self.rules, self.rng,
+                                    memo=self.memo)
         except WodError as why:
             self.tally.refused[(intent.actor or intent.by, str(why))] += 1
             return False
@@ -258,10 +260,13 @@ class Prepared:
                                       random.Random(0)).state
         self.joined = state
         self.plans = {A: m.a, B: m.b}
+        # the plans this run's fights share (combat/memo.py): one matchup asks for the same
+        # few over and over
+        self.memo = Memo()
 
     def fight(self, rng: random.Random, tally: Tally) -> None:
         f = _Fight(self.engine, self.rules, self.joined, dict(self.sheets), self.plans, rng,
-                   tally)
+                   tally, self.memo)
         result = f.run(self.m.turn_cap)
         tally.fights += 1
         tally.wins[result] += 1

@@ -57,7 +57,7 @@ from .conditions import ended_event, split_expired
 from .errors import IllegalAction, InputError, RuleIssue, RulesError
 from .schema import Bool, Int, ListOf, MapOf, Str, Struct
 from .spotlight_state import AMBUSH, ENGINE, Fighter, SpotlightState, pair
-from .state import plain
+from .values import plain
 from .values import replace
 
 # ---------------------------------------------------------------- the YAML this module reads

@@ -599,7 +599,8 @@ class SpotlightEngine:
         return _out(state, [start])
 
     def apply(self, state: SpotlightState, intent: intents.Intent, sheets: Mapping[str, Any],
-              rules, rng: random.Random) -> Outcome:
+              rules, rng: random.Random, *, memo=None) -> Outcome:
+        # ``memo`` (combat/memo.py): the d10 engine's plans; nothing here is worth keeping.
         handler = _HANDLERS.get(intent.kind)
         if handler is None:
             raise IllegalAction(d10_only(intent))

@@ -15,7 +15,7 @@ from typing import Mapping
 
 from .conditions import Condition
 from .errors import InputError
-from .values import replace
+from .values import copyable, replace
 
 VERSION = 1
 ENGINE = "spotlight"
@@ -26,6 +26,7 @@ STAGES = ("initiative", "opening", "pcs", "closing", "ended")
 AMBUSH = ("opponents", "pcs")  # SPOT-08: who got the drop
 
 
+@copyable  # copied at every step of a fight: combat/values.py
 @dataclass(frozen=True, slots=True)
 class Fighter:
     key: str
@@ -182,6 +183,7 @@ def pair(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a <= b else (b, a)
 
 
+@copyable  # copied at every step of a fight: combat/values.py
 @dataclass(frozen=True, slots=True)
 class SpotlightState:
     id: str

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Iterable, Mapping
 
 from .conditions import Condition
 from .d10.gear import EMPTY as EMPTY_GEAR
 from .d10.gear import Gear, Spending
 from .errors import InputError
-from .values import fast_init, replace
+from .values import copier, copyable, fast_init, plain, replace
 
 VERSION = 1
 MODES = ("classic", "simple")  # TURN-01/TURN-03 vs TURN-05
@@ -34,43 +34,7 @@ def _pairs(value: Mapping | Iterable | None) -> tuple[tuple[str, int], ...]:
     return tuple(sorted((str(k), int(v)) for k, v in items if int(v)))
 
 
-def plain(value: Any, path: str = "action") -> Any:
-    """A deep copy of JSON-safe data, or InputError naming the first value that is not.
-
-    Declared actions are stored in the combat's Attribute, so anything the attack layer puts
-    in them must survive JSON (and a reload) unchanged.
-    """
-    if type(value) is dict:  # a declared action: text keys and plain values, as a rule
-        out = value.copy()
-        for k, v in out.items():
-            if type(v) not in _LEAVES or type(k) is not str:
-                break  # nested, or a key to look at: the walk below (and its error text)
-        else:
-            return out
-    return _plain(value, (path,))
-
-
-_LEAVES = frozenset({str, int, bool, float, type(None)})
-
-
-def _plain(value: Any, where: tuple) -> Any:
-    # ``where``: the path as parts, joined only for the error (every declaration copies its
-    # actions through here; building each value's path text up front was most of the cost)
-    if type(value) in _LEAVES or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, (list, tuple)):
-        return [v if type(v) in _LEAVES else _plain(v, (*where, f"[{i}]"))
-                for i, v in enumerate(value)]
-    if isinstance(value, Mapping):
-        out = {}
-        for k, v in value.items():
-            if not isinstance(k, str):
-                raise InputError(f"{''.join(where)}: keys must be text, got {k!r}")
-            out[k] = v if type(v) in _LEAVES else _plain(v, (*where, f".{k}"))
-        return out
-    raise InputError(f"{''.join(where)}: {type(value).__name__} cannot be stored in a combat")
-
-
+@copyable  # copied at every step of a fight: combat/values.py
 @dataclass(frozen=True, slots=True)
 class Options:
     mode: str = "classic"  # TURN-05: chosen at combat start
@@ -109,6 +73,7 @@ class Options:
         )
 
 
+@copyable  # copied at every step of a fight: combat/values.py
 @dataclass(frozen=True, slots=True)
 class Combatant:
     key: str
@@ -266,6 +231,7 @@ class Slot:
         return cls(int(d["initiative"]), int(d["rating"]), tuple(str(k) for k in d["keys"]))
 
 
+@copyable  # copied at every step of a fight: combat/values.py
 @dataclass(frozen=True, slots=True)
 class CombatState:
     id: str
@@ -349,7 +315,7 @@ class CombatState:
                 out[i] = c
                 same_keys = same_keys and c.key == key
         new = tuple(out)
-        return replace(self, combatants=new, _index=(new, idx) if same_keys else None)
+        return _WITH_COMBATANTS(self, new, (new, idx) if same_keys else None)
 
     # ------------------------------------------------------------ storage
 
@@ -388,3 +354,7 @@ class CombatState:
             deadline=None if deadline is None else float(deadline),
             ranges=tuple((str(a), str(b), int(y)) for a, b, y in d.get("ranges") or ()),
         )
+
+
+# hot copies (every step of an act): positional copiers, made once (combat/values.py)
+_WITH_COMBATANTS = copier(CombatState, "combatants", "_index")

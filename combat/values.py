@@ -14,56 +14,71 @@ class with ``__post_init__`` or an ``__init__`` of its own keeps ``dataclasses.r
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, Callable, TypeVar
+
+from .errors import InputError
 
 T = TypeVar("T")
 
-_COPIERS: dict[type, Callable[..., Any]] = {}
 _KEEP = object()  # "not given": the field keeps its old value
 # fast_init: from this many fields, turning the value into its draft class and back (two
 # class changes) costs less than setting each field through its descriptor (a call each).
 _DRAFT_INIT_FIELDS = 4
 
 
-# Copiers by (class, the field names given, in order): the engine replaces the same few
-# fields from the same few places (a combatant's ``used``, a state's ``seq`` ...), so each
-# such call gets a copier taking just those values, positionally: no keyword defaults to fill
-# for every other field, no "was it given?" test per field (a third of a copy's cost).
-_BY_NAMES: dict[tuple, Callable[..., Any]] = {}
-_BY_NAMES_MAX = 4096  # call sites, not data, make the keys: far fewer in practice
-
-
 def replace(obj: T, /, **changes: Any) -> T:
-    """``dataclasses.replace(obj, **changes)``, faster for the engine's values."""
-    key = (type(obj), *changes)
-    copier = _BY_NAMES.get(key)
-    if copier is None:
-        if len(_BY_NAMES) >= _BY_NAMES_MAX:
-            _BY_NAMES.clear()
-        copier = _BY_NAMES[key] = _named_copier(type(obj), tuple(changes))
-    return copier(obj, *changes.values())
+    """``dataclasses.replace(obj, **changes)``, faster for the classes marked ``copyable``
+    or ``fast_init``: their ``__replace__`` (the protocol of ``copy.replace``) is a copier
+    built once, when the class is made. Any other dataclass keeps ``dataclasses.replace``."""
+    cls = type(obj)
+    if len(changes) == 1:  # most copies change one field: its own copier, positional
+        ones = cls.__dict__.get("__replace_one__")
+        if ones is not None:
+            for name, value in changes.items():
+                one = ones.get(name)
+                if one is not None:
+                    return one(obj, value)
+    try:
+        copier = cls.__replace__
+    except AttributeError:  # not a dataclass: the TypeError dataclasses.replace raises
+        return dataclasses.replace(obj, **changes)
+    return copier(obj, **changes)
 
 
-def _general(cls: type) -> Callable[..., Any]:
-    copier = _COPIERS.get(cls)
-    if copier is None:
-        copier = _COPIERS[cls] = _make_copier(cls)
-    return copier
+def copyable(cls: type[T]) -> type[T]:
+    """Class decorator (above ``@dataclass(frozen=True, slots=True)``): ``replace`` for the
+    class built now, once, as its ``__replace__`` (a class with ``__post_init__`` or an
+    ``__init__`` of its own keeps dataclasses' own). For the values every step of a fight
+    copies (a combatant, the state): a quarter of ``dataclasses.replace``'s time."""
+    copier = _make_copier(cls)
+    if copier is not dataclasses.replace:
+        cls.__replace__ = copier
+        ones = _one_field_copiers(cls)
+        if ones:
+            cls.__replace_one__ = MappingProxyType(ones)
+    return cls
 
 
-def _named_copier(cls: type, changed: tuple[str, ...]) -> Callable[..., Any]:
-    """A copier of ``cls`` taking the values of ``changed`` positionally; where the general
-    copier cannot be specialised (no draft twin, a name that is not a field: it raises the
-    TypeError ``dataclasses.replace`` would), one that hands the names on to it."""
-    general = _general(cls)
-    draft = _draft_of(cls) if general is not dataclasses.replace else None
+def _one_field_copiers(cls: type) -> dict[str, Callable[..., Any]]:
+    """For a class with a draft twin (see ``_make_copier``): ``copier(cls, name)`` for each
+    field. Read-only once made."""
+    if _draft_of(cls) is None:
+        return {}
+    return {f.name: copier(cls, f.name) for f in dataclasses.fields(cls) if f.init}
+
+
+def copier(cls: type, *changed: str) -> Callable[..., Any]:
+    """``copy(old, *values)``: ``replace(old, **dict(zip(changed, values)))`` for a class
+    with a draft twin, the values taken positionally: no keyword to match, no "was it
+    given?" test per field (a third of a copy's cost). Made once, where the class or a hot
+    call site is defined (a module constant), never on demand."""
+    draft = _draft_of(cls)
     fields = dataclasses.fields(cls)
     names = [f.name for f in fields if f.init]
     if draft is None or not set(changed) <= set(names) or len(set(changed)) < len(changed):
-        def copy(old, /, *values):
-            return general(old, **dict(zip(changed, values)))
-
-        return copy
+        raise TypeError(f"no positional copier of {cls.__name__} for {changed}")
     fresh = {f.name: f.default for f in fields if not f.init}
     params = [f"v{i}" for i in range(len(changed))]
     body = ""
@@ -160,7 +175,7 @@ def fast_init(cls: type[T]) -> type[T]:
                                      for i in range(len(fields))}
     if (pseudo or hasattr(cls, "__post_init__") or clash & {f.name for f in fields}
             or any(type(s).__name__ != "member_descriptor" for s in slots)):
-        return cls
+        return copyable(cls)
     # With a draft class (see _make_copier) and enough fields to pay for turning the value
     # into a draft and back, the fields are set as plain attributes of the draft.
     draft = _draft_of(cls) if len(fields) >= _DRAFT_INIT_FIELDS else None
@@ -168,7 +183,7 @@ def fast_init(cls: type[T]) -> type[T]:
                              "SET": object.__setattr__}
     clash |= set(scope)
     if clash & {f.name for f in fields}:
-        return cls
+        return copyable(cls)
     positional, keyword, body, plain = [], [], [], []
     for i, (f, slot) in enumerate(zip(fields, slots)):
         scope[f"SET_{i}"] = slot.__set__
@@ -198,4 +213,46 @@ def fast_init(cls: type[T]) -> type[T]:
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__doc__ = cls.__init__.__doc__
     cls.__init__ = init
-    return cls
+    return copyable(cls)
+
+
+# ---------------------------------------------------------------- plain data
+# Shared by both engines' states (combat/state.py, combat/spotlight.py): what a combat's
+# Attribute may hold.
+
+
+def plain(value: Any, path: str = "action") -> Any:
+    """A deep copy of JSON-safe data, or InputError naming the first value that is not.
+
+    Declared actions are stored in the combat's Attribute, so anything the attack layer puts
+    in them must survive JSON (and a reload) unchanged.
+    """
+    if type(value) is dict:  # a declared action: text keys and plain values, as a rule
+        out = value.copy()
+        for k, v in out.items():
+            if type(v) not in _LEAVES or type(k) is not str:
+                break  # nested, or a key to look at: the walk below (and its error text)
+        else:
+            return out
+    return _plain(value, (path,))
+
+
+_LEAVES = frozenset({str, int, bool, float, type(None)})
+
+
+def _plain(value: Any, where: tuple) -> Any:
+    # ``where``: the path as parts, joined only for the error (every declaration copies its
+    # actions through here; building each value's path text up front was most of the cost)
+    if type(value) in _LEAVES or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [v if type(v) in _LEAVES else _plain(v, (*where, f"[{i}]"))
+                for i, v in enumerate(value)]
+    if isinstance(value, Mapping):
+        out = {}
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise InputError(f"{''.join(where)}: keys must be text, got {k!r}")
+            out[k] = v if type(v) in _LEAVES else _plain(v, (*where, f".{k}"))
+        return out
+    raise InputError(f"{''.join(where)}: {type(value).__name__} cannot be stored in a combat")

@@ -20,9 +20,11 @@ class Engine(Protocol):
         """A fresh state for ``+combat/start`` (its ``start`` event names the options)."""
 
     def apply(self, state, intent: Intent, sheets: Mapping[str, Any], rules,
-              rng: random.Random) -> Outcome:
+              rng: random.Random, *, memo: Any = None) -> Outcome:
         """Pure: the new state, the sheets changed (by key) and the events. An illegal intent
-        raises ``IllegalAction``/``InputError`` and changes nothing."""
+        raises ``IllegalAction``/``InputError`` and changes nothing. ``memo`` (a
+        ``combat.memo.Memo``, kept by the caller as long as it likes: one simulation run)
+        spares building equal plans again; without one, each call makes its own."""
 
     def load(self, data: Mapping) -> Any:
         """The state from its stored ``to_dict``."""

@@ -26,6 +26,7 @@ from ..errors import IllegalAction, InputError
 from ..maneuvers import PACES, form_allowed, movement_yards, tables
 from ..pools import Modifier, PoolSpec
 from ..sheet import Pool
+from ..memo import Memo
 from ..values import replace
 from . import kiss  # the Kiss (CLOSE-14) checked with the other declared close attacks
 from .fight import OUT_OF_ACTION, Fight, roll_event
@@ -101,7 +102,7 @@ def engaged(f: Fight, keys: tuple[str, ...]) -> dict[str, int]:
     per foe however many they declared. Only the declarations on these keys are looked at,
     so an attack costs the same in a crowd of 100 as in a duel."""
     combatants = f.state.combatants
-    on = _attacks_on(combatants)
+    on = _attacks_on(combatants, f.memo)
     out = {}
     for k in keys:
         n, seen = 0, ()
@@ -116,11 +117,11 @@ def engaged(f: Fight, keys: tuple[str, ...]) -> dict[str, int]:
 
 
 _ACTIONS = attrgetter("actions")
-# The last table of ``_attacks_on`` with the declarations it was built from, as one pair
-# replaced whole (a reader never sees the one without the other). Declarations change only
-# when someone declares; every attack and declared attack asks (a scan of every declaration
-# each time was the cost of an act that grew with a crowd: bench/engine.py).
-_LAST_ATTACKS: list = [((), MappingProxyType({}))]
+# The last table of ``_attacks_on`` is kept in the memo (combat/memo.py ``attacks``) with
+# the declarations it was built from, as one pair replaced whole (a reader never sees the one
+# without the other). Declarations change only when someone declares; every attack and
+# declared attack asks (a scan of every declaration each time was the cost of an act that
+# grew with a crowd: bench/engine.py).
 # A declaration changes one combatant's actions: the table is mended at the few places that
 # changed (a rebuild read every declaration of a crowd of 100 on each one, bench/scale.py).
 # A small fight is rebuilt: reading a duel's few declarations costs less than mending
@@ -129,13 +130,13 @@ _MEND_AT_MOST = 4
 _MEND_FROM = 8
 
 
-def _attacks_on(combatants) -> Mapping[str, tuple[tuple[int, dict], ...]]:
+def _attacks_on(combatants, memo: Memo) -> Mapping[str, tuple[tuple[int, dict], ...]]:
     """target key -> ((place of the attacker in ``combatants``, the declared attack), ...),
     in the order of the fight. Kept for the next call while the declarations are the same
     (compared by identity first, then by value: the answer depends on nothing else; whether
     each attacker is still in action and attacks in close combat is asked anew)."""
     declared = tuple(map(_ACTIONS, combatants))
-    last, table = _LAST_ATTACKS[0]
+    last, table = memo.attacks
     if last == declared:
         return table
     places = range(len(declared))
@@ -143,7 +144,7 @@ def _attacks_on(combatants) -> Mapping[str, tuple[tuple[int, dict], ...]]:
         changed = list(compress(places, map(is_not, last, declared)))
         if len(changed) <= _MEND_AT_MOST:
             table = _mended(table, last, declared, changed)
-            _LAST_ATTACKS[0] = (declared, table)
+            memo.attacks = (declared, table)
             return table
     on: dict[str, list] = {}
     for i in places:
@@ -152,7 +153,7 @@ def _attacks_on(combatants) -> Mapping[str, tuple[tuple[int, dict], ...]]:
             if t is not None and a.get("kind") == "attack":
                 on.setdefault(t, []).append((i, a))
     table = MappingProxyType({t: tuple(v) for t, v in on.items()})
-    _LAST_ATTACKS[0] = (declared, table)
+    memo.attacks = (declared, table)
     return table
 
 

@@ -17,6 +17,7 @@ from ..core.events import events_of
 from ..core.outcome import Outcome
 from ..damage import INCAPACITATED, health_pool_of
 from ..errors import IllegalAction, InputError
+from ..memo import Memo
 from ..state import CombatState
 from ..values import replace
 from . import acting, change, declare, flags, mending, pacing, staff
@@ -229,7 +230,7 @@ class D10Engine:
                                               "how": how, **state.options.to_dict()}]))
 
     def apply(self, state: CombatState, intent: it.Intent, sheets: Mapping, rules,
-              rng: random.Random) -> Outcome:
+              rng: random.Random, *, memo: Memo | None = None) -> Outcome:
         handler = HANDLERS.get(type(intent))
         if handler is None:
             why = NOT_HERE.get(type(intent), "see help +combat")
@@ -238,7 +239,7 @@ class D10Engine:
             raise IllegalAction(EVERY_RANGE)
         if intent.actor is not None and not isinstance(intent, it.Join):
             state.find(intent.actor)  # someone in this fight, or a clear refusal
-        f = Fight(state, sheets, rules, rng, intent.by)
+        f = Fight(state, sheets, rules, rng, intent.by, Memo() if memo is None else memo)
         handler(f, intent)
         pacing.pump(f)  # a fight paced ahead: reveal and resolve what the turn has reached
         return Outcome(f.state, dict(f.changed), events_of(f.events))

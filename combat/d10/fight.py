@@ -17,6 +17,7 @@ from ..attack import CONDITIONS, Side, WeaponState
 from ..core.events import Event
 from ..errors import IllegalAction, InputError
 from ..maneuvers import tables
+from ..memo import Memo
 from ..pools import PoolSpec
 from ..sheet import Sheet
 from ..state import CombatState
@@ -45,8 +46,10 @@ def roll_event(actor: str, purpose: str, spec: PoolSpec | None, roll, **extra) -
 
 class Fight:
     def __init__(self, state: CombatState, sheets: Mapping[str, Sheet], rules,
-                 rng: random.Random, by: str):
+                 rng: random.Random, by: str, memo: Memo | None = None):
         self.state = state
+        # what this call reuses (combat/memo.py): the attack and soak plans
+        self.memo = Memo() if memo is None else memo
         self.rules = rules
         self.rng = rng
         self.by = by

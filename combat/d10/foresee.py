@@ -66,7 +66,7 @@ def _pool(f: Fight, key: str, a: dict, weapon: str | None, yards: int, gear=None
                         range_yards=yards,
                         grapple=grip.kind if grip and grip.other == tkey else "",
                         weapon_state=gear.weapon(weapon))
-    return build_attack_pool(f.rules, f.sheet(key), f.sheet(tkey), intent, ctx)
+    return build_attack_pool(f.rules, f.sheet(key), f.sheet(tkey), intent, ctx, memo=f.memo)
 
 
 def impossible(f: Fight, key: str, a: dict) -> str | None:

@@ -78,7 +78,8 @@ def declare_ahead(f: Fight, key: str, actions, activations, desperate: bool) -> 
     """Check the declaration as if the slot had come (a refusal changes nothing), then keep
     it hidden until it does."""
     st = f.state
-    trial = Fight(replace(st, cursor=_slot(st, key)), f._sheets, f.rules, _NoDice(), f.by)
+    trial = Fight(replace(st, cursor=_slot(st, key)), f._sheets, f.rules, _NoDice(), f.by,
+                  f.memo)
     trial.changed = dict(f.changed)
     declare.declare(trial, key, actions, activations, desperate)
     f.put(key, ahead_declare={"actions": [dict(a) for a in actions],

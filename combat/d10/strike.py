@@ -64,17 +64,17 @@ def attack(f: Fight, key: str, action: dict, mods, defense_now: str | None = Non
     aim = me.gear.aim
     intent, ctx = _intent(f, key, tkey, action, mods, weapon, me)
     try:  # the attack as things stand now (range, grapple ...): impossible loses the action
-        build_attack_pool(rs, a_sheet, t_sheet, intent, ctx)
+        build_attack_pool(rs, a_sheet, t_sheet, intent, ctx, memo=f.memo)
     except IllegalAction as why:
         f.emit("attack_lost", actor=key, target=tkey, reason="impossible", why=str(why))
         return
 
     def can_soak(kind):  # DMG-16: worn armor soaks lethal too, so it lets a mortal block
-        return dmg.can_soak(rs, t_sheet, kind, armor_rating=f.armor_rating(tkey))
+        return dmg.can_soak(rs, t_sheet, kind, armor_rating=f.armor_rating(tkey), memo=f.memo)
 
     defense, useless = _defense_made(f, key, tkey, intent, ctx, can_soak, defense_now)
     res = resolve_attack(rs, a_sheet, t_sheet, intent, ctx, defense, rng=f.rng,
-                         can_soak=can_soak)
+                         can_soak=can_soak, memo=f.memo)
     _rolled(f, key, tkey, res, useless, aim)
     close.after_attack(f, key, tkey, action, res)
     if not res.hit:
@@ -201,7 +201,7 @@ def strafe(f: Fight, key: str, action: dict, mods) -> None:
     sheets = {k: f.sheet(k) for k in keys}
     sides = {k: f.side(k) for k in keys}
     soaks = {k: (lambda kind, s=sheets[k], a=f.armor_rating(k): dmg.can_soak(
-        rs, s, kind, armor_rating=a)) for k in keys}  # DMG-16: armor counts
+        rs, s, kind, armor_rating=a, memo=f.memo)) for k in keys}  # DMG-16: armor counts
     defenses = {}
     for k in keys:
         d, useless = _defense(f, key, k, replace(intent, target=k),
@@ -212,7 +212,8 @@ def strafe(f: Fight, key: str, action: dict, mods) -> None:
             defenses[k] = (d, None)
     try:
         res = resolve_strafe(rs, a_sheet, sheets, intent, ctx, defenses=defenses, sides=sides,
-                             leftover_to=tuple(keys), rng=f.rng, can_soak=soaks)
+                             leftover_to=tuple(keys), rng=f.rng, can_soak=soaks,
+                             memo=f.memo)
     except IllegalAction as why:
         f.emit("attack_lost", actor=key, target=keys[0], reason="impossible", why=str(why))
         return
@@ -302,7 +303,7 @@ def _usable(f: Fight, key: str, tkey: str, defense: Defense, intent: Attack, ctx
     this attack."""
     try:
         build_defense_pool(f.rules, f.sheet(tkey), f.sheet(key), defense, intent, ctx,
-                           can_soak=can_soak)
+                           can_soak=can_soak, memo=f.memo)
     except IllegalAction as why:
         return None, {"event": "defense_ineffective", "actor": tkey, "kind": defense.kind,
                       "against": key, "reason": str(why)}
@@ -328,7 +329,7 @@ def deal(f: Fight, attacker_key: str, key: str, dice_pool, kind: str, source: st
         kw["armor_rating"] = 0
     dr = dmg.resolve_damage(f.rules, t_sheet, dice=dice_pool.dice, damage_type=kind,
                             source=source, rng=f.rng, condition=f.outcome_of(key, t_sheet),
-                            stay_active_with_rage=mending.staying(f, key), **kw)
+                            stay_active_with_rage=mending.staying(f, key), memo=f.memo, **kw)
     f.events.append(roll_event(attacker_key, "damage", dice_pool, dr.damage_roll,
                                label=f"{label} ({dr.damage_type})"))
     if dr.soak_roll is not None:

@@ -678,3 +678,41 @@ def test_result_is_frozen_and_logs_every_input(rs):
     assert log["request"]["faces_damage"] == [10, 10]  # as JSON keeps it
     assert log["soak"]["dropped"] == [{"reason": "split", "dice": -1}]
     assert log["soak_roll"]["faces"] == [6, 1]
+
+
+# ---------------------------------------------------------------- defaults in the schema
+
+
+@pytest.mark.rule("DMG-01")
+@pytest.mark.rule("DMG-02")
+@pytest.mark.rule("DMG-04")
+@pytest.mark.rule("DICE-10")
+@pytest.mark.rule("COMP-02")
+@pytest.mark.rule("HLT-06")
+def test_dmg_01_02_04_a_damage_table_leaving_keys_out_plays_by_the_schema_defaults():
+    """DMG-01/02/04, DICE-10, COMP-02, HLT-06: the numbers a ruleset may leave out live
+    once, as the damage schema's defaults (the engine reads ``table[key]``, no Python
+    fallback), and they are what rules/core/damage.yaml states, so the two never drift."""
+    import yaml
+
+    problems: list = []
+    bare = D.DAMAGE_SCHEMA.check({"dazed": {"compare": "at_least"}}, "damage", problems)
+    assert problems == []
+    assert bare["damage_can_botch"] is False and bare["soak_can_botch"] is False
+    assert bare["dice_per_extra_success"] == 1 and bare["rage_to_stay_active"] == 1
+    assert bare["penalties_reduce_soak"] is False
+    assert bare["dazed"] == {"compare": "at_least", "trait": "Stamina", "mortal_margin": 0,
+                             "supernatural_margin": 2}  # a key given is kept
+    assert bare["wounds"] == {"applies_to": ("action",), "exempt_unless_incapacitated": ()}
+    # The core states the same, but for the one ruling it makes on purpose: M20's Arete
+    # ignores wounds until Incapacitated (a table without the key exempts nothing).
+    core = yaml.safe_load((RULES / "core" / "damage.yaml").read_text())["damage"]
+    assert core["wounds"]["exempt_unless_incapacitated"] == ["arete"]
+    for key, default in D.DAMAGE_SCHEMA.defaults.items():
+        if isinstance(default, dict):
+            for sub, value in default.items():
+                if (key, sub) != ("wounds", "exempt_unless_incapacitated"):
+                    stated = core[key][sub]
+                    assert (tuple(stated) if isinstance(value, tuple) else stated) == value
+        else:
+            assert core[key] == default, key

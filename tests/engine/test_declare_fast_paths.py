@@ -109,6 +109,7 @@ def test_close_08_attack_table_mended_after_a_declaration_equals_a_whole_build()
     from types import SimpleNamespace
 
     from wodcombat.combat.d10 import close
+    from wodcombat.combat.memo import Memo
 
     rng = random.Random(5)
     keys = [f"#{i}" for i in range(12)]
@@ -123,11 +124,10 @@ def test_close_08_attack_table_mended_after_a_declaration_equals_a_whole_build()
                       "target": rng.choice(keys), "n": n} for n in range(rng.randint(1, 3)))
 
     crowd = [SimpleNamespace(actions=actions()) for _ in keys]
+    memo = Memo()  # goes on mending its table
     for step in range(300):
         for _ in range(rng.choice([1, 1, 1, 2, 5])):  # mostly one declaration, at times more
             crowd[rng.randrange(len(crowd))] = SimpleNamespace(actions=actions())
-        got = close._attacks_on(tuple(crowd))
-        close._LAST_ATTACKS[0] = ((), close.MappingProxyType({}))  # a whole build
-        whole = close._attacks_on(tuple(crowd))
+        got = close._attacks_on(tuple(crowd), memo)
+        whole = close._attacks_on(tuple(crowd), Memo())  # a whole build
         assert dict(got) == dict(whole), step
-        close._LAST_ATTACKS[0] = (tuple(c.actions for c in crowd), got)  # go on mending

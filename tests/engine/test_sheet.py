@@ -97,16 +97,23 @@ def test_marks_shown_worst_first(numetal):
     assert track.boxes()[:3] == ["*", "X", "/"]
 
 
-def test_soak_key_leaves_out_only_the_health_marks(numetal):
-    """The soak pool memo (combat/damage.py) is keyed on every field but the marks: a hit
-    keeps the number, anything a soak may read (a pool, a trait) changes it."""
+def test_soak_value_leaves_out_only_the_health_marks(numetal):
+    """The soak pool memo (combat/damage.py, combat/memo.py) is keyed on every field but the
+    marks: a hit keeps the number, anything a soak may read (a pool, a trait) changes it."""
     from wodcombat.combat.damage import track_of
+    from wodcombat.combat.memo import Memo
+
+    memo = Memo()
+
+    def soak(sheet):
+        return memo.sheet_number(sheet, soak=True)
 
     s, _ = Sheet().with_pools_for(numetal.traits).set(numetal.traits, "stamina", "3")
     hurt = s.with_health(track_of(s, numetal).apply("lethal", 2).track)
-    assert hurt.soak_key() == s.soak_key() and hurt.value_key() != s.value_key()
+    assert soak(hurt) == soak(s) and memo.sheet_number(hurt) != memo.sheet_number(s)
+    assert hurt.soak_value() == s.soak_value() and hurt.value() != s.value()
     fresh = Sheet.from_dict(hurt.to_dict())  # read back from its Attribute
-    assert fresh.soak_key() == s.soak_key()
+    assert soak(fresh) == soak(s) and memo.sheet_number(fresh) == memo.sheet_number(hurt)
     tougher, _ = s.set(numetal.traits, "stamina", "4")
     drained = s.spend("Willpower", 1)
-    assert len({s.soak_key(), tougher.soak_key(), drained.soak_key()}) == 3
+    assert len({soak(s), soak(tougher), soak(drained)}) == 3
