@@ -414,10 +414,75 @@ def _act(st, intent: intents.Act, sheets, rules, rng) -> Outcome:
         if w.name.lower() != w.tag:
             action["weapon_name"] = w.name
     step = sp.act(st, c.key, rules, action)
-    return _attack(step, c, action, w, sheet, sheets, rules, rng)
+    out = _attack(step, c, action, w, sheet, sheets, rules, rng)
+    return _open_reroll(st, out, c.key, action, w)
 
 
-def _attack(step: sp.Step, c, action: dict, w, sheet, sheets, rules, rng) -> Outcome:
+def _open_reroll(before: SpotlightState, out: Outcome, key: str, action: dict, w) -> Outcome:
+    """V5 Willpower reroll (dice.yaml): the attack stays open to its roller's reroll until
+    anything else happens; what the reroll needs to play it again is kept in the state."""
+    roll = next(e for e in out.events if e.get("event") == "roll")
+    weapon = None if w is None else [w.name, w.tag, w.bonus]
+    last = {"actor": key, "action": dict(action), "weapon": weapon,
+            "faces": list(roll["faces"]), "hunger": roll["hunger"],
+            "defense": [list(roll["defense"]["faces"]), roll["defense"]["hunger"]],
+            "before": replace(before, last_roll=None).to_dict()}
+    return Outcome(replace(out.state, last_roll=last), out.sheet_changes, out.events)
+
+
+@_handles(intents.Reroll)
+def _reroll(st, intent: intents.Reroll, sheets, rules, rng) -> Outcome:
+    """V5 Willpower reroll: one Willpower point, up to three of the attack's dice that are
+    not Hunger dice rolled again, the attack played again from just before it with the new
+    dice (the defender's dice kept); once a roll."""
+    _live(st)
+    c = _own(st, intent)
+    last = st.last_roll
+    if not last or last["actor"] != c.key:
+        raise IllegalAction("There is no roll of yours to reroll: a Willpower reroll comes "
+                            "right after your attack, before anything else happens.")
+    v5 = v5dice.v5_rules(rules)
+    if v5.reroll is None:
+        raise IllegalAction("This ruleset has no Willpower reroll.")
+    pool, cost, most = v5.reroll
+    old = v5dice.count(last["faces"], last["hunger"], v5)
+    picks = _picks(intent.dice, len(old.normal_faces), most)
+    sheet = _sheet(sheets, c.key, c.name)
+    spent = sheet.spend(pool, cost)
+    new = v5dice.reroll(old, picks, rng, v5)
+    before = SpotlightState.from_dict(last["before"])
+    action, w = dict(last["action"]), last["weapon"]
+    w = None if w is None else spa.Weapon(w[0], w[1], w[2])
+    step = sp.act(before, c.key, rules, action)
+    defense = v5dice.count(last["defense"][0], last["defense"][1], v5)
+    out = _attack(step, c, action, w, sheet, sheets, rules, rng, kept=(new, defense))
+    ev = {"event": "reroll", "actor": c.key, "positions": list(picks),
+          "old": [old.normal_faces[p - 1] for p in picks],
+          "new": [new.normal_faces[p - 1] for p in picks],
+          "pool": pool, "spent": cost, "left": spent.pools[pool].current}
+    # _attack's events: act, roll, harm, what followed the act, what followed the harm.
+    # The act and what followed it were told already: only the new roll and its harm.
+    rest = list(out.events)
+    events = [ev, rest[1], rest[2], *rest[2 + len(step.events):]]
+    state = replace(out.state, last_roll=None, seq=st.seq + 1, deadline=st.deadline)
+    return Outcome(state, {**out.sheet_changes, c.key: spent}, events_of(events))
+
+
+def _picks(dice, normal: int, most: int) -> tuple[int, ...]:
+    """The positions typed (1-based among the dice that are not Hunger dice), checked."""
+    usage = (f"+combat/reroll <die>[,<die>...]: up to {most} of your {normal} dice that are "
+             f"not Hunger dice, counted from the left as shown, e.g. +combat/reroll 1,3.")
+    picks = tuple(dice or ())
+    if not picks or len(picks) > most or len(set(picks)) != len(picks):
+        raise InputError(usage)
+    if any(isinstance(p, bool) or not isinstance(p, int) or not 1 <= p <= normal
+           for p in picks):
+        raise InputError(usage)
+    return picks
+
+
+def _attack(step: sp.Step, c, action: dict, w, sheet, sheets, rules, rng,
+            kept=None) -> Outcome:
     """A V5 contest (combat/spotlight_attack.py, issue 10): the attacker's pool against the
     defender's, Hunger dice for vampires; Harm = margin + weapon damage on the target, with
     worn armor against Superficial (SPOT-11) and Superficial to vampires halved (V5). The
@@ -436,7 +501,7 @@ def _attack(step: sp.Step, c, action: dict, w, sheet, sheets, rules, rng) -> Out
                       attacker_hunger=v5dice.hunger_of(sheet, rules) if vampire else 0,
                       defender_hunger=v5dice.hunger_of(tsheet, rules) if tc.vampire else 0,
                       attacker_vampire=vampire, target_vampire=tc.vampire,
-                      bonus=w.bonus if w is not None else None)
+                      bonus=w.bonus if w is not None else None, kept=kept)
     act_ev, *after_act = step.events
     rnd = act_ev["round"]
     roll = {"event": "roll", "actor": c.key, "purpose": "attack", "target": target,
@@ -600,7 +665,11 @@ class SpotlightEngine:
         handler = _HANDLERS.get(intent.kind)
         if handler is None:
             raise IllegalAction(d10_only(intent))
-        return _harm_to_sheets(state, handler(state, intent, sheets, rules, rng), sheets)
+        out = handler(state, intent, sheets, rules, rng)
+        if out.events and out.state.last_roll is state.last_roll is not None:
+            # the roll stood until something else happened: no reroll of it any more
+            out = Outcome(replace(out.state, last_roll=None), out.sheet_changes, out.events)
+        return _harm_to_sheets(state, out, sheets)
 
     def load(self, data: Mapping) -> SpotlightState:
         return SpotlightState.from_dict(data)

@@ -224,3 +224,41 @@ class TestTheRoundAndHelp(V5Play):
         from wodcombat.commands.combat import CmdCombat
 
         self.assertIn("/move <npc>=<target>=closer", CmdCombat.__doc__)
+
+
+class TestWillpowerReroll(V5Play):
+    """Issue 31, finding 6: a Willpower point rerolls up to three of the attack's dice that
+    are not Hunger dice, after the roll (READING in spotlight/dice.yaml)."""
+
+    @pytest.mark.rule("SPOT-11")
+    def test_spot11_willpower_reroll_after_a_miss_shows_old_and_new_faces(self):
+        self.cmd("+combat/start spotlight")
+        self.build_alice()
+        self.player("+combat/join")
+        self.cmd("+combat/npc Rat=strength=2,dexterity=2,athletics=1")
+        with self.dice(2, 3):
+            self.player("+combat/init")
+        self.cmd("+combat/next")
+        # Hunger [2 3], others [2 6 2] = 1 against Rat's [6 2 2] = 1: a tie, a miss.
+        with self.dice(2, 3, 2, 6, 2, 6, 2, 2):
+            out = self.player("+combat/act attack Rat")
+        self.assertIn("[2 6 2] Hunger [2 3] => 1 success", out)
+        self.assertIn("Rat is not harmed", out)
+        willpower = self.char2.sheet.get().pools["Willpower"].current
+        self.assertIn("+combat/reroll <die>", self.player("+combat/reroll x"))
+        self.assertIn("not Hunger dice", self.player("+combat/reroll 4"))
+        self.assertIn("no roll of yours", self.cmd("+combat/reroll Rat=1"))
+        # dice 1 and 3 of [2 6 2]: 2 -> 8, 2 -> 9: [8 6 9] = 3, margin 2 + pistol 2 = 4,
+        # Aggravated to a mortal.
+        with self.dice(8, 9):
+            out = self.player("+combat/reroll 1,3")
+        self.assertIn(f"Char2 spends 1 Willpower ({willpower - 1} left), rerolls 1, 3: "
+                      f"[2 2] -> [8 9].", out)
+        self.assertIn("[8 6 9] Hunger [2 3] => 3 successes", out)
+        self.assertIn("Rat defends: Dexterity 2 + Athletics 1 = 3 dice: [6 2 2]", out)
+        self.assertIn("Margin 2 + weapon 2 = 4 harm.", out)
+        self.assertIn("Rat takes 4 aggravated harm: HP 6 -> 2/6", out)
+        self.assertNotIn("attacks Rat", out)  # the act was told with the first roll
+        self.assertLessEqual(len(out.splitlines()[0]), 78)
+        self.assertEqual(self.char2.sheet.get().pools["Willpower"].current, willpower - 1)
+        self.assertIn("no roll of yours", self.player("+combat/reroll 2"))  # once a roll

@@ -12,7 +12,7 @@ from wodcombat.combat import spotlight as S
 from wodcombat.combat import spotlight_attack as spa
 from wodcombat.combat import v5dice
 from wodcombat.combat.core import intents as I
-from wodcombat.combat.errors import IllegalAction
+from wodcombat.combat.errors import IllegalAction, InputError
 from wodcombat.combat.maneuvers import tables
 from wodcombat.combat.sheet import Sheet
 from wodcombat.combat.spotlight_engine import ENGINE
@@ -312,3 +312,64 @@ def test_spot11_bows_and_crossbows_roll_dexterity_and_firearms(rs, sheets):
     roll, harm = out.events[1], out.events[2]
     assert roll["traits"] == [["Dexterity", 3], ["Firearms", 2]]
     assert (roll["tag"], harm["kind"], harm["marked"]) == ("bow", "aggravated", 4)
+
+
+# ---------------------------------------------------------------- Willpower reroll (V5)
+
+
+@pytest.mark.rule("SPOT-11")
+def test_spot11_willpower_reroll_up_to_three_non_hunger_dice_plays_the_attack_again(
+        rs, sheets):
+    """SPOT-11, issue 31 (V5 Willpower reroll): Alice's shot, Hunger 2: Hunger [2 3],
+    others [2 6 2] = 1 against Bob's [1 | 7 3] = 1: a tie, a miss. One Willpower (5 -> 4)
+    rerolls her first and third dice that are not Hunger dice: 2 -> 8, 2 -> 9: 3 successes,
+    margin 2 + pistol 2 = 4; Kevlar 3 stops 3, halved: 1 Superficial on Bob, on his sheet."""
+    r = fight(rs, sheets)
+    r(I.Act(by=ALICE, action={"kind": "attack", "target": BOB}), 2, 3, 2, 6, 2, 1, 7, 3)
+    assert r.last("unharmed")
+    out = r(I.Reroll(by=ALICE, dice=(1, 3)), 8, 9)
+    ev, roll, harm = out.events[:3]
+    assert (ev.kind, ev["old"], ev["new"], ev["left"]) == ("reroll", [2, 2], [8, 9], 4)
+    assert (roll["faces"], roll["hunger_faces"], roll["successes"]) == (
+        [2, 3, 8, 6, 9], [2, 3], 3)
+    assert roll["defense"]["faces"] == [1, 7, 3]  # the defender's dice are kept
+    assert (roll["margin"], harm["amount"], harm["marked"]) == (2, 4, 1)
+    assert [e.kind for e in out.events].count("act") == 0  # told once, with the first roll
+    assert r.sheets[ALICE].pools["Willpower"].current == 4
+    assert r.sheets[BOB].harm == {"superficial": 1}
+    assert r.state.last_roll is None
+    # once a roll: a second reroll is refused, nothing spent
+    r.refused(I.Reroll(by=ALICE, dice=(2,)), match="no roll of yours")
+
+
+@pytest.mark.rule("SPOT-11")
+def test_spot11_willpower_reroll_refusals(rs, sheets):
+    """Not a Hunger die (positions count only the others), at most three, not someone
+    else's roll, not after anything else happened, not with no Willpower left."""
+    r = fight(rs, sheets)
+    r.refused(I.Reroll(by=ALICE, dice=(1,)), match="no roll of yours")
+    r(I.Act(by=ALICE, action={"kind": "attack", "target": BOB}), 2, 3, 2, 6, 2, 1, 7, 3)
+    r.refused(I.Reroll(by=ALICE, dice=(4,)), InputError, match="not Hunger dice")
+    r.refused(I.Reroll(by=ALICE, dice=(1, 2, 3, 1)), InputError, match="up to 3")
+    r.refused(I.Reroll(by=ALICE, dice=()), InputError, match="up to 3")
+    r.refused(I.Reroll(by=BOB, dice=(1,)), match="no roll of yours")
+    drained = r.sheets[ALICE].with_pool_current("Willpower", 0)
+    saved, r.sheets[ALICE] = r.sheets[ALICE], drained
+    r.refused(I.Reroll(by=ALICE, dice=(1,)), InputError)
+    r.sheets[ALICE] = saved
+    # the roll stands once anything else happens (here: her free action)
+    r(I.Free(by=ALICE, text="shouts"))
+    assert r.state.last_roll is None
+    r.refused(I.Reroll(by=ALICE, dice=(1,)), match="no roll of yours")
+
+
+@pytest.mark.rule("SPOT-11")
+def test_spot11_willpower_reroll_state_round_trips(rs, sheets):
+    """The open roll is kept in the stored state (the fight is saved between commands)."""
+    r = fight(rs, sheets)
+    r(I.Act(by=ALICE, action={"kind": "attack", "target": BOB}), 2, 3, 2, 6, 2, 1, 7, 3)
+    stored = ENGINE.load(r.state.to_dict())
+    assert stored.last_roll == r.state.last_roll
+    r.state = stored
+    out = r(I.Reroll(by=ALICE, dice=(1,)), 6)
+    assert out.events[1]["successes"] == 2

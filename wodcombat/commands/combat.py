@@ -431,6 +431,10 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
                   weapon; "with" a range tag (pistol) or a weapon of
                   +rules/weapons; without it, the first weapon you carry
       /act <npc>=attack <target> [with <weapon>] - organizer: the NPC's action
+      /reroll <die>[,<die>...] - right after your attack, one Willpower
+                  rerolls up to three of its dice that are not Hunger dice
+                  (counted from the left as shown); once a roll, and the roll
+                  stands once anything else happens (a reading of V5)
       /move <target>=closer||away||<range> - your move (one range step)
       /move <npc>=<target>=closer||away||<range> - organizer: the NPC's move
       /free [<npc>=][<what>] - a free action  /done [<npc>] - end the turn
@@ -517,7 +521,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
                     "attack", "dodge", "block", "parry", "defend", "pass", "act", "delay",
                     "abort", "celerity", "rage", "spend", "log", "end", "mod", "damage",
                     "heal", "kick", "timeout", "slackers", "move", "free", "done", "swap",
-                    "ambush", "event", "range", "stake", "unstake", "feed", "undo",
+                    "ambush", "event", "range", "stake", "unstake", "feed", "reroll", "undo",
                     "organizer", "fights", "recover", "flag", "change", "pace",
                     "public", "odds", "watch")
     # DICE-03/04, TURN-02: +combat/declare/wp attack Bob, +combat/act/wp, +combat/abort/wp;

@@ -135,3 +135,20 @@ class SpotlightSwitches:
             raise InputError("+combat/feed <name>=<hunger slaked>, e.g. +combat/feed Bob=2.")
         c = self.combatant(self.lhs)
         self.apply(it.Feed(by=self.me(), actor=c.key, slaked=int(amount)))
+
+    def do_reroll(self):
+        """V5 Willpower reroll: ``[<npc>=]<die>[,<die>...]``, the attack's dice that are not
+        Hunger dice, counted from the left as shown."""
+        self.load()
+        who, text = self.split_npc()
+        words = text.replace(",", " ").split()
+        if not words or not all(w.isdecimal() for w in words):
+            raise InputError("+combat/reroll <die>[,<die>...]: up to three of your last "
+                             "attack's dice that are not Hunger dice, counted from the left "
+                             "as shown, e.g. +combat/reroll 1,3 (an NPC: "
+                             "+combat/reroll <npc>=1,3).")
+        last = getattr(self.state, "last_roll", None)
+        if who is None and last and (last["actor"] == self.me() or self.can_run()):
+            who = self.state.find(last["actor"]).name  # the roll open to a reroll
+        c = self.actor(who)
+        self.apply(it.Reroll(by=self.me(), actor=c.key, dice=tuple(int(w) for w in words)))

@@ -136,6 +136,14 @@ def _roll(ev, n, state):
         else roll_line(who, ev)
 
 
+def _reroll(ev, n, state):
+    """V5 Willpower reroll: the dice named, their old and new faces."""
+    which = ", ".join(str(p) for p in ev["positions"])
+    old, new = " ".join(map(str, ev["old"])), " ".join(map(str, ev["new"]))
+    return (f"{_who(ev, n)} spends {ev['spent']} {ev['pool']} ({ev['left']} left), "
+            f"rerolls {which}: [{old}] -> [{new}].")
+
+
 def _unharmed(ev, n, state):
     return f"  {n(ev.get('target'))} is not harmed."
 
@@ -217,7 +225,7 @@ RENDER: dict[str, Callable] = {
     "round": _round, "spotlight": _spotlight, "pass": _pass, "swap": _swap,
     "ambush": _ambush, "event": _event,
     "move": _move, "range": _range, "range_all": _range_all, "act": _act, "roll": _roll,
-    "unharmed": _unharmed,
+    "reroll": _reroll, "unharmed": _unharmed,
     "free": _free, "done": _done,
     "harm": _harm, "condition": _condition, "stake": _stake, "unstake": _unstake, "feed": _feed,
     "hunger_check": _hunger_check, "revive": _revive,
