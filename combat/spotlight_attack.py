@@ -186,11 +186,12 @@ def halves(ruleset, family: str) -> bool:
 
 
 def _roll(pool_names, ratings: Mapping[str, int], hunger: int, rng, rules,
-          kept: v5dice.V5Roll | None = None) -> tuple[list, int, v5dice.V5Roll]:
-    """The pool's terms, size and dice: rolled, or ``kept`` (a Willpower reroll plays the
-    attack again with the dice it already has)."""
+          kept: v5dice.V5Roll | None = None, penalties=()) -> tuple[list, int, v5dice.V5Roll]:
+    """The pool's terms (V5 Impairment's ``penalties`` last), size and dice: rolled, or
+    ``kept`` (a Willpower reroll plays the attack again with the dice it already has)."""
     terms = [[name, int(ratings.get(name, 0))] for name in pool_names]
-    pool = sum(v for _, v in terms)
+    terms += [[str(label), int(dice)] for label, dice in penalties]
+    pool = max(0, sum(v for _, v in terms))
     if kept is not None:
         return terms, kept.pool, kept
     return terms, pool, v5dice.roll(pool, min(hunger, max(pool, 0)), rng, rules)
@@ -209,20 +210,23 @@ def resolve(
     target_vampire: bool = False,
     bonus: int | None = None,
     kept: tuple[v5dice.V5Roll, v5dice.V5Roll] | None = None,
+    impaired: tuple[list, list] = ((), ()),
 ) -> dict:
     """Roll one contested attack. ``attacker`` / ``defender``: trait -> dots for the pools;
     ``bonus``: the weapon's own damage (None: the tag's). A vampire has fangs (its bite's
     bonus and kind); a target that is not a vampire takes a sharp or piercing weapon's
     ``vs_mortal`` kind (V5). Returns the log's ``roll`` fields (attacker and defender dice
     apart, Hunger dice marked) plus ``harm`` and ``kind``. ``kept``: (attack, defense) dice
-    already rolled, used instead of rolling (a Willpower reroll)."""
+    already rolled, used instead of rolling (a Willpower reroll); ``impaired``: the V5
+    Impairment terms (``[label, -dice]``) of the attacker's and the defender's pools."""
     row = attack_row(ruleset, tag)
     sec = _section(ruleset)
     rules = v5dice.v5_rules(ruleset)
     ka, kd = kept or (None, None)
-    a_terms, a_pool, a = _roll(row.pool, attacker, attacker_hunger, rng, rules, ka)
+    a_terms, a_pool, a = _roll(row.pool, attacker, attacker_hunger, rng, rules, ka,
+                               impaired[0])
     d_terms, d_pool, d = _roll(sec["defense"]["pool"], defender, defender_hunger, rng, rules,
-                               kd)
+                               kd, impaired[1])
     margin = a.successes - d.successes
     hit = margin > 0  # READING (attack.yaml): a tie is a miss
     dmg, kind = row.harm_of(attacker_vampire, target_vampire)

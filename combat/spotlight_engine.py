@@ -35,6 +35,7 @@ from typing import Any, Callable, Mapping
 from . import spotlight as sp
 from . import spotlight_attack as spa
 from . import spotlight_conditions as spc
+from . import v5_impairment as imp
 from . import v5dice
 from .core import intents
 from .core.events import events_of
@@ -497,11 +498,17 @@ def _attack(step: sp.Step, c, action: dict, w, sheet, sheets, rules, rng,
     ratings = {n: sheet.rating(cat, n) for n in row.pool}
     t_ratings = {n: tsheet.rating(cat, n) for n in defense} if tsheet is not None else {}
     vampire = sp.is_vampire(sheet, rules)
+    # V5 Impairment: 0 HP (the Harm track full) or no Willpower left
+    impaired = (imp.terms(rules, row.pool, health_full=step.state.find(c.key).hp <= 0,
+                          willpower_left=imp.willpower_left(sheet, rules)),
+                imp.terms(rules, defense, health_full=tc.hp <= 0,
+                          willpower_left=imp.willpower_left(tsheet, rules)))
     res = spa.resolve(rules, tag, ratings, t_ratings, rng,
                       attacker_hunger=v5dice.hunger_of(sheet, rules) if vampire else 0,
                       defender_hunger=v5dice.hunger_of(tsheet, rules) if tc.vampire else 0,
                       attacker_vampire=vampire, target_vampire=tc.vampire,
-                      bonus=w.bonus if w is not None else None, kept=kept)
+                      bonus=w.bonus if w is not None else None, kept=kept,
+                      impaired=impaired)
     act_ev, *after_act = step.events
     rnd = act_ev["round"]
     roll = {"event": "roll", "actor": c.key, "purpose": "attack", "target": target,

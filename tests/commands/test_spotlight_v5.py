@@ -262,3 +262,42 @@ class TestWillpowerReroll(V5Play):
         self.assertLessEqual(len(out.splitlines()[0]), 78)
         self.assertEqual(self.char2.sheet.get().pools["Willpower"].current, willpower - 1)
         self.assertIn("no roll of yours", self.player("+combat/reroll 2"))  # once a roll
+
+
+class TestImpairment(V5Play):
+    """Issue 31, finding 6: V5 Impairment (READING in spotlight/dice.yaml)."""
+
+    @pytest.mark.rule("SPOT-11")
+    def test_spot11_no_willpower_left_costs_social_and_mental_pools_two_dice(self):
+        self.cmd("+combat/start spotlight")
+        self.build_alice()
+        self.player("+sheet/set hunger=0")
+        self.player("+sheet/set manipulation=4")
+        with self.dice(7, 3, 8, 6):
+            out = self.player("+roll manipulation+subterfuge")
+        self.assertIn("= 4 dice", out)  # Willpower left: no Impairment
+        self.player("+sheet/set willpower=0")
+        with self.dice(7, 3):
+            out = self.player("+roll manipulation+subterfuge")
+        self.assertIn("Manipulation 4 + Subterfuge 0, Impaired (Willpower) -2 dice = 2 dice",
+                      out)
+        self.assertIn("[7 3] => 1 success", out)
+        with self.dice(7, 3, 8, 6, 6):
+            out = self.player("+roll dex+brawl")  # Physical: Willpower does not weigh
+        self.assertIn("= 5 dice", out)
+
+    @pytest.mark.rule("SPOT-11", "SPOT-13")
+    def test_spot13_a_target_at_zero_hp_defends_impaired(self):
+        self.cmd("+combat/start spotlight")
+        self.build_alice()
+        self.player("+combat/join")
+        self.cmd("+combat/npc Rat=strength=2,dexterity=3,athletics=1")
+        with self.dice(2, 3):
+            self.player("+combat/init")
+        self.cmd("+combat/next")
+        self.cmd("+combat/damage Rat=6 superficial")  # 0 HP: the Harm track full
+        # Rat: Dexterity 3 + Athletics 1 - 2 = 2 dice [6 2]
+        with self.dice(2, 3, 6, 6, 2, 6, 2):
+            out = self.player("+combat/act attack Rat")
+        self.assertIn("Rat defends: Dexterity 3 + Athletics 1 + Impaired (Health) -2 = 2 "
+                      "dice: [6 2] => 1 success", out)

@@ -373,3 +373,41 @@ def test_spot11_willpower_reroll_state_round_trips(rs, sheets):
     r.state = stored
     out = r(I.Reroll(by=ALICE, dice=(1,)), 6)
     assert out.events[1]["successes"] == 2
+
+
+# ---------------------------------------------------------------- Impairment (V5)
+
+
+@pytest.mark.rule("SPOT-11", "SPOT-13")
+def test_spot11_impairment_terms_physical_for_health_social_mental_for_willpower(rs):
+    """V5 Impairment (spotlight/dice.yaml): a full Harm track costs 2 dice on Physical
+    pools, no Willpower left 2 dice on Social and Mental pools; other pools keep theirs."""
+    from wodcombat.combat import v5_impairment as imp
+
+    body, mind = ("Strength", "Brawl"), ("Wits", "Awareness")
+    assert imp.terms(rs, body, health_full=True, willpower_left=3) == [
+        ["Impaired (Health)", -2]]
+    assert imp.terms(rs, mind, health_full=True, willpower_left=3) == []
+    assert imp.terms(rs, mind, health_full=False, willpower_left=0) == [
+        ["Impaired (Willpower)", -2]]
+    assert imp.terms(rs, ("Manipulation", "Subterfuge"), health_full=False,
+                     willpower_left=0) == [["Impaired (Willpower)", -2]]
+    assert imp.terms(rs, body, health_full=False, willpower_left=0) == []
+    assert imp.terms(rs, body, health_full=False, willpower_left=None) == []
+    # d10 rulesets have no v5_impairment: nothing
+    assert imp.terms(load_ruleset(RULES, "core"), body, health_full=True,
+                     willpower_left=0) == []
+
+
+@pytest.mark.rule("SPOT-11", "SPOT-13")
+def test_spot11_a_defender_at_zero_hp_rolls_impaired(rs, sheets):
+    """Bob at 0 HP (6 Superficial by hand: torpor, SPOT-13) is shot: his Dexterity 2 +
+    Athletics 1 loses 2 dice to Impairment: 1 die, his one Hunger die [7]."""
+    r = fight(rs, sheets)
+    r(I.StaffDamage(by=STAFF, actor=BOB, levels=6, damage_type="superficial"))
+    assert r.state.get(BOB).hp == 0
+    out = r(I.Act(by=ALICE, action={"kind": "attack", "target": BOB}), 2, 3, 6, 6, 2, 7)
+    d = out.events[1]["defense"]
+    assert d["traits"] == [["Dexterity", 2], ["Athletics", 1], ["Impaired (Health)", -2]]
+    assert (d["pool"], d["faces"], d["successes"]) == (1, [7], 1)
+    assert out.events[1]["traits"] == [["Dexterity", 3], ["Firearms", 2]]  # Alice is fine

@@ -461,6 +461,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
     Superficial Harm; Superficial Harm to a vampire is halved. Blades, guns
     and bows deal Aggravated Harm to anyone who is not a vampire; only fangs
     give a bite +2 Aggravated; bows roll Dexterity + Firearms (readings of V5).
+    Impaired (V5, a reading): at 0 HP a Physical pool (a defense too) rolls 2
+    dice fewer; with no Willpower left, a Social or Mental one (+roll).
     Declaring, /dodge, /parry, /rage and the like are d10 only there.
 
     ## examples
