@@ -56,6 +56,7 @@ from . import dice
 from .conditions import ended_event, split_expired
 from .errors import IllegalAction, InputError, RuleIssue, RulesError
 from .schema import Bool, Int, ListOf, MapOf, Str, Struct
+from .spotlight_rouse import SCHEMA as _ROUSE_SCHEMA
 from .spotlight_state import AMBUSH, ENGINE, Fighter, SpotlightState, pair
 from .state import plain
 from .values import replace
@@ -140,6 +141,7 @@ HARM_SCHEMA = Struct(  # SPOT-11..14
             optional={"hunger_on_failure": Int(0, 10), "source": Str()},
         ),
         "vampire_families": ListOf(Str(), min_len=1),
+        "rouse": _ROUSE_SCHEMA,  # issue 31: a Discipline Power's Rouse Check (V5)
         "source": Str(),
     },
 )

@@ -35,6 +35,7 @@ from typing import Any, Callable, Mapping
 from . import spotlight as sp
 from . import spotlight_attack as spa
 from . import spotlight_conditions as spc
+from . import spotlight_rouse as rouse
 from . import v5_impairment as imp
 from . import v5dice
 from .core import intents
@@ -47,6 +48,7 @@ from .values import replace
 
 PASS, REMOVED = "pass", "removed"  # the idle defaults, as combat/idle.py names them
 ATTACKS = ("attack", "bite")  # the acts that roll (spotlight_attack) and mark Harm
+POWER = "power"  # a Discipline Power: a vampire's Rouse Check (SPOT-07, issue 31)
 UNARMED = "unarmed"  # the range tag of an attack named without a weapon
 TEXT_MAX = 300  # an act described in words: kept short in the log
 REMOVE_WHY = ("leave", "kick", "deleted")
@@ -371,6 +373,12 @@ def _action(raw: Mapping | None, key: str) -> dict:
             return {"kind": kind, "target": target}
         out = {"kind": kind, "target": target}
         return {**out, "weapon": weapon} if weapon else out
+    if kind == POWER:
+        out = {"kind": kind, "power": str(a.get("power") or "").strip()}
+        target = str(a.get("target") or "").strip()
+        if target == key:
+            raise IllegalAction("Use the power on someone else, or on no one.")
+        return {**out, "target": target} if target else out
     if kind == "other":
         text = str(a.get("text") or "").strip()[:TEXT_MAX]
         if not text:
@@ -406,6 +414,8 @@ def _act(st, intent: intents.Act, sheets, rules, rng) -> Outcome:
                             "<what>.")
     c = _own(st, intent)
     action = _action(intent.action, c.key)
+    if action["kind"] == POWER:
+        return _power(st, c, action, sheets, rules, rng)
     if action["kind"] not in ATTACKS:
         return _step(sp.act(st, c.key, rules, action))
     sheet = _sheet(sheets, c.key, c.name)
@@ -417,6 +427,29 @@ def _act(st, intent: intents.Act, sheets, rules, rng) -> Outcome:
     step = sp.act(st, c.key, rules, action)
     out = _attack(step, c, action, w, sheet, sheets, rules, rng)
     return _open_reroll(st, out, c.key, action, w)
+
+
+def _power(st, c, action: dict, sheets, rules, rng) -> Outcome:
+    """SPOT-07 "Any Basic Move or Discipline Power": a power is a trait the user has a dot
+    in; a vampire with a sheet makes V5's Rouse Check for it (harm.yaml ``rouse``), which
+    may raise its Hunger (written back to the sheet), and is refused at the top of the
+    Hunger range. Anyone else uses it with no check."""
+    rr = rouse.rouse_rules(rules)
+    if rr is None:
+        return _step(sp.act(st, c.key, rules, action))
+    name = rouse.power_name(rules, str(action.get("power") or ""))
+    action = {**action, "power": name}
+    sheet = _sheet_or_none(sheets, c.key)
+    if sheet is not None and sheet.rating(rules.traits, name) < 1:
+        raise IllegalAction(f"{c.name} has no dots in {name}: +sheet shows the powers.")
+    step = sp.act(st, c.key, rules, action)
+    if not c.vampire or sheet is None:
+        return _step(step)
+    check = rouse.check(v5dice.hunger_of(sheet, rules), rng, rr,
+                        v5dice.v5_rules(rules).sides)
+    ev = {"event": "rouse", "actor": c.key, "power": name, **check}
+    act_ev, *after = step.events
+    return _with_hunger(_out(step.state, [act_ev, ev, *after]), [ev], sheets, rules)
 
 
 def _open_reroll(before: SpotlightState, out: Outcome, key: str, action: dict, w) -> Outcome:

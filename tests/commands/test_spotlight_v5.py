@@ -301,3 +301,31 @@ class TestImpairment(V5Play):
             out = self.player("+combat/act attack Rat")
         self.assertIn("Rat defends: Dexterity 3 + Athletics 1 + Impaired (Health) -2 = 2 "
                       "dice: [6 2] => 1 success", out)
+
+
+class TestRouseCheck(V5Play):
+    """Issue 31, finding 6: a Discipline Power costs a vampire a Rouse Check (READING in
+    spotlight/harm.yaml)."""
+
+    @pytest.mark.rule("SPOT-07")
+    def test_spot07_act_power_rolls_a_rouse_check_and_raises_hunger(self):
+        self.cmd("+combat/start spotlight")
+        self.build_alice()
+        self.player("+sheet/set celerity=2")
+        self.player("+combat/join")
+        self.cmd("+combat/npc Rat=strength=2")
+        with self.dice(2, 3):
+            self.player("+combat/init")
+        self.cmd("+combat/next")
+        self.assertIn("no dots in Dominate", self.player("+combat/act power dominate"))
+        self.assertIn("Name a power", self.player("+combat/act power"))
+        with self.dice(4):
+            out = self.player("+combat/act power celerity")
+        self.assertIn("Char2 uses Celerity.", out)
+        self.assertIn("Char2 rouses the blood [4]: failed: Hunger 2 -> 3.", out)
+        self.assertEqual(self.char2.sheet.get().pools["Hunger"].current, 3)
+        # 'power' inside what is done is just a word
+        self.player("+combat/done")
+        self.cmd("+combat/next Rat")
+        self.assertIn("Rat acts: draws on the power of the night.",
+                      self.cmd("+combat/act draws on the power of the night"))

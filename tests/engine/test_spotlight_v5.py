@@ -411,3 +411,57 @@ def test_spot11_a_defender_at_zero_hp_rolls_impaired(rs, sheets):
     assert d["traits"] == [["Dexterity", 2], ["Athletics", 1], ["Impaired (Health)", -2]]
     assert (d["pool"], d["faces"], d["successes"]) == (1, [7], 1)
     assert out.events[1]["traits"] == [["Dexterity", 3], ["Firearms", 2]]  # Alice is fine
+
+
+# ---------------------------------------------------------------- Rouse Check (V5)
+
+
+def _with(s, rs, **traits):
+    for name, value in traits.items():
+        s, _ = s.set(rs.traits, name, str(value))
+    return s
+
+
+@pytest.mark.rule("SPOT-07")
+def test_spot07_a_discipline_power_costs_a_vampire_a_rouse_check(rs, sheets):
+    """SPOT-07 "Any Basic Move or Discipline Power" (issue 31, V5 Rouse Check): Alice
+    (Hunger 2) uses Celerity: the die [3] fails, Hunger 3, on her sheet; the power is her
+    turn's action. Next round [7] passes: Hunger stays 3."""
+    r = fight(rs, {**sheets, ALICE: _with(sheets[ALICE], rs, celerity=2)})
+    out = r(I.Act(by=ALICE, action={"kind": "power", "power": "cel"}), 3)
+    act, ev = out.events[:2]
+    assert act["action"] == {"kind": "power", "power": "Celerity"}
+    assert (ev.kind, ev["faces"], ev["passed"], ev["hunger_before"], ev["hunger_after"]) == (
+        "rouse", [3], False, 2, 3)
+    assert r.sheets[ALICE].pools["Hunger"].current == 3
+    assert r.state.get(ALICE).actions == 1
+    r.refused(I.Act(by=ALICE, action={"kind": "power", "power": "Celerity"}),
+              match="taken this turn's action")
+
+
+@pytest.mark.rule("SPOT-07")
+def test_spot07_rouse_refusals_and_a_mortal_uses_a_power_unchecked(rs, sheets):
+    """No dots, not a power, Hunger 5: refused with nothing rolled. A vampire who passes
+    keeps its Hunger."""
+    alice = _with(sheets[ALICE], rs, celerity=1)
+    r = fight(rs, {**sheets, ALICE: alice})
+    r.refused(I.Act(by=ALICE, action={"kind": "power", "power": "Dominate"}),
+              match="no dots in Dominate")
+    r.refused(I.Act(by=ALICE, action={"kind": "power", "power": "Brawl"}), InputError,
+              match="not a power here")
+    r.refused(I.Act(by=ALICE, action={"kind": "power"}), InputError, match="Name a power")
+    r.sheets[ALICE] = alice.with_pool_current("Hunger", 5)
+    r.refused(I.Act(by=ALICE, action={"kind": "power", "power": "Celerity"}),
+              match="At Hunger 5 the blood cannot be roused")
+    r.sheets[ALICE] = alice
+    out = r(I.Act(by=ALICE, action={"kind": "power", "power": "Celerity"}), 6)
+    assert (out.events[1]["passed"], out.events[1]["hunger_after"]) == (True, 2)
+    assert ALICE not in out.sheet_changes  # Hunger unchanged: the sheet is not rewritten
+    # a mortal (Rat, no sheet Hunger) uses a power with no check
+    mortal = _with(sheets[RAT], rs, auspex=1)
+    m = Run(rs, {**sheets, RAT: mortal}, r.state)
+    m(I.Done(by=ALICE))
+    m(I.Advance(by=STAFF, actor=RAT))
+    out = m(I.Act(by=STAFF, actor=RAT, action={"kind": "power", "power": "Auspex"}))
+    assert [e.kind for e in out.events][:1] == ["act"]
+    assert "rouse" not in [e.kind for e in out.events]

@@ -431,6 +431,9 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
                   weapon; "with" a range tag (pistol) or a weapon of
                   +rules/weapons; without it, the first weapon you carry
       /act <npc>=attack <target> [with <weapon>] - organizer: the NPC's action
+      /act power <power> [on <target>] - a Discipline Power you have dots in;
+                  a vampire rouses the blood (one die: below 6, Hunger +1; at
+                  Hunger 5 it cannot) (a reading of V5)
       /reroll <die>[,<die>...] - right after your attack, one Willpower
                   rerolls up to three of its dice that are not Hunger dice
                   (counted from the left as shown); once a roll, and the roll

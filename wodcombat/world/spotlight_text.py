@@ -127,6 +127,9 @@ def _act(ev, n, state):
         weapon = a.get("weapon_name") or a.get("weapon")
         w = f" with {weapon}" if weapon else ""
         return f"{who} {a['kind']}s {n(a.get('target', '?'))}{w} (at {ev.get('range')})."
+    if a.get("kind") == "power":
+        on = f" on {n(a['target'])} (at {ev.get('range')})" if a.get("target") else ""
+        return f"{who} uses {a.get('power')}{on}."
     return f"{who} acts: {a.get('text') or a.get('kind')}."
 
 
@@ -134,6 +137,14 @@ def _roll(ev, n, state):
     who = _who(ev, n)
     return v5_roll_lines(who, n(ev.get("target", "")), ev) if ev.get("dice") == "v5" \
         else roll_line(who, ev)
+
+
+def _rouse(ev, n, state):
+    """V5 Rouse Check for a Discipline Power (issue 31)."""
+    faces = " ".join(map(str, ev["faces"]))
+    res = ("passed" if ev["passed"] else
+           f"failed: Hunger {ev['hunger_before']} -> {ev['hunger_after']}")
+    return f"  {_who(ev, n)} rouses the blood [{faces}]: {res}."
 
 
 def _reroll(ev, n, state):
@@ -225,7 +236,7 @@ RENDER: dict[str, Callable] = {
     "round": _round, "spotlight": _spotlight, "pass": _pass, "swap": _swap,
     "ambush": _ambush, "event": _event,
     "move": _move, "range": _range, "range_all": _range_all, "act": _act, "roll": _roll,
-    "reroll": _reroll, "unharmed": _unharmed,
+    "reroll": _reroll, "rouse": _rouse, "unharmed": _unharmed,
     "free": _free, "done": _done,
     "harm": _harm, "condition": _condition, "stake": _stake, "unstake": _unstake, "feed": _feed,
     "hunger_check": _hunger_check, "revive": _revive,
