@@ -489,15 +489,13 @@ def _reroll(st, intent: intents.Reroll, sheets, rules, rng) -> Outcome:
     w = None if w is None else spa.Weapon(w[0], w[1], w[2])
     step = sp.act(before, c.key, rules, action)
     defense = v5dice.count(last["defense"][0], last["defense"][1], v5)
-    out = _attack(step, c, action, w, sheet, sheets, rules, rng, kept=(new, defense))
+    out = _attack(step, c, action, w, sheet, sheets, rules, rng, kept=(new, defense),
+                  replay=True)
     ev = {"event": "reroll", "actor": c.key, "positions": list(picks),
           "old": [old.normal_faces[p - 1] for p in picks],
           "new": [new.normal_faces[p - 1] for p in picks],
           "pool": pool, "spent": cost, "left": spent.pools[pool].current}
-    # _attack's events: act, roll, harm, what followed the act, what followed the harm.
-    # The act and what followed it were told already: only the new roll and its harm.
-    rest = list(out.events)
-    events = [ev, rest[1], rest[2], *rest[2 + len(step.events):]]
+    events = [ev, *out.events]
     state = replace(out.state, last_roll=None, seq=st.seq + 1, deadline=st.deadline)
     return Outcome(state, {**out.sheet_changes, c.key: spent}, events_of(events))
 
@@ -516,11 +514,14 @@ def _picks(dice, normal: int, most: int) -> tuple[int, ...]:
 
 
 def _attack(step: sp.Step, c, action: dict, w, sheet, sheets, rules, rng,
-            kept=None) -> Outcome:
+            kept=None, replay: bool = False) -> Outcome:
     """A V5 contest (combat/spotlight_attack.py, issue 10): the attacker's pool against the
     defender's, Hunger dice for vampires; Harm = margin + weapon damage on the target, with
-    worn armor against Superficial (SPOT-11) and Superficial to vampires halved (V5). The
-    attack reads as one beat in the log: act, roll, harm, then wherever the round went."""
+    worn armor against Superficial (SPOT-11) and Superficial to vampires halved (V5); in
+    close combat a defender who fought back and won deals its own Harm to the attacker.
+    The attack reads as one beat in the log: act, roll, harm, then wherever the round
+    went. ``replay`` (a Willpower reroll): the act and what followed it are not told
+    again."""
     tag = w.tag if w is not None else action["kind"]
     row = spa.attack_row(rules, tag)
     cat = rules.traits
@@ -528,8 +529,10 @@ def _attack(step: sp.Step, c, action: dict, w, sheet, sheets, rules, rng,
     tc = step.state.find(target)
     tsheet = _sheet_or_none(sheets, target)
     defense = spa.attack_defense(rules)
+    back = _fight_back(rules, tag, tc, tsheet)
     ratings = {n: sheet.rating(cat, n) for n in row.pool}
-    t_ratings = {n: tsheet.rating(cat, n) for n in defense} if tsheet is not None else {}
+    t_names = (*defense, *(back[0].pool if back else ()))
+    t_ratings = {n: tsheet.rating(cat, n) for n in t_names} if tsheet is not None else {}
     vampire = sp.is_vampire(sheet, rules)
     # V5 Impairment: 0 HP (the Harm track full) or no Willpower left
     impaired = (imp.terms(rules, row.pool, health_full=step.state.find(c.key).hp <= 0,
@@ -541,7 +544,7 @@ def _attack(step: sp.Step, c, action: dict, w, sheet, sheets, rules, rng,
                       defender_hunger=v5dice.hunger_of(tsheet, rules) if tc.vampire else 0,
                       attacker_vampire=vampire, target_vampire=tc.vampire,
                       bonus=w.bonus if w is not None else None, kept=kept,
-                      impaired=impaired)
+                      impaired=impaired, fight_back=back)
     act_ev, *after_act = step.events
     rnd = act_ev["round"]
     roll = {"event": "roll", "actor": c.key, "purpose": "attack", "target": target,
@@ -556,8 +559,45 @@ def _attack(step: sp.Step, c, action: dict, w, sheet, sheets, rules, rng,
                       and spa.halves(rules, cat.family(tsheet.splat)),
                       source=c.key)
     hit_ev, *after_hit = hit.events
-    events = [act_ev, roll, {**hit_ev, "round": rnd}, *after_act, *after_hit]
-    return _out(hit.state, events)
+    counter = (res["defense"].get("counter") or {}).get("harm", 0)
+    after, state = [], hit.state
+    if counter > 0 and state.find(c.key).status == "active":
+        back_step = sp.harm(state, c.key, counter, res["defense"]["counter"]["kind"], rules,
+                            armor=_armor(sheet, rules),
+                            halve=vampire and spa.halves(rules, cat.family(sheet.splat)),
+                            source=target)
+        after, state = [{**e, "round": rnd} for e in back_step.events], back_step.state
+    told = [] if replay else [act_ev]
+    events = [*told, roll, {**hit_ev, "round": rnd}, *after,
+              *([] if replay else after_act), *after_hit]
+    return _out(state, events)
+
+
+def _fight_back(rules, tag: str, tc, tsheet) -> tuple | None:
+    """V5 close combat (attack.yaml READING): against an attack whose reach ends within
+    ``close_defense.within``, a defender who is up and has a sheet may fight back with the
+    first close-combat weapon it carries (else its fists): (row, weapon damage, Impairment
+    terms). None: it can only dodge."""
+    within = spa.close_within(rules)
+    tags = sp.spot_rules(rules).tags
+    if within is None or tsheet is None or tc.status != "active" or tag not in tags:
+        return None
+    limit = sp.spot_rules(rules).bands.index(within)
+    if tags[tag][1] > limit:
+        return None
+    w = spa.Weapon(UNARMED, UNARMED, None)
+    for carried in getattr(tsheet, "weapons", ()) or ():
+        try:
+            found = spa.weapon(rules, carried, tags)
+        except InputError:
+            continue
+        if found.tag in tags and tags[found.tag][1] <= limit:
+            w = found
+            break
+    row = spa.attack_row(rules, w.tag)
+    terms = imp.terms(rules, row.pool, health_full=tc.hp <= 0,
+                      willpower_left=imp.willpower_left(tsheet, rules))
+    return row, w.bonus, terms
 
 
 def _armor(sheet, rules) -> int:

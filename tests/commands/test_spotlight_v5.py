@@ -90,11 +90,12 @@ class TestAFullSpotlightFight(V5Play):
         self.assertNotIn("No opponent acts there", out)
         self.assertEqual(combat_in(self.room1).get_state().stage, "closing")  # SPOT-06
         # The vampire opponent bites: Str 3 + Brawl 2, Hunger 1: [2 | 6 6 6 2] = 3; Char2
-        # Dex 3 + Athletics 0, Hunger 2: [1 3 | 4] = 0, a bestial failure. 3 + 2 Aggravated.
+        # fights back (issue 31, V5 close combat: Str 2 + Brawl 2 beats her dodge's 3
+        # dice), Hunger 2: [1 3 | 4 2] = 0, a bestial failure. 3 + 2 Aggravated.
         self.cmd("+combat/next Vamp")
-        with self.dice(2, 6, 6, 6, 2, 1, 3, 4):
+        with self.dice(2, 6, 6, 6, 2, 1, 3, 4, 2):
             out = self.cmd("+combat/act Vamp=bite Char2")
-        self.assertIn("Char2 defends: Dexterity 3 + Athletics 0 = 3 dice: [4] Hunger [1 3] "
+        self.assertIn("Char2 fights back: Strength 2 + Brawl 2 = 4 dice: [4 2] Hunger [1 3] "
                       "=> 0 successes, bestial failure", out)
         self.assertIn("Char2 takes 5 aggravated harm: HP 12 -> 7/12", out)
         self.cmd("+combat/done Vamp")
@@ -148,11 +149,12 @@ class TestV5Departures(V5Play):
         self.assertIn("Margin 3 + weapon 2 = 5 harm.", out)
         self.assertIn("Rat takes 5 aggravated harm: HP 6 -> 1/6", out)
         self.player("+combat/done")
-        # Rat (no fangs) bites Char2: Str 2 + Brawl 2 [6 6 6 2] = 3 against Char2's Dex 3,
-        # Hunger 2 [2] Hunger [2 2] = 0: margin 3 + 0 = 3 Superficial, halved to 2.
+        # Rat (no fangs) bites Char2: Str 2 + Brawl 2 [6 6 6 2] = 3 against Char2 fighting
+        # back (Str 2 + Brawl 2 beats her dodge's 3 dice), Hunger 2 [2 2] Hunger [2 2] = 0:
+        # margin 3 + 0 = 3 Superficial, halved to 2.
         self.cmd("+combat/range Rat/Char2=Intimate")
         self.cmd("+combat/next Rat")
-        with self.dice(6, 6, 6, 2, 2, 2, 2):
+        with self.dice(6, 6, 6, 2, 2, 2, 2, 2):
             out = self.cmd("+combat/act Rat=bite Char2")
         self.assertIn("Margin 3 + weapon 0 = 3 harm.", out)
         self.assertIn("Char2 takes 2 superficial harm (3, halved -1): HP 12 -> 10/12", out)
@@ -329,3 +331,31 @@ class TestRouseCheck(V5Play):
         self.cmd("+combat/next Rat")
         self.assertIn("Rat acts: draws on the power of the night.",
                       self.cmd("+combat/act draws on the power of the night"))
+
+
+class TestCloseCombat(V5Play):
+    """Issue 31, finding 6: Brawl/Melee as a close-combat defense, and fighting back (READING
+    in spotlight/attack.yaml)."""
+
+    @pytest.mark.rule("SPOT-10", "SPOT-11")
+    def test_spot11_a_defender_with_a_knife_fights_back_and_cuts_the_attacker(self):
+        self.cmd("+combat/start spotlight")
+        self.build_alice()
+        self.player("+combat/join")
+        self.cmd("+combat/npc Rat=strength=2,dexterity=2,athletics=1,melee=3")
+        self.cmd("+sheet/equip Rat/knife")
+        self.cmd("+combat/range Rat/Char2=Hand")
+        with self.dice(2, 3):
+            self.player("+combat/init")
+        self.cmd("+combat/next")
+        # Char2 punches: Str 2 + Brawl 2, Hunger [2 2] others [6 2] = 1. Rat fights back
+        # with his knife, Dex 2 + Melee 3 (5 against a dodge of 3): [6 6 6 2 2] = 3. He
+        # wins by 2 + knife 2 = 4 Superficial (Char2 is a vampire), halved: 2.
+        with self.dice(2, 2, 6, 2, 6, 6, 6, 2, 2):
+            out = self.player("+combat/act attack Rat with unarmed")
+        self.assertIn("Rat fights back: Dexterity 2 + Melee 3 = 5 dice: [6 6 6 2 2] => 3 "
+                      "successes", out)
+        self.assertIn("Rat wins by 2 + weapon 2 = 4 harm to Char2.", out)
+        self.assertIn("Rat is not harmed", out)
+        self.assertIn("Char2 takes 2 superficial harm (4, halved -2): HP 12 -> 10/12", out)
+        self.assertEqual(dict(self.char2.sheet.get().harm), {"superficial": 2})

@@ -465,3 +465,44 @@ def test_spot07_rouse_refusals_and_a_mortal_uses_a_power_unchecked(rs, sheets):
     out = m(I.Act(by=STAFF, actor=RAT, action={"kind": "power", "power": "Auspex"}))
     assert [e.kind for e in out.events][:1] == ["act"]
     assert "rouse" not in [e.kind for e in out.events]
+
+
+# ---------------------------------------------------------------- close combat (V5)
+
+
+@pytest.mark.rule("SPOT-10", "SPOT-11")
+def test_spot11_in_close_combat_the_defender_fights_back_and_wins_harm(rs, sheets):
+    """Issue 31 (V5 close combat, attack.yaml READING): Alice punches Rat at Hand: Str 2 +
+    Brawl 2, Hunger [2 2] others [6 2] = 1. Rat's Str 2 + Brawl 2 (4) beats his dodge (Dex 2
+    + Athletics 1 = 3), so he fights back: [6 6 7 2] = 3. He wins by 2 + fists 0 = 2
+    Superficial on Alice, halved on a vampire: 1, on her sheet."""
+    r = fight(rs, sheets)
+    r(I.SetRange(by=STAFF, actor=ALICE, other=RAT, band="Hand"))
+    out = r(I.Act(by=ALICE, action={"kind": "attack", "target": RAT, "weapon": "unarmed"}),
+            2, 2, 6, 2, 6, 6, 7, 2)
+    assert [e.kind for e in out.events][:4] == ["act", "roll", "unharmed", "harm"]
+    d = out.events[1]["defense"]
+    assert (d["traits"], d["successes"], d["fights_back"]) == (
+        [["Strength", 2], ["Brawl", 2]], 3, True)
+    assert d["counter"] == {"bonus": 0, "kind": "superficial", "tag": "unarmed", "harm": 2}
+    back = out.events[3]
+    assert (back["target"], back["amount"], back["halved"], back["marked"]) == (ALICE, 2, 1, 1)
+    assert r.sheets[ALICE].harm == {"superficial": 1}
+
+
+@pytest.mark.rule("SPOT-10", "SPOT-11")
+def test_spot11_guns_and_a_smaller_fighting_pool_are_only_dodged(rs, sheets):
+    """A shot (Close) is dodged whatever the defender's fists; a bite on Bob (Strength 1 +
+    Brawl 0 = 1 against his dodge of 3) is dodged; a defender winning a dodge deals
+    nothing."""
+    r = fight(rs, sheets)
+    out = r(I.Act(by=ALICE, action={"kind": "attack", "target": RAT}), 2, 2, 2, 2, 2, 6, 2, 2)
+    d = out.events[1]["defense"]
+    assert d["traits"] == [["Dexterity", 2], ["Athletics", 1]] and "fights_back" not in d
+    r2 = fight(rs, sheets)
+    r2(I.SetRange(by=STAFF, actor=ALICE, other=BOB, band="Intimate"))
+    out = r2(I.Act(by=ALICE, action={"kind": "bite", "target": BOB}), 2, 2, 2, 2, 6, 6, 2)
+    d = out.events[1]["defense"]
+    assert d["traits"] == [["Dexterity", 2], ["Athletics", 1]] and "fights_back" not in d
+    assert [e.kind for e in out.events][2] == "unharmed"
+    assert "harm" not in [e.kind for e in out.events]

@@ -427,7 +427,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
     Switches:
       /act [attack||bite <target> [with <weapon>]||<what>] - your action; an
                   attack is a V5 contest (your pool against the target's
-                  Dexterity + Athletics, Hunger dice apart), harm = margin +
+                  Dexterity + Athletics, or in close combat its Brawl/Melee when
+                  larger, Hunger dice apart), harm = margin +
                   weapon; "with" a range tag (pistol) or a weapon of
                   +rules/weapons; without it, the first weapon you carry
       /act <npc>=attack <target> [with <weapon>] - organizer: the NPC's action
@@ -464,6 +465,9 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
     Superficial Harm; Superficial Harm to a vampire is halved. Blades, guns
     and bows deal Aggravated Harm to anyone who is not a vampire; only fangs
     give a bite +2 Aggravated; bows roll Dexterity + Firearms (readings of V5).
+    In close combat (fists, bites, blades: reach Hand) a defender fights back
+    with its Brawl or Melee pool when that is larger than its dodge, and
+    winning deals its margin + weapon to the attacker (a reading of V5).
     Impaired (V5, a reading): at 0 HP a Physical pool (a defense too) rolls 2
     dice fewer; with no Willpower left, a Social or Mental one (+roll).
     Declaring, /dodge, /parry, /rage and the like are d10 only there.

@@ -31,12 +31,17 @@ def v5_roll_lines(who: str, target: str, ev: Event) -> list[str]:
                 f"{v5_outcome_text(int(r.get('successes') or 0), r.get('result', ''))}")
 
     out = [side(f"{who} {ev.get('purpose', 'attack')}", ev)]
-    if ev.get("defense"):
-        out.append(side(f"{target} defends", ev["defense"]))
+    d = ev.get("defense") or {}
+    if d:
+        out.append(side(f"{target} {'fights back' if d.get('fights_back') else 'defends'}", d))
     margin = int(ev.get("margin") or 0)
+    counter = d.get("counter") or {}
     if margin > 0:
         out.append(f"  Margin {margin} + weapon {ev.get('bonus', 0)} = "
                    f"{margin + int(ev.get('bonus') or 0)} harm.")
+    elif counter.get("harm"):  # V5 close combat: the defender won fighting back
+        out.append(f"  {target} wins by {-margin} + weapon {counter.get('bonus', 0)} = "
+                   f"{counter['harm']} harm to {who}.")
     else:
         out.append(f"  Margin {margin}: a miss (the attacker needs more successes).")
     return out
