@@ -60,6 +60,9 @@ ATTACK_SCHEMA = Struct(
         # V5: in close combat the defender may fight back (Brawl or Melee)
         "close_defense": Struct(required={"within": Str(), "fight_back": Bool()},
                                 optional={"source": Str()}),
+        # V5: a bite needs the target held; a grapple won holds it
+        "bite_hold": Struct(required={"condition": Str(), "rounds": Int(1, 20)},
+                            optional={"source": Str()}),
         "source": Str(),
     },
 )
@@ -180,6 +183,13 @@ def weapon(ruleset, text: str, tags: Mapping) -> Weapon:
 def attack_defense(ruleset) -> tuple[str, ...]:
     """The traits of the defender's pool."""
     return tuple(_section(ruleset)["defense"]["pool"])
+
+
+def bite_hold(ruleset) -> tuple[str, int] | None:
+    """(condition, rounds): the hold a won grapple puts on, which a bite needs (V5); None:
+    a bite needs no hold and a grapple is an attack like any other."""
+    row = _section(ruleset).get("bite_hold")
+    return (str(row["condition"]).lower(), int(row["rounds"])) if row else None
 
 
 def close_within(ruleset) -> str | None:

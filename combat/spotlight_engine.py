@@ -47,7 +47,8 @@ from .spotlight_state import SpotlightState
 from .values import replace
 
 PASS, REMOVED = "pass", "removed"  # the idle defaults, as combat/idle.py names them
-ATTACKS = ("attack", "bite")  # the acts that roll (spotlight_attack) and mark Harm
+ATTACKS = ("attack", "bite", "grapple")  # the acts that roll (spotlight_attack)
+HOLDS = "grapple"  # V5: a grapple won holds the target (attack.yaml bite_hold)
 POWER = "power"  # a Discipline Power: a vampire's Rouse Check (SPOT-07, issue 31)
 UNARMED = "unarmed"  # the range tag of an attack named without a weapon
 TEXT_MAX = 300  # an act described in words: kept short in the log
@@ -367,9 +368,9 @@ def _action(raw: Mapping | None, key: str) -> dict:
         if target == key:
             raise IllegalAction("You cannot attack yourself.")
         weapon = str(a.get("weapon") or "").strip().lower()
-        if kind == "bite":
+        if kind != "attack":
             if weapon:
-                raise InputError("A bite needs no weapon: +combat/act bite <target>.")
+                raise InputError(f"A {kind} needs no weapon: +combat/act {kind} <target>.")
             return {"kind": kind, "target": target}
         out = {"kind": kind, "target": target}
         return {**out, "weapon": weapon} if weapon else out
@@ -425,8 +426,22 @@ def _act(st, intent: intents.Act, sheets, rules, rng) -> Outcome:
         if w.name.lower() != w.tag:
             action["weapon_name"] = w.name
     step = sp.act(st, c.key, rules, action)
+    if action["kind"] == "bite":
+        _check_hold(step.state, c, action["target"], rules)
     out = _attack(step, c, action, w, sheet, sheets, rules, rng)
     return _open_reroll(st, out, c.key, action, w)
+
+
+def _check_hold(state: SpotlightState, c, target: str, rules) -> None:
+    """V5 (attack.yaml READING): a bite needs the target held (the hold condition: a
+    grapple won, or put on by the organizer), unless it is down (torpor, out, staked)."""
+    hold = spa.bite_hold(rules)
+    t = state.find(target)
+    if hold is None or t.status != "active" or t.staked:
+        return
+    if not any(k.name == hold[0] and k.active(max(state.round, 1)) for k in t.conditions):
+        raise IllegalAction(f"A bite needs {t.name} held: grapple first (+combat/act grapple "
+                            f"{t.name}), and bite on a later turn while the hold lasts.")
 
 
 def _power(st, c, action: dict, sheets, rules, rng) -> Outcome:
@@ -549,7 +564,13 @@ def _attack(step: sp.Step, c, action: dict, w, sheet, sheets, rules, rng,
     rnd = act_ev["round"]
     roll = {"event": "roll", "actor": c.key, "purpose": "attack", "target": target,
             "round": rnd, **{k: v for k, v in res.items() if k not in ("harm", "kind")}}
-    if res["harm"] <= 0:
+    hold = spa.bite_hold(rules) if tag == HOLDS else None
+    if hold is not None:  # V5: a grapple won holds the target; it deals no Harm
+        roll["purpose"] = HOLDS
+        hit = (spc.put_on(step.state, target, hold[0], hold[1], rules) if res["margin"] > 0
+               else sp.Step(step.state, ({"event": "unharmed", "actor": c.key,
+                                          "target": target, "held": False},)))
+    elif res["harm"] <= 0:
         hit = sp.Step(step.state, ({"event": "unharmed", "actor": c.key, "target": target,
                                     "round": rnd},))
     else:

@@ -93,6 +93,7 @@ class TestAFullSpotlightFight(V5Play):
         # fights back (issue 31, V5 close combat: Str 2 + Brawl 2 beats her dodge's 3
         # dice), Hunger 2: [1 3 | 4 2] = 0, a bestial failure. 3 + 2 Aggravated.
         self.cmd("+combat/next Vamp")
+        self.cmd("+combat/mod Char2=grappled")  # V5: a bite needs the target held
         with self.dice(2, 6, 6, 6, 2, 1, 3, 4, 2):
             out = self.cmd("+combat/act Vamp=bite Char2")
         self.assertIn("Char2 fights back: Strength 2 + Brawl 2 = 4 dice: [4 2] Hunger [1 3] "
@@ -154,6 +155,7 @@ class TestV5Departures(V5Play):
         # margin 3 + 0 = 3 Superficial, halved to 2.
         self.cmd("+combat/range Rat/Char2=Intimate")
         self.cmd("+combat/next Rat")
+        self.cmd("+combat/mod Char2=grappled")  # V5: a bite needs the target held
         with self.dice(6, 6, 6, 2, 2, 2, 2, 2):
             out = self.cmd("+combat/act Rat=bite Char2")
         self.assertIn("Margin 3 + weapon 0 = 3 harm.", out)
@@ -359,3 +361,33 @@ class TestCloseCombat(V5Play):
         self.assertIn("Rat is not harmed", out)
         self.assertIn("Char2 takes 2 superficial harm (4, halved -2): HP 12 -> 10/12", out)
         self.assertEqual(dict(self.char2.sheet.get().harm), {"superficial": 2})
+
+
+class TestGrappleBeforeBite(V5Play):
+    """Issue 31, finding 6: a bite needs the target held (READING in spotlight/attack.yaml)."""
+
+    @pytest.mark.rule("SPOT-07", "SPOT-10")
+    def test_spot10_bite_refused_unheld_grapple_holds_then_bite(self):
+        self.cmd("+combat/start spotlight")
+        self.build_alice()
+        self.player("+combat/join")
+        self.cmd("+combat/npc Rat=strength=1,dexterity=2,athletics=1")
+        self.cmd("+combat/range Rat/Char2=Intimate")
+        with self.dice(2, 3):
+            self.player("+combat/init")
+        self.cmd("+combat/next")
+        self.assertIn("A bite needs Rat held: grapple first (+combat/act grapple Rat)",
+                      " ".join(self.player("+combat/act bite Rat").split()))
+        # Str 2 + Brawl 2, Hunger [2 2] others [6 6] = 2 against Rat's dodge [2 2 2] = 0
+        with self.dice(2, 2, 6, 6, 2, 2, 2):
+            out = self.player("+combat/act grapple Rat")
+        self.assertIn("Char2 grapples Rat (at Intimate).", out)
+        self.assertIn("Margin 2: Rat is held.", out)
+        self.assertIn("Rat is grappled (rounds 1 to 2).", out)
+        self.assertNotIn("harm", out)
+        self.player("+combat/done")
+        self.cmd("+combat/next")
+        self.assertEqual(combat_in(self.room1).get_state().round, 2)
+        with self.dice(2, 2, 6, 6, 2, 2, 2):
+            out = self.player("+combat/act bite Rat")
+        self.assertIn("Rat takes 4 aggravated harm", out)

@@ -125,6 +125,7 @@ def test_spot11_vampire_bite_aggravated_bypasses_armor_mortal_bite_superficial(r
     r(I.SetRange(by=STAFF, actor=ALICE, other=BOB, band="Intimate"))
     # Str 2 + Brawl 2 [6 6 2 2] = 2 vs [2 2 2] = 0: margin 2 + bite 2 = 4 Aggravated; the
     # vest and the halving do not touch Aggravated Harm.
+    r(I.SetCondition(by=STAFF, actor=BOB, condition="grappled"))  # V5: a bite needs a hold
     out = r(I.Act(by=ALICE, action={"kind": "bite", "target": BOB}), 6, 6, 2, 2, 2, 2, 2)
     harm = out.events[2]
     assert (harm["kind"], harm["armor"], harm["halved"], harm["marked"]) == (
@@ -289,6 +290,7 @@ def test_spot11_only_fangs_give_the_bite_its_two(rs, sheets):
     r(I.Done(by=ALICE))
     r(I.SetRange(by=STAFF, actor=RAT, other=BOB, band="Intimate"))
     r(I.Advance(by=STAFF, actor=RAT))
+    r(I.SetCondition(by=STAFF, actor=BOB, condition="grappled"))  # V5: held first
     out = r(I.Act(by=STAFF, actor=RAT, action={"kind": "bite", "target": BOB}),
             6, 6, 6, 2, 2, 2, 2)
     roll, harm = out.events[1], out.events[2]
@@ -501,8 +503,51 @@ def test_spot11_guns_and_a_smaller_fighting_pool_are_only_dodged(rs, sheets):
     assert d["traits"] == [["Dexterity", 2], ["Athletics", 1]] and "fights_back" not in d
     r2 = fight(rs, sheets)
     r2(I.SetRange(by=STAFF, actor=ALICE, other=BOB, band="Intimate"))
+    r2(I.SetCondition(by=STAFF, actor=BOB, condition="grappled"))
     out = r2(I.Act(by=ALICE, action={"kind": "bite", "target": BOB}), 2, 2, 2, 2, 6, 6, 2)
     d = out.events[1]["defense"]
     assert d["traits"] == [["Dexterity", 2], ["Athletics", 1]] and "fights_back" not in d
     assert [e.kind for e in out.events][2] == "unharmed"
     assert "harm" not in [e.kind for e in out.events]
+
+
+# ---------------------------------------------------------------- a grapple before a bite
+
+
+@pytest.mark.rule("SPOT-07", "SPOT-10")
+def test_spot10_a_bite_needs_the_target_held_a_grapple_won_holds_it(rs, sheets):
+    """Issue 31 (V5 Bite, attack.yaml READING): Alice cannot bite Bob unheld; her grapple
+    (Str 2 + Brawl 2, Hunger [2 2] others [6 6] = 2 against his dodge [2 2 2] = 0) deals no
+    Harm and holds him for 2 rounds (this one and the next); next round she bites."""
+    r = fight(rs, sheets)
+    r(I.SetRange(by=STAFF, actor=ALICE, other=BOB, band="Intimate"))
+    r.refused(I.Act(by=ALICE, action={"kind": "bite", "target": BOB}),
+              match="A bite needs Bob held: grapple first")
+    out = r(I.Act(by=ALICE, action={"kind": "grapple", "target": BOB}), 2, 2, 6, 6, 2, 2, 2)
+    kinds = [e.kind for e in out.events]
+    assert kinds[:3] == ["act", "roll", "condition"] and "harm" not in kinds
+    assert out.events[1]["purpose"] == "grapple"
+    assert (out.events[2]["condition"], out.events[2]["from"], out.events[2]["until"]) == (
+        "grappled", 1, 2)
+    assert r.state.get(BOB).superficial == 0
+    r(I.Done(by=ALICE))
+    r(I.Advance(by=STAFF))  # no opponent: Bob's turn
+    r(I.Done(by=BOB))
+    r(I.Advance(by=STAFF))  # round 2
+    assert r.state.round == 2
+    out = r(I.Act(by=ALICE, action={"kind": "bite", "target": BOB}), 6, 6, 2, 2, 2, 2, 2)
+    assert out.events[2]["kind"] == "aggravated"
+
+
+@pytest.mark.rule("SPOT-07", "SPOT-10")
+def test_spot10_a_lost_grapple_holds_nobody_and_a_downed_target_needs_no_hold(rs, sheets):
+    r = fight(rs, sheets)
+    r(I.SetRange(by=STAFF, actor=ALICE, other=BOB, band="Intimate"))
+    out = r(I.Act(by=ALICE, action={"kind": "grapple", "target": BOB}), 2, 2, 2, 2, 6, 2, 2)
+    assert out.events[2].kind == "unharmed" and out.events[2]["held"] is False
+    assert not r.state.get(BOB).conditions
+    r2 = fight(rs, sheets)
+    r2(I.SetRange(by=STAFF, actor=ALICE, other=BOB, band="Intimate"))
+    r2(I.Stake(by=STAFF, actor=BOB))
+    out = r2(I.Act(by=ALICE, action={"kind": "bite", "target": BOB}), 6, 6, 2, 2, 2, 2, 2)
+    assert out.events[1].kind == "roll"  # staked: no hold needed

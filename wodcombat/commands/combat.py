@@ -432,6 +432,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
                   weapon; "with" a range tag (pistol) or a weapon of
                   +rules/weapons; without it, the first weapon you carry
       /act <npc>=attack <target> [with <weapon>] - organizer: the NPC's action
+      /act grapple <target> - hold someone (no harm) for this round and the
+                  next; a bite needs the target held or down (a reading of V5)
       /act power <power> [on <target>] - a Discipline Power you have dots in;
                   a vampire rouses the blood (one die: below 6, Hunger +1; at
                   Hunger 5 it cannot) (a reading of V5)

@@ -12,7 +12,7 @@ from wodcombat.combat.errors import IllegalAction, InputError
 
 from .combat_declare import split_words
 
-VERBS = ("attack", "bite")
+VERBS = ("attack", "bite", "grapple")
 POWER = "power"  # +combat/act power <power> [on <target>]: a Discipline Power (SPOT-07)
 
 

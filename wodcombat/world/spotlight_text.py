@@ -36,7 +36,9 @@ def v5_roll_lines(who: str, target: str, ev: Event) -> list[str]:
         out.append(side(f"{target} {'fights back' if d.get('fights_back') else 'defends'}", d))
     margin = int(ev.get("margin") or 0)
     counter = d.get("counter") or {}
-    if margin > 0:
+    if margin > 0 and ev.get("purpose") == "grapple":
+        out.append(f"  Margin {margin}: {target} is held.")
+    elif margin > 0:
         out.append(f"  Margin {margin} + weapon {ev.get('bonus', 0)} = "
                    f"{margin + int(ev.get('bonus') or 0)} harm.")
     elif counter.get("harm"):  # V5 close combat: the defender won fighting back
@@ -132,6 +134,8 @@ def _act(ev, n, state):
         weapon = a.get("weapon_name") or a.get("weapon")
         w = f" with {weapon}" if weapon else ""
         return f"{who} {a['kind']}s {n(a.get('target', '?'))}{w} (at {ev.get('range')})."
+    if a.get("kind") == "grapple":
+        return f"{who} grapples {n(a.get('target', '?'))} (at {ev.get('range')})."
     if a.get("kind") == "power":
         on = f" on {n(a['target'])} (at {ev.get('range')})" if a.get("target") else ""
         return f"{who} uses {a.get('power')}{on}."
@@ -161,6 +165,8 @@ def _reroll(ev, n, state):
 
 
 def _unharmed(ev, n, state):
+    if ev.get("held") is False:  # a grapple lost (V5)
+        return f"  {n(ev.get('target'))} is not held."
     return f"  {n(ev.get('target'))} is not harmed."
 
 
