@@ -114,11 +114,12 @@ class TestAFullSpotlightFight(V5Play):
         out = self.player("+combat/feed Char2=1")
         self.assertIn("Char2 feeds (slakes 1 Hunger, now 1): heals 1 aggravated", out)
         self.assertEqual(self.char2.sheet.get().pools["Hunger"].current, 1)
-        # End of the scene: the Hunger Check [3] fails (Hunger 2) and heals the Superficial.
+        # End of the scene: one Hunger Check mends 2 at Blood Potency 3 (V5, issue 31): [3]
+        # fails (Hunger 1 -> 2) and heals the 2 Superficial.
         with self.dice(3):
             out = self.cmd("+combat/end")
-        self.assertIn("Char2 makes a Hunger Check [3] (failed, Hunger 2) and heals 2 "
-                      "superficial harm", out)
+        self.assertIn("Char2 makes 1 Hunger Check [3] (Hunger 1 -> 2), mending 2 a check: "
+                      "heals 2 superficial harm.", out)
         sheet = self.char2.sheet.get()
         self.assertEqual((dict(sheet.harm), sheet.pools["Hunger"].current),
                          ({"aggravated": 4}, 2))
@@ -391,3 +392,22 @@ class TestGrappleBeforeBite(V5Play):
         with self.dice(2, 2, 6, 6, 2, 2, 2):
             out = self.player("+combat/act bite Rat")
         self.assertIn("Rat takes 4 aggravated harm", out)
+
+
+
+class TestMending(V5Play):
+    """Issue 31, finding 6: the end-of-scene Hunger Check mends by Blood Potency, one Rouse
+    Check at a time (READING in spotlight/harm.yaml)."""
+
+    @pytest.mark.rule("SPOT-11", "SPOT-13")
+    def test_spot13_three_checks_mend_five_and_hunger_rises_on_each_failure(self):
+        self.cmd("+combat/start spotlight")
+        self.build_alice()  # Blood Potency 3: 2 a check; Hunger 2
+        self.player("+combat/join")
+        self.cmd("+combat/damage Char2=5 superficial")
+        with self.dice(4, 7, 2):
+            out = self.cmd("+combat/end")
+        self.assertIn("Char2 makes 3 Hunger Checks [4 7 2] (Hunger 2 -> 4), mending 2 a "
+                      "check: heals 5 superficial harm.", out)
+        sheet = self.char2.sheet.get()
+        self.assertEqual((dict(sheet.harm), sheet.pools["Hunger"].current), ({}, 4))

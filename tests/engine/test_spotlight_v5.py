@@ -551,3 +551,35 @@ def test_spot10_a_lost_grapple_holds_nobody_and_a_downed_target_needs_no_hold(rs
     r2(I.Stake(by=STAFF, actor=BOB))
     out = r2(I.Act(by=ALICE, action={"kind": "bite", "target": BOB}), 6, 6, 2, 2, 2, 2, 2)
     assert out.events[1].kind == "roll"  # staked: no hold needed
+
+
+# ---------------------------------------------------------------- mending (V5)
+
+
+@pytest.mark.rule("SPOT-11", "SPOT-13")
+def test_spot11_the_hunger_check_mends_by_blood_potency_one_check_at_a_time(rs, sheets):
+    """Issue 31 (V5 Blood Potency: Superficial mended per Rouse Check; harm.yaml READING):
+    Alice, Blood Potency 2, mends 2 a check: 5 Superficial takes three checks [4 7 2]: the
+    4 and the 2 fail, Hunger 2 -> 4; all 5 healed. Aggravated stays."""
+    r = fight(rs, sheets)
+    r(I.StaffDamage(by=STAFF, actor=ALICE, levels=5, damage_type="superficial"))
+    r(I.StaffDamage(by=STAFF, actor=ALICE, levels=1, damage_type="aggravated"))
+    out = r(I.End(by=STAFF), 4, 7, 2)
+    (a,) = [e for e in out.events if e.kind == "hunger_check"]
+    assert (a["faces"], a["mend"], a["healed"], a["left"], a["hunger_after"]) == (
+        [4, 7, 2], 2, 5, 0, 4)
+    s = out.sheet_changes[ALICE]
+    assert (s.harm, s.pools["Hunger"].current) == ({"aggravated": 1}, 4)
+
+
+@pytest.mark.rule("SPOT-11", "SPOT-13")
+def test_spot11_mending_stops_at_the_top_of_the_hunger_range(rs, sheets):
+    """At Hunger 4 one failed check [3] mends 2 and brings Hunger 5: no more checks; 3 of
+    Alice's 5 Superficial stay on her sheet."""
+    r = fight(rs, {**sheets, ALICE: sheets[ALICE].with_pool_current("Hunger", 4)})
+    r(I.StaffDamage(by=STAFF, actor=ALICE, levels=5, damage_type="superficial"))
+    out = r(I.End(by=STAFF), 3)
+    (a,) = [e for e in out.events if e.kind == "hunger_check"]
+    assert (a["faces"], a["healed"], a["left"], a["hunger_after"]) == ([3], 2, 3, 5)
+    s = out.sheet_changes[ALICE]
+    assert (s.harm, s.pools["Hunger"].current) == ({"superficial": 3}, 5)

@@ -463,7 +463,8 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
                   many rounds counting this one, or until removed
                   (<name>=!<condition>); +combat shows the rounds left
     Harm stays on the sheet after the fight; when the fight ends each vampire
-    with Superficial Harm makes a Hunger Check and heals it. Worn armor stops
+    with Superficial Harm makes Hunger Checks, each mending 1 to 5 of it by
+    Blood Potency, until it is mended or Hunger is 5. Worn armor stops
     Superficial Harm; Superficial Harm to a vampire is halved. Blades, guns
     and bows deal Aggravated Harm to anyone who is not a vampire; only fangs
     give a bite +2 Aggravated; bows roll Dexterity + Firearms (readings of V5).

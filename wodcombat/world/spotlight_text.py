@@ -233,6 +233,15 @@ def _hunger_check(ev, n, state):
         return (f"{who} is at Hunger {ev['hunger_before']} and cannot make the Hunger "
                 f"Check: {ev['superficial']} superficial harm stays.")
     faces = " ".join(map(str, ev["faces"]))
+    if ev.get("mend") is not None:  # V5: checks one after another, mending by BP
+        checks = len(ev["faces"])
+        hunger = (f"Hunger {ev['hunger_before']} -> {ev['hunger_after']}"
+                  if ev["hunger_after"] != ev["hunger_before"] else "Hunger unchanged")
+        stays = (f"; at Hunger {ev['hunger_after']} no more: {ev['left']} superficial "
+                 f"harm stays" if ev["left"] else "")
+        return (f"{who} makes {checks} Hunger Check{'s' if checks != 1 else ''} [{faces}] "
+                f"({hunger}), mending {ev['mend']} a check: heals {ev['healed']} "
+                f"superficial harm{stays}.")
     res = "passed" if ev["passed"] else f"failed, Hunger {ev['hunger_after']}"
     return (f"{who} makes a Hunger Check [{faces}] ({res}) and heals {ev['healed']} "
             f"superficial harm.")
