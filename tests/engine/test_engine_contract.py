@@ -295,10 +295,11 @@ ATTACK = {
 }
 # Attack roll faces, then whatever the hit rolls: d10 Dex 3 + Brawl 2 (two successes), the
 # damage Strength 2 + 1 extra success (three), Goon's soak Stamina 2 (one); spotlight
-# Strength 2 + Brawl 2 (two successes) against Goon's Dexterity 2 + Athletics 0 (none): a V5
-# contest, margin 2 (issue 10: 2 Superficial).
+# Strength 2 + Brawl 2 (two successes) against Goon fighting back with Strength 2 + Brawl 2
+# (none; issue 31, V5 close combat: larger than his dodge's 2 dice): a V5 contest, margin 2
+# (issue 10: 2 Superficial).
 ATTACK_FACES = {"d10": ((9, 9, 2, 2, 2), (9, 9, 9, 9, 2)),
-                "spotlight": ((9, 9, 2, 2), (2, 2))}
+                "spotlight": ((9, 9, 2, 2), (2, 2, 2, 2))}
 STAFF_DAMAGE = {"d10": "lethal", "spotlight": "superficial"}
 # An intent kind the other engine takes and this one does not.
 FOREIGN = {
