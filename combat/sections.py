@@ -16,6 +16,7 @@ from . import field_healing as _field_healing, kiss as _kiss  # noqa: E402 (HEAL
 from . import spotlight_attack as _spot_attack  # noqa: E402 (spotlight attack roll, issue 4)
 from . import v5dice as _v5dice  # noqa: E402 (V5 dice of the spotlight ruleset, issue 10)
 from . import conditions as _conditions  # noqa: E402 (a condition's clock, issue 31)
+from . import v5_impairment as _impairment  # noqa: E402 (V5 Impairment, issue 31)
 
 SECTIONS = {
     "catalog": catalog.SCHEMA,
@@ -50,6 +51,7 @@ SECTIONS = {
     "field_healing": _field_healing.FIELD_HEALING_SCHEMA,
     "kiss": _kiss.KISS_SCHEMA,
     **_conditions.SECTIONS,  # condition_clock (both engines)
+    **_impairment.SECTIONS,  # v5_impairment (spotlight: V5 Impairment)
 }
 
 

@@ -56,6 +56,7 @@ from . import dice
 from .conditions import ended_event, split_expired
 from .errors import IllegalAction, InputError, RuleIssue, RulesError
 from .schema import Bool, Int, ListOf, MapOf, Str, Struct
+from .spotlight_rouse import SCHEMA as _ROUSE_SCHEMA
 from .spotlight_state import AMBUSH, ENGINE, Fighter, SpotlightState, pair
 from .values import plain
 from .values import replace
@@ -137,9 +138,12 @@ HARM_SCHEMA = Struct(  # SPOT-11..14
         "feed_heals": ListOf(Str(choices=("superficial", "aggravated")), min_len=1),
         "scene_end": Struct(
             required={"dice": Int(0, 10), "success_at": Int(1, 100)},
-            optional={"hunger_on_failure": Int(0, 10), "source": Str()},
+            optional={"hunger_on_failure": Int(0, 10), "source": Str(),
+                      # V5: Superficial Harm mended per Rouse Check, by Blood Potency
+                      "mend_by_blood_potency": MapOf(Int(1, 20), key=Int(0, 20))},
         ),
         "vampire_families": ListOf(Str(), min_len=1),
+        "rouse": _ROUSE_SCHEMA,  # issue 31: a Discipline Power's Rouse Check (V5)
         "source": Str(),
     },
 )
@@ -1451,8 +1455,10 @@ def scene_end(state: SpotlightState, ruleset, rng: random.Random,
               hungers: Mapping[str, int], sides: int = 10) -> tuple[SpotlightState, list[dict]]:
     """Seed 004: "Superficial Harm can be healed ... with a Hunger Check at the end of the
     scene". Each vampire still up with Superficial Harm makes the check (harm.yaml READING:
-    V5's Rouse Check): ``dice`` dice, none at ``success_at`` or more raises its Hunger; its
-    Superficial Harm heals. At the top of the Hunger range it cannot make the check.
+    V5's Rouse Check): ``dice`` dice, none at ``success_at`` or more raises its Hunger.
+    With ``mend_by_blood_potency`` (V5: each Rouse Check mends that much by Blood Potency)
+    it checks again until its Superficial Harm is mended or its Hunger tops the range;
+    without it one check heals it all. At the top of the Hunger range it cannot check.
     ``hungers``: key -> Hunger for the vampires (from their sheets)."""
     rules = spot_rules(ruleset)
     cfg = rules.scene_end
@@ -1469,14 +1475,30 @@ def scene_end(state: SpotlightState, ruleset, rng: random.Random,
             events.append({**ev, "faces": [], "passed": False, "healed": 0,
                            "hunger_after": hunger, "cannot": True})
             continue
-        faces = dice.roll_faces(cfg["dice"], rng, sides)
-        passed = any(f >= cfg["success_at"] for f in faces)
-        after = hunger if passed else min(rules.max_slake,
-                                          hunger + cfg.get("hunger_on_failure", 1))
-        changed[c.key] = replace(c, superficial=0)
-        events.append({**ev, "faces": list(faces), "passed": passed,
-                       "healed": c.superficial, "hunger_after": after})
+        mend = _mend(cfg, c.blood_potency, c.superficial)
+        faces, left = [], c.superficial
+        while left > 0 and hunger < rules.max_slake:
+            rolled = dice.roll_faces(cfg["dice"], rng, sides)
+            faces += rolled
+            if not any(f >= cfg["success_at"] for f in rolled):
+                hunger = min(rules.max_slake, hunger + cfg.get("hunger_on_failure", 1))
+            left = max(0, left - mend)
+        changed[c.key] = replace(c, superficial=left)
+        events.append({**ev, "faces": list(faces), "passed": hunger == ev["hunger_before"],
+                       "healed": c.superficial - left, "hunger_after": hunger,
+                       **({"mend": mend, "left": left} if "mend_by_blood_potency" in cfg
+                          else {})})
     return state.with_fighters(changed), events
+
+
+def _mend(cfg: Mapping, blood_potency: int, superficial: int) -> int:
+    """Superficial Harm one check mends: the table's row for this Blood Potency (the last
+    row at or below it), or all of it without a table."""
+    table = cfg.get("mend_by_blood_potency")
+    if not table:
+        return superficial
+    rows = sorted((int(bp), int(n)) for bp, n in table.items())
+    return next((n for bp, n in reversed(rows) if bp <= blood_potency), rows[0][1])
 
 
 # ---------------------------------------------------------------- the common interface

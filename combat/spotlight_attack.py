@@ -28,7 +28,7 @@ from typing import Mapping
 
 from . import v5dice
 from .errors import InputError
-from .schema import Int, ListOf, MapOf, Str, Struct
+from .schema import Bool, Int, ListOf, MapOf, Str, Struct
 
 KIND = Str(choices=("superficial", "aggravated"))
 ROW = Struct(
@@ -57,6 +57,12 @@ ATTACK_SCHEMA = Struct(
         "weapons": MapOf(Struct(required={"tag": Str()},
                                 optional={"bonus": Int(0, 20), "source": Str()})),
         "halve_superficial_for": ListOf(Str()),
+        # V5: in close combat the defender may fight back (Brawl or Melee)
+        "close_defense": Struct(required={"within": Str(), "fight_back": Bool()},
+                                optional={"source": Str()}),
+        # V5: a bite needs the target held; a grapple won holds it
+        "bite_hold": Struct(required={"condition": Str(), "rounds": Int(1, 20)},
+                            optional={"source": Str()}),
         "source": Str(),
     },
 )
@@ -179,17 +185,40 @@ def attack_defense(ruleset) -> tuple[str, ...]:
     return tuple(_section(ruleset)["defense"]["pool"])
 
 
+def bite_hold(ruleset) -> tuple[str, int] | None:
+    """(condition, rounds): the hold a won grapple puts on, which a bite needs (V5); None:
+    a bite needs no hold and a grapple is an attack like any other."""
+    row = _section(ruleset).get("bite_hold")
+    return (str(row["condition"]).lower(), int(row["rounds"])) if row else None
+
+
+def close_within(ruleset) -> str | None:
+    """The farthest band an attack reaches and is still close combat, where the defender
+    may fight back (V5); None: the dodge is the only defense."""
+    row = _section(ruleset).get("close_defense")
+    return str(row["within"]) if row and row["fight_back"] else None
+
+
 def halves(ruleset, family: str) -> bool:
     """V5: Superficial Harm to a vampire is halved (rounded up), after armor."""
     fams = _section(ruleset).get("halve_superficial_for") or ()
     return str(family).lower() in {f.lower() for f in fams}
 
 
-def _roll(pool_names, ratings: Mapping[str, int], hunger: int, rng, rules) -> tuple[list, int,
-                                                                                     v5dice.V5Roll]:
+def _roll(pool_names, ratings: Mapping[str, int], hunger: int, rng, rules,
+          kept: v5dice.V5Roll | None = None, penalties=()) -> tuple[list, int, v5dice.V5Roll]:
+    """The pool's terms (V5 Impairment's ``penalties`` last), size and dice: rolled, or
+    ``kept`` (a Willpower reroll plays the attack again with the dice it already has)."""
     terms = [[name, int(ratings.get(name, 0))] for name in pool_names]
-    pool = sum(v for _, v in terms)
+    terms += [[str(label), int(dice)] for label, dice in penalties]
+    pool = max(0, sum(v for _, v in terms))
+    if kept is not None:
+        return terms, kept.pool, kept
     return terms, pool, v5dice.roll(pool, min(hunger, max(pool, 0)), rng, rules)
+
+
+def _size(pool_names, ratings: Mapping[str, int], penalties) -> int:
+    return sum(int(ratings.get(n, 0)) for n in pool_names) + sum(int(v) for _, v in penalties)
 
 
 def resolve(
@@ -204,28 +233,50 @@ def resolve(
     attacker_vampire: bool = False,
     target_vampire: bool = False,
     bonus: int | None = None,
+    kept: tuple[v5dice.V5Roll, v5dice.V5Roll] | None = None,
+    impaired: tuple[list, list] = ((), ()),
+    fight_back: tuple[AttackRow, int | None, list] | None = None,
 ) -> dict:
     """Roll one contested attack. ``attacker`` / ``defender``: trait -> dots for the pools;
     ``bonus``: the weapon's own damage (None: the tag's). A vampire has fangs (its bite's
     bonus and kind); a target that is not a vampire takes a sharp or piercing weapon's
     ``vs_mortal`` kind (V5). Returns the log's ``roll`` fields (attacker and defender dice
-    apart, Hunger dice marked) plus ``harm`` and ``kind``."""
+    apart, Hunger dice marked) plus ``harm`` and ``kind``. ``kept``: (attack, defense) dice
+    already rolled, used instead of rolling (a Willpower reroll); ``impaired``: the V5
+    Impairment terms (``[label, -dice]``) of the attacker's and the defender's pools;
+    ``fight_back``: in close combat, the defender's own attack (its row, its weapon's own
+    damage, its Impairment terms): it rolls that pool instead of the dodge when it is the
+    larger (READING, attack.yaml), and winning it deals its margin + weapon damage to the
+    attacker (``counter``)."""
     row = attack_row(ruleset, tag)
     sec = _section(ruleset)
     rules = v5dice.v5_rules(ruleset)
-    a_terms, a_pool, a = _roll(row.pool, attacker, attacker_hunger, rng, rules)
-    d_terms, d_pool, d = _roll(sec["defense"]["pool"], defender, defender_hunger, rng, rules)
+    ka, kd = kept or (None, None)
+    a_terms, a_pool, a = _roll(row.pool, attacker, attacker_hunger, rng, rules, ka,
+                               impaired[0])
+    d_names, d_penalty, back = sec["defense"]["pool"], impaired[1], None
+    if fight_back is not None and _size(fight_back[0].pool, defender, fight_back[2]) > _size(
+            d_names, defender, d_penalty):
+        back = fight_back
+        d_names, d_penalty = back[0].pool, back[2]
+    d_terms, d_pool, d = _roll(d_names, defender, defender_hunger, rng, rules, kd, d_penalty)
     margin = a.successes - d.successes
     hit = margin > 0  # READING (attack.yaml): a tie is a miss
     dmg, kind = row.harm_of(attacker_vampire, target_vampire)
     dmg = dmg if bonus is None else int(bonus)
+    defense = {"traits": d_terms, "pool": d_pool, **d.as_dict(), "result": d.result(not hit)}
+    if back is not None:
+        c_dmg, c_kind = back[0].harm_of(target_vampire, attacker_vampire)
+        c_dmg = c_dmg if back[1] is None else int(back[1])
+        defense["fights_back"] = True
+        defense["counter"] = {"bonus": c_dmg, "kind": c_kind, "tag": back[0].tag,
+                              "harm": -margin + c_dmg if margin < 0 else 0}
     return {
         "traits": a_terms,
         "pool": a_pool,
         **a.as_dict(),
         "result": a.result(hit),
-        "defense": {"traits": d_terms, "pool": d_pool, **d.as_dict(), "result":
-                    d.result(not hit)},
+        "defense": defense,
         "margin": margin,
         "bonus": dmg,
         "harm": margin + dmg if hit else 0,

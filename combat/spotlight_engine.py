@@ -35,6 +35,8 @@ from typing import Any, Callable, Mapping
 from . import spotlight as sp
 from . import spotlight_attack as spa
 from . import spotlight_conditions as spc
+from . import spotlight_rouse as rouse
+from . import v5_impairment as imp
 from . import v5dice
 from .core import intents
 from .core.events import events_of
@@ -45,7 +47,9 @@ from .spotlight_state import SpotlightState
 from .values import replace
 
 PASS, REMOVED = "pass", "removed"  # the idle defaults, as combat/idle.py names them
-ATTACKS = ("attack", "bite")  # the acts that roll (spotlight_attack) and mark Harm
+ATTACKS = ("attack", "bite", "grapple")  # the acts that roll (spotlight_attack)
+HOLDS = "grapple"  # V5: a grapple won holds the target (attack.yaml bite_hold)
+POWER = "power"  # a Discipline Power: a vampire's Rouse Check (SPOT-07, issue 31)
 UNARMED = "unarmed"  # the range tag of an attack named without a weapon
 TEXT_MAX = 300  # an act described in words: kept short in the log
 REMOVE_WHY = ("leave", "kick", "deleted")
@@ -364,12 +368,18 @@ def _action(raw: Mapping | None, key: str) -> dict:
         if target == key:
             raise IllegalAction("You cannot attack yourself.")
         weapon = str(a.get("weapon") or "").strip().lower()
-        if kind == "bite":
+        if kind != "attack":
             if weapon:
-                raise InputError("A bite needs no weapon: +combat/act bite <target>.")
+                raise InputError(f"A {kind} needs no weapon: +combat/act {kind} <target>.")
             return {"kind": kind, "target": target}
         out = {"kind": kind, "target": target}
         return {**out, "weapon": weapon} if weapon else out
+    if kind == POWER:
+        out = {"kind": kind, "power": str(a.get("power") or "").strip()}
+        target = str(a.get("target") or "").strip()
+        if target == key:
+            raise IllegalAction("Use the power on someone else, or on no one.")
+        return {**out, "target": target} if target else out
     if kind == "other":
         text = str(a.get("text") or "").strip()[:TEXT_MAX]
         if not text:
@@ -405,6 +415,8 @@ def _act(st, intent: intents.Act, sheets, rules, rng) -> Outcome:
                             "<what>.")
     c = _own(st, intent)
     action = _action(intent.action, c.key)
+    if action["kind"] == POWER:
+        return _power(st, c, action, sheets, rules, rng)
     if action["kind"] not in ATTACKS:
         return _step(sp.act(st, c.key, rules, action))
     sheet = _sheet(sheets, c.key, c.name)
@@ -414,14 +426,117 @@ def _act(st, intent: intents.Act, sheets, rules, rng) -> Outcome:
         if w.name.lower() != w.tag:
             action["weapon_name"] = w.name
     step = sp.act(st, c.key, rules, action)
-    return _attack(step, c, action, w, sheet, sheets, rules, rng)
+    if action["kind"] == "bite":
+        _check_hold(step.state, c, action["target"], rules)
+    out = _attack(step, c, action, w, sheet, sheets, rules, rng)
+    return _open_reroll(st, out, c.key, action, w)
 
 
-def _attack(step: sp.Step, c, action: dict, w, sheet, sheets, rules, rng) -> Outcome:
+def _check_hold(state: SpotlightState, c, target: str, rules) -> None:
+    """V5 (attack.yaml READING): a bite needs the target held (the hold condition: a
+    grapple won, or put on by the organizer), unless it is down (torpor, out, staked)."""
+    hold = spa.bite_hold(rules)
+    t = state.find(target)
+    if hold is None or t.status != "active" or t.staked:
+        return
+    if not any(k.name == hold[0] and k.active(max(state.round, 1)) for k in t.conditions):
+        raise IllegalAction(f"A bite needs {t.name} held: grapple first (+combat/act grapple "
+                            f"{t.name}), and bite on a later turn while the hold lasts.")
+
+
+def _power(st, c, action: dict, sheets, rules, rng) -> Outcome:
+    """SPOT-07 "Any Basic Move or Discipline Power": a power is a trait the user has a dot
+    in; a vampire with a sheet makes V5's Rouse Check for it (harm.yaml ``rouse``), which
+    may raise its Hunger (written back to the sheet), and is refused at the top of the
+    Hunger range. Anyone else uses it with no check."""
+    rr = rouse.rouse_rules(rules)
+    if rr is None:
+        return _step(sp.act(st, c.key, rules, action))
+    name = rouse.power_name(rules, str(action.get("power") or ""))
+    action = {**action, "power": name}
+    sheet = _sheet_or_none(sheets, c.key)
+    if sheet is not None and sheet.rating(rules.traits, name) < 1:
+        raise IllegalAction(f"{c.name} has no dots in {name}: +sheet shows the powers.")
+    step = sp.act(st, c.key, rules, action)
+    if not c.vampire or sheet is None:
+        return _step(step)
+    check = rouse.check(v5dice.hunger_of(sheet, rules), rng, rr,
+                        v5dice.v5_rules(rules).sides)
+    ev = {"event": "rouse", "actor": c.key, "power": name, **check}
+    act_ev, *after = step.events
+    return _with_hunger(_out(step.state, [act_ev, ev, *after]), [ev], sheets, rules)
+
+
+def _open_reroll(before: SpotlightState, out: Outcome, key: str, action: dict, w) -> Outcome:
+    """V5 Willpower reroll (dice.yaml): the attack stays open to its roller's reroll until
+    anything else happens; what the reroll needs to play it again is kept in the state."""
+    roll = next(e for e in out.events if e.get("event") == "roll")
+    weapon = None if w is None else [w.name, w.tag, w.bonus]
+    last = {"actor": key, "action": dict(action), "weapon": weapon,
+            "faces": list(roll["faces"]), "hunger": roll["hunger"],
+            "defense": [list(roll["defense"]["faces"]), roll["defense"]["hunger"]],
+            "before": replace(before, last_roll=None).to_dict()}
+    return Outcome(replace(out.state, last_roll=last), out.sheet_changes, out.events)
+
+
+@_handles(intents.Reroll)
+def _reroll(st, intent: intents.Reroll, sheets, rules, rng) -> Outcome:
+    """V5 Willpower reroll: one Willpower point, up to three of the attack's dice that are
+    not Hunger dice rolled again, the attack played again from just before it with the new
+    dice (the defender's dice kept); once a roll."""
+    _live(st)
+    c = _own(st, intent)
+    last = st.last_roll
+    if not last or last["actor"] != c.key:
+        raise IllegalAction("There is no roll of yours to reroll: a Willpower reroll comes "
+                            "right after your attack, before anything else happens.")
+    v5 = v5dice.v5_rules(rules)
+    if v5.reroll is None:
+        raise IllegalAction("This ruleset has no Willpower reroll.")
+    pool, cost, most = v5.reroll
+    old = v5dice.count(last["faces"], last["hunger"], v5)
+    picks = _picks(intent.dice, len(old.normal_faces), most)
+    sheet = _sheet(sheets, c.key, c.name)
+    spent = sheet.spend(pool, cost)
+    new = v5dice.reroll(old, picks, rng, v5)
+    before = SpotlightState.from_dict(last["before"])
+    action, w = dict(last["action"]), last["weapon"]
+    w = None if w is None else spa.Weapon(w[0], w[1], w[2])
+    step = sp.act(before, c.key, rules, action)
+    defense = v5dice.count(last["defense"][0], last["defense"][1], v5)
+    out = _attack(step, c, action, w, sheet, sheets, rules, rng, kept=(new, defense),
+                  replay=True)
+    ev = {"event": "reroll", "actor": c.key, "positions": list(picks),
+          "old": [old.normal_faces[p - 1] for p in picks],
+          "new": [new.normal_faces[p - 1] for p in picks],
+          "pool": pool, "spent": cost, "left": spent.pools[pool].current}
+    events = [ev, *out.events]
+    state = replace(out.state, last_roll=None, seq=st.seq + 1, deadline=st.deadline)
+    return Outcome(state, {**out.sheet_changes, c.key: spent}, events_of(events))
+
+
+def _picks(dice, normal: int, most: int) -> tuple[int, ...]:
+    """The positions typed (1-based among the dice that are not Hunger dice), checked."""
+    usage = (f"+combat/reroll <die>[,<die>...]: up to {most} of your {normal} dice that are "
+             f"not Hunger dice, counted from the left as shown, e.g. +combat/reroll 1,3.")
+    picks = tuple(dice or ())
+    if not picks or len(picks) > most or len(set(picks)) != len(picks):
+        raise InputError(usage)
+    if any(isinstance(p, bool) or not isinstance(p, int) or not 1 <= p <= normal
+           for p in picks):
+        raise InputError(usage)
+    return picks
+
+
+def _attack(step: sp.Step, c, action: dict, w, sheet, sheets, rules, rng,
+            kept=None, replay: bool = False) -> Outcome:
     """A V5 contest (combat/spotlight_attack.py, issue 10): the attacker's pool against the
     defender's, Hunger dice for vampires; Harm = margin + weapon damage on the target, with
-    worn armor against Superficial (SPOT-11) and Superficial to vampires halved (V5). The
-    attack reads as one beat in the log: act, roll, harm, then wherever the round went."""
+    worn armor against Superficial (SPOT-11) and Superficial to vampires halved (V5); in
+    close combat a defender who fought back and won deals its own Harm to the attacker.
+    The attack reads as one beat in the log: act, roll, harm, then wherever the round
+    went. ``replay`` (a Willpower reroll): the act and what followed it are not told
+    again."""
     tag = w.tag if w is not None else action["kind"]
     row = spa.attack_row(rules, tag)
     cat = rules.traits
@@ -429,19 +544,33 @@ def _attack(step: sp.Step, c, action: dict, w, sheet, sheets, rules, rng) -> Out
     tc = step.state.find(target)
     tsheet = _sheet_or_none(sheets, target)
     defense = spa.attack_defense(rules)
+    back = _fight_back(rules, tag, tc, tsheet)
     ratings = {n: sheet.rating(cat, n) for n in row.pool}
-    t_ratings = {n: tsheet.rating(cat, n) for n in defense} if tsheet is not None else {}
+    t_names = (*defense, *(back[0].pool if back else ()))
+    t_ratings = {n: tsheet.rating(cat, n) for n in t_names} if tsheet is not None else {}
     vampire = sp.is_vampire(sheet, rules)
+    # V5 Impairment: 0 HP (the Harm track full) or no Willpower left
+    impaired = (imp.terms(rules, row.pool, health_full=step.state.find(c.key).hp <= 0,
+                          willpower_left=imp.willpower_left(sheet, rules)),
+                imp.terms(rules, defense, health_full=tc.hp <= 0,
+                          willpower_left=imp.willpower_left(tsheet, rules)))
     res = spa.resolve(rules, tag, ratings, t_ratings, rng,
                       attacker_hunger=v5dice.hunger_of(sheet, rules) if vampire else 0,
                       defender_hunger=v5dice.hunger_of(tsheet, rules) if tc.vampire else 0,
                       attacker_vampire=vampire, target_vampire=tc.vampire,
-                      bonus=w.bonus if w is not None else None)
+                      bonus=w.bonus if w is not None else None, kept=kept,
+                      impaired=impaired, fight_back=back)
     act_ev, *after_act = step.events
     rnd = act_ev["round"]
     roll = {"event": "roll", "actor": c.key, "purpose": "attack", "target": target,
             "round": rnd, **{k: v for k, v in res.items() if k not in ("harm", "kind")}}
-    if res["harm"] <= 0:
+    hold = spa.bite_hold(rules) if tag == HOLDS else None
+    if hold is not None:  # V5: a grapple won holds the target; it deals no Harm
+        roll["purpose"] = HOLDS
+        hit = (spc.put_on(step.state, target, hold[0], hold[1], rules) if res["margin"] > 0
+               else sp.Step(step.state, ({"event": "unharmed", "actor": c.key,
+                                          "target": target, "held": False},)))
+    elif res["harm"] <= 0:
         hit = sp.Step(step.state, ({"event": "unharmed", "actor": c.key, "target": target,
                                     "round": rnd},))
     else:
@@ -451,8 +580,45 @@ def _attack(step: sp.Step, c, action: dict, w, sheet, sheets, rules, rng) -> Out
                       and spa.halves(rules, cat.family(tsheet.splat)),
                       source=c.key)
     hit_ev, *after_hit = hit.events
-    events = [act_ev, roll, {**hit_ev, "round": rnd}, *after_act, *after_hit]
-    return _out(hit.state, events)
+    counter = (res["defense"].get("counter") or {}).get("harm", 0)
+    after, state = [], hit.state
+    if counter > 0 and state.find(c.key).status == "active":
+        back_step = sp.harm(state, c.key, counter, res["defense"]["counter"]["kind"], rules,
+                            armor=_armor(sheet, rules),
+                            halve=vampire and spa.halves(rules, cat.family(sheet.splat)),
+                            source=target)
+        after, state = [{**e, "round": rnd} for e in back_step.events], back_step.state
+    told = [] if replay else [act_ev]
+    events = [*told, roll, {**hit_ev, "round": rnd}, *after,
+              *([] if replay else after_act), *after_hit]
+    return _out(state, events)
+
+
+def _fight_back(rules, tag: str, tc, tsheet) -> tuple | None:
+    """V5 close combat (attack.yaml READING): against an attack whose reach ends within
+    ``close_defense.within``, a defender who is up and has a sheet may fight back with the
+    first close-combat weapon it carries (else its fists): (row, weapon damage, Impairment
+    terms). None: it can only dodge."""
+    within = spa.close_within(rules)
+    tags = sp.spot_rules(rules).tags
+    if within is None or tsheet is None or tc.status != "active" or tag not in tags:
+        return None
+    limit = sp.spot_rules(rules).bands.index(within)
+    if tags[tag][1] > limit:
+        return None
+    w = spa.Weapon(UNARMED, UNARMED, None)
+    for carried in getattr(tsheet, "weapons", ()) or ():
+        try:
+            found = spa.weapon(rules, carried, tags)
+        except InputError:
+            continue
+        if found.tag in tags and tags[found.tag][1] <= limit:
+            w = found
+            break
+    row = spa.attack_row(rules, w.tag)
+    terms = imp.terms(rules, row.pool, health_full=tc.hp <= 0,
+                      willpower_left=imp.willpower_left(tsheet, rules))
+    return row, w.bonus, terms
 
 
 def _armor(sheet, rules) -> int:
@@ -604,7 +770,11 @@ class SpotlightEngine:
         handler = _HANDLERS.get(intent.kind)
         if handler is None:
             raise IllegalAction(d10_only(intent))
-        return _harm_to_sheets(state, handler(state, intent, sheets, rules, rng), sheets)
+        out = handler(state, intent, sheets, rules, rng)
+        if out.events and out.state.last_roll is state.last_roll is not None:
+            # the roll stood until something else happened: no reroll of it any more
+            out = Outcome(replace(out.state, last_roll=None), out.sheet_changes, out.events)
+        return _harm_to_sheets(state, out, sheets)
 
     def load(self, data: Mapping) -> SpotlightState:
         return SpotlightState.from_dict(data)

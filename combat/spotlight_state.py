@@ -201,6 +201,10 @@ class SpotlightState:
     seq: int = 0
     deadline: float | None = None  # issue 5: when the idle default applies (wall clock)
     options: SpotlightOptions = SpotlightOptions()
+    # V5 Willpower reroll (dice.yaml): the last attack, open to its roller's reroll until
+    # anything else happens: who rolled, the act, its faces and the state before it (the
+    # reroll plays the attack again from there with the new faces). None: nothing to reroll.
+    last_roll: Mapping | None = None
 
     engine = ENGINE  # class constant: lets the command layer tell the states apart
 
@@ -261,6 +265,8 @@ class SpotlightState:
             "seq": self.seq,
             "deadline": self.deadline,
             "options": self.options.to_dict(),
+            # absent when unset: stored fights read as before
+            **({"last_roll": self.last_roll} if self.last_roll is not None else {}),
         }
 
     @classmethod
@@ -289,4 +295,5 @@ class SpotlightState:
             deadline=None if deadline is None else float(deadline),
             # States stored before the idle timeout came to this engine have no options.
             options=SpotlightOptions.from_dict(d.get("options")),
+            last_roll=d.get("last_roll"),
         )

@@ -29,6 +29,8 @@ SCHEMA = Struct(
         "max_difficulty": Int(1, 50),
         "max_pool": Int(1, 1000),
         "hunger_pool": Str(),
+        "willpower_reroll": Struct(required={"pool": Str(), "cost": Int(1, 10),
+                                             "max_dice": Int(1, 10)}),
         "source": Str(),
     },
 )
@@ -45,6 +47,8 @@ class V5Rules:
     max_difficulty: int
     max_pool: int
     hunger_pool: str
+    # V5 Willpower reroll: (pool, cost, most dice); None: this ruleset has none
+    reroll: tuple[str, int, int] | None = None
 
     @classmethod
     def from_ruleset(cls, ruleset) -> "V5Rules":
@@ -57,7 +61,12 @@ class V5Rules:
             max_difficulty=sec.get("max_difficulty", 10),
             max_pool=sec.get("max_pool", 30),
             hunger_pool=sec.get("hunger_pool", "Hunger"),
+            reroll=_reroll_rule(sec.get("willpower_reroll")),
         )
+
+
+def _reroll_rule(row) -> tuple[str, int, int] | None:
+    return (str(row["pool"]), int(row["cost"]), int(row["max_dice"])) if row else None
 
 
 def uses_v5(ruleset) -> bool:
@@ -131,6 +140,15 @@ def count(faces, hunger: int, rules: V5Rules) -> V5Roll:
     pairs = sum(1 for f in faces if f == rules.sides) // 2
     hunger = max(0, min(int(hunger), len(faces)))
     return V5Roll(faces, hunger, hits + pairs * rules.critical_pair_bonus, pairs, rules.sides)
+
+
+def reroll(old: V5Roll, picks, rng: random.Random, rules: V5Rules) -> V5Roll:
+    """V5 Willpower reroll: ``picks`` are 1-based positions among the dice that are not
+    Hunger dice (as shown: Hunger dice apart); those are rolled again, the rest kept."""
+    faces = list(old.faces)
+    for pos, face in zip(picks, roll_faces(len(picks), rng, rules.sides)):
+        faces[old.hunger + pos - 1] = face
+    return count(faces, old.hunger, rules)
 
 
 def roll(pool: int, hunger: int, rng: random.Random, rules: V5Rules) -> V5Roll:

@@ -268,3 +268,11 @@ class Stake(Intent):
 @intent("feed")
 class Feed(Intent):
     slaked: int = 0
+
+
+@intent("reroll")
+class Reroll(Intent):
+    """V5 (spotlight): a Willpower point rerolls these dice of the last attack (1-based
+    positions among the dice that are not Hunger dice)."""
+
+    dice: tuple[int, ...] = ()

@@ -203,6 +203,7 @@ NOT_HERE = {
     it.Narrate: "describe it in a pose, or set a condition: +combat/mod <name>=<condition>",
     it.Stake: "stake with an attack (as stake) or by hand: +combat/mod <name>=staked",
     it.Feed: "heal by hand: +combat/heal <name>=<levels> <type>",
+    it.Reroll: "Willpower is spent as you declare: +combat/declare/wp <action>",
 }
 
 # RNG-05 places pairs in yards; one band for everyone is spotlight's (SPOT-10).

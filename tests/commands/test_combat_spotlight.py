@@ -247,7 +247,8 @@ class TestTurnRangesAndHarm(SpotTest):
         self.assertEqual(sp_state.ranges, ())  # the pair placed before is placed again
         self.assertEqual(sp_state.options.band, 1)  # Intimate, Hand, ...
         self.cmd("+combat/next")
-        with self.dice(8, 6, 3, 1, 10, 2, 3, 4):  # within reach of a fist at once
+        # within reach of a fist at once; Goon fights back with his knife (V5, issue 31)
+        with self.dice(8, 6, 3, 1, 10, 2, 3, 4, 2):
             self.assertIn("Goon takes", self.cmd("+combat/act attack Goon").text)
         self.assertEqual(self.state().options.band, 1)  # as stored, read back
 
@@ -263,11 +264,12 @@ class TestTurnRangesAndHarm(SpotTest):
         self.assertIn("moves from Close to Hand of Thug", self.cmd("+combat/move Thug=closer").text)
         self.assertIn("one range step", self.cmd("+combat/move Thug=closer").text)  # SPOT-07
         # V5: Str 3 + Brawl 2 = [8 6 3 1 10] -> 3 successes (the 1 cancels nothing) against
-        # Thug's Dex 2 + Athletics 1 = [2 3 4] -> 0: margin 3 + fists 0 = 3 Superficial.
-        with self.dice(8, 6, 3, 1, 10, 2, 3, 4):
+        # Thug fighting back with his knife (issue 31, V5 close combat: Dex 2 + Melee 2 beats
+        # his dodge's 3 dice) [2 3 4 2] -> 0: margin 3 + fists 0 = 3 Superficial.
+        with self.dice(8, 6, 3, 1, 10, 2, 3, 4, 2):
             out = self.cmd("+combat/act attack Thug").text
         self.assertIn("[8 6 3 1 10] => 3 successes, win", out)
-        self.assertIn("Thug defends: Dexterity 2 + Athletics 1 = 3 dice: [2 3 4]", out)
+        self.assertIn("Thug fights back: Dexterity 2 + Melee 2 = 4 dice: [2 3 4 2]", out)
         self.assertIn("Thug takes 3 superficial harm: HP 6 -> 3/6", out)
         thug = self.fighter("Thug")
         self.assertEqual((thug.superficial, thug.aggravated), (3, 0))
@@ -290,9 +292,11 @@ class TestTurnRangesAndHarm(SpotTest):
         self.cmd("+combat/next")
         self.cmd("+combat/free draws a breath")
         self.assertIn("taken this turn's free action", self.cmd("+combat/free again").text)
-        # bite row: Str 3 + Brawl 2 [6 6 2 2 2] = 2 against [1 1 1] = 0: margin 2; Char is a
-        # mortal with no fangs, so the bite adds nothing and is Superficial (issues 10, 31).
-        with self.dice(6, 6, 2, 2, 2, 1, 1, 1):
+        # bite row: Str 3 + Brawl 2 [6 6 2 2 2] = 2 against Thug fighting back with his knife
+        # [1 1 1 1] = 0: margin 2; Char is a mortal with no fangs, so the bite adds nothing
+        # and is Superficial (issues 10, 31).
+        self.cmd("+combat/mod Thug=grappled")  # V5: a bite needs the target held
+        with self.dice(6, 6, 2, 2, 2, 1, 1, 1, 1):
             out = self.cmd("+combat/act bite Thug").text
         self.assertIn("Margin 2 + weapon 0 = 2 harm.", out)
         self.assertIn("Thug takes 2 superficial harm", out)

@@ -160,7 +160,8 @@ class TestUndoSpotlight(UndoChecks, SpotTest):
         self.setup_fight()
         self.cmd("+combat/next")
         self.cmd("+combat/move Thug=closer")
-        with self.dice(8, 6, 3, 1, 10, 2, 2, 2):
+        # Thug fights back with his knife: four dice (V5 close combat, issue 31)
+        with self.dice(8, 6, 3, 1, 10, 2, 2, 2, 2):
             self.assert_undone("+combat/act attack Thug")
         self.assert_replays()
 

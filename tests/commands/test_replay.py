@@ -4,6 +4,8 @@ same dice and sheets give the same events, state and room text; a changed die is
 import json
 from unittest import mock
 
+import pytest
+
 from tests.commands.test_combat import CombatTest
 from tests.commands.test_combat_spotlight import SpotTest
 from wodcombat.typeclasses.combat import combat_in
@@ -56,7 +58,8 @@ class TestSpotlightReplay(SpotTest):
         self.setup_fight()
         self.cmd("+combat/next")
         self.cmd("+combat/move Thug=closer")
-        with self.dice(8, 6, 3, 1, 10, 2, 2, 2):  # V5: 3 against Thug's 0 (issue 10)
+        # V5: 3 against Thug's 0 (issue 10), Thug fighting back with his knife (issue 31)
+        with self.dice(8, 6, 3, 1, 10, 2, 2, 2, 2):
             self.assertIn("3 superficial harm", self.cmd("+combat/act attack Thug").text)
         self.cmd("+combat/done")
         self.cmd("+combat/damage Thug=1 aggravated")
@@ -64,6 +67,23 @@ class TestSpotlightReplay(SpotTest):
         report = combat_replay.replay(records, rules)
         self.assertTrue(report.ok, str(report.difference))
         self.assertGreater(report.commands, 6)
+
+
+    @pytest.mark.rule("SPOT-11")
+    def test_a_willpower_reroll_replays_identically(self):
+        """Issue 31: the V5 Willpower reroll (SPOT-11) is logged and replays like any
+        other command."""
+        self.setup_fight()
+        self.cmd("+combat/next")
+        self.cmd("+combat/move Thug=closer")
+        with self.dice(2, 2, 3, 1, 2, 2, 2, 2, 2):
+            self.assertIn("Thug is not harmed", self.cmd("+combat/act attack Thug").text)
+        with self.dice(8, 9):
+            out = self.cmd("+combat/reroll 1,2").text
+        self.assertIn("rerolls 1, 2: [2 2] -> [8 9]", out)
+        records = combatlog.read(combat_in(self.room1).combat_id)
+        report = combat_replay.replay(records, rules)
+        self.assertTrue(report.ok, str(report.difference))
 
 
 class TestReplayAcrossTheEnd(CombatTest):

@@ -90,11 +90,13 @@ class TestAFullSpotlightFight(V5Play):
         self.assertNotIn("No opponent acts there", out)
         self.assertEqual(combat_in(self.room1).get_state().stage, "closing")  # SPOT-06
         # The vampire opponent bites: Str 3 + Brawl 2, Hunger 1: [2 | 6 6 6 2] = 3; Char2
-        # Dex 3 + Athletics 0, Hunger 2: [1 3 | 4] = 0, a bestial failure. 3 + 2 Aggravated.
+        # fights back (issue 31, V5 close combat: Str 2 + Brawl 2 beats her dodge's 3
+        # dice), Hunger 2: [1 3 | 4 2] = 0, a bestial failure. 3 + 2 Aggravated.
         self.cmd("+combat/next Vamp")
-        with self.dice(2, 6, 6, 6, 2, 1, 3, 4):
+        self.cmd("+combat/mod Char2=grappled")  # V5: a bite needs the target held
+        with self.dice(2, 6, 6, 6, 2, 1, 3, 4, 2):
             out = self.cmd("+combat/act Vamp=bite Char2")
-        self.assertIn("Char2 defends: Dexterity 3 + Athletics 0 = 3 dice: [4] Hunger [1 3] "
+        self.assertIn("Char2 fights back: Strength 2 + Brawl 2 = 4 dice: [4 2] Hunger [1 3] "
                       "=> 0 successes, bestial failure", out)
         self.assertIn("Char2 takes 5 aggravated harm: HP 12 -> 7/12", out)
         self.cmd("+combat/done Vamp")
@@ -112,11 +114,12 @@ class TestAFullSpotlightFight(V5Play):
         out = self.player("+combat/feed Char2=1")
         self.assertIn("Char2 feeds (slakes 1 Hunger, now 1): heals 1 aggravated", out)
         self.assertEqual(self.char2.sheet.get().pools["Hunger"].current, 1)
-        # End of the scene: the Hunger Check [3] fails (Hunger 2) and heals the Superficial.
+        # End of the scene: one Hunger Check mends 2 at Blood Potency 3 (V5, issue 31): [3]
+        # fails (Hunger 1 -> 2) and heals the 2 Superficial.
         with self.dice(3):
             out = self.cmd("+combat/end")
-        self.assertIn("Char2 makes a Hunger Check [3] (failed, Hunger 2) and heals 2 "
-                      "superficial harm", out)
+        self.assertIn("Char2 makes 1 Hunger Check [3] (Hunger 1 -> 2), mending 2 a check: "
+                      "heals 2 superficial harm.", out)
         sheet = self.char2.sheet.get()
         self.assertEqual((dict(sheet.harm), sheet.pools["Hunger"].current),
                          ({"aggravated": 4}, 2))
@@ -148,11 +151,13 @@ class TestV5Departures(V5Play):
         self.assertIn("Margin 3 + weapon 2 = 5 harm.", out)
         self.assertIn("Rat takes 5 aggravated harm: HP 6 -> 1/6", out)
         self.player("+combat/done")
-        # Rat (no fangs) bites Char2: Str 2 + Brawl 2 [6 6 6 2] = 3 against Char2's Dex 3,
-        # Hunger 2 [2] Hunger [2 2] = 0: margin 3 + 0 = 3 Superficial, halved to 2.
+        # Rat (no fangs) bites Char2: Str 2 + Brawl 2 [6 6 6 2] = 3 against Char2 fighting
+        # back (Str 2 + Brawl 2 beats her dodge's 3 dice), Hunger 2 [2 2] Hunger [2 2] = 0:
+        # margin 3 + 0 = 3 Superficial, halved to 2.
         self.cmd("+combat/range Rat/Char2=Intimate")
         self.cmd("+combat/next Rat")
-        with self.dice(6, 6, 6, 2, 2, 2, 2):
+        self.cmd("+combat/mod Char2=grappled")  # V5: a bite needs the target held
+        with self.dice(6, 6, 6, 2, 2, 2, 2, 2):
             out = self.cmd("+combat/act Rat=bite Char2")
         self.assertIn("Margin 3 + weapon 0 = 3 harm.", out)
         self.assertIn("Char2 takes 2 superficial harm (3, halved -1): HP 12 -> 10/12", out)
@@ -224,3 +229,185 @@ class TestTheRoundAndHelp(V5Play):
         from wodcombat.commands.combat import CmdCombat
 
         self.assertIn("/move <npc>=<target>=closer", CmdCombat.__doc__)
+
+
+class TestWillpowerReroll(V5Play):
+    """Issue 31, finding 6: a Willpower point rerolls up to three of the attack's dice that
+    are not Hunger dice, after the roll (READING in spotlight/dice.yaml)."""
+
+    @pytest.mark.rule("SPOT-11")
+    def test_spot11_willpower_reroll_after_a_miss_shows_old_and_new_faces(self):
+        self.cmd("+combat/start spotlight")
+        self.build_alice()
+        self.player("+combat/join")
+        self.cmd("+combat/npc Rat=strength=2,dexterity=2,athletics=1")
+        with self.dice(2, 3):
+            self.player("+combat/init")
+        self.cmd("+combat/next")
+        # Hunger [2 3], others [2 6 2] = 1 against Rat's [6 2 2] = 1: a tie, a miss.
+        with self.dice(2, 3, 2, 6, 2, 6, 2, 2):
+            out = self.player("+combat/act attack Rat")
+        self.assertIn("[2 6 2] Hunger [2 3] => 1 success", out)
+        self.assertIn("Rat is not harmed", out)
+        willpower = self.char2.sheet.get().pools["Willpower"].current
+        self.assertIn("+combat/reroll <die>", self.player("+combat/reroll x"))
+        self.assertIn("not Hunger dice", self.player("+combat/reroll 4"))
+        self.assertIn("no roll of yours", self.cmd("+combat/reroll Rat=1"))
+        # dice 1 and 3 of [2 6 2]: 2 -> 8, 2 -> 9: [8 6 9] = 3, margin 2 + pistol 2 = 4,
+        # Aggravated to a mortal.
+        with self.dice(8, 9):
+            out = self.player("+combat/reroll 1,3")
+        self.assertIn(f"Char2 spends 1 Willpower ({willpower - 1} left), rerolls 1, 3: "
+                      f"[2 2] -> [8 9].", out)
+        self.assertIn("[8 6 9] Hunger [2 3] => 3 successes", out)
+        self.assertIn("Rat defends: Dexterity 2 + Athletics 1 = 3 dice: [6 2 2]", out)
+        self.assertIn("Margin 2 + weapon 2 = 4 harm.", out)
+        self.assertIn("Rat takes 4 aggravated harm: HP 6 -> 2/6", out)
+        self.assertNotIn("attacks Rat", out)  # the act was told with the first roll
+        self.assertLessEqual(len(out.splitlines()[0]), 78)
+        self.assertEqual(self.char2.sheet.get().pools["Willpower"].current, willpower - 1)
+        self.assertIn("no roll of yours", self.player("+combat/reroll 2"))  # once a roll
+
+
+class TestImpairment(V5Play):
+    """Issue 31, finding 6: V5 Impairment (READING in spotlight/dice.yaml)."""
+
+    @pytest.mark.rule("SPOT-11")
+    def test_spot11_no_willpower_left_costs_social_and_mental_pools_two_dice(self):
+        self.cmd("+combat/start spotlight")
+        self.build_alice()
+        self.player("+sheet/set hunger=0")
+        self.player("+sheet/set manipulation=4")
+        with self.dice(7, 3, 8, 6):
+            out = self.player("+roll manipulation+subterfuge")
+        self.assertIn("= 4 dice", out)  # Willpower left: no Impairment
+        self.player("+sheet/set willpower=0")
+        with self.dice(7, 3):
+            out = self.player("+roll manipulation+subterfuge")
+        self.assertIn("Manipulation 4 + Subterfuge 0, Impaired (Willpower) -2 dice = 2 dice",
+                      out)
+        self.assertIn("[7 3] => 1 success", out)
+        with self.dice(7, 3, 8, 6, 6):
+            out = self.player("+roll dex+brawl")  # Physical: Willpower does not weigh
+        self.assertIn("= 5 dice", out)
+
+    @pytest.mark.rule("SPOT-11", "SPOT-13")
+    def test_spot13_a_target_at_zero_hp_defends_impaired(self):
+        self.cmd("+combat/start spotlight")
+        self.build_alice()
+        self.player("+combat/join")
+        self.cmd("+combat/npc Rat=strength=2,dexterity=3,athletics=1")
+        with self.dice(2, 3):
+            self.player("+combat/init")
+        self.cmd("+combat/next")
+        self.cmd("+combat/damage Rat=6 superficial")  # 0 HP: the Harm track full
+        # Rat: Dexterity 3 + Athletics 1 - 2 = 2 dice [6 2]
+        with self.dice(2, 3, 6, 6, 2, 6, 2):
+            out = self.player("+combat/act attack Rat")
+        self.assertIn("Rat defends: Dexterity 3 + Athletics 1 + Impaired (Health) -2 = 2 "
+                      "dice: [6 2] => 1 success", out)
+
+
+class TestRouseCheck(V5Play):
+    """Issue 31, finding 6: a Discipline Power costs a vampire a Rouse Check (READING in
+    spotlight/harm.yaml)."""
+
+    @pytest.mark.rule("SPOT-07")
+    def test_spot07_act_power_rolls_a_rouse_check_and_raises_hunger(self):
+        self.cmd("+combat/start spotlight")
+        self.build_alice()
+        self.player("+sheet/set celerity=2")
+        self.player("+combat/join")
+        self.cmd("+combat/npc Rat=strength=2")
+        with self.dice(2, 3):
+            self.player("+combat/init")
+        self.cmd("+combat/next")
+        self.assertIn("no dots in Dominate", self.player("+combat/act power dominate"))
+        self.assertIn("Name a power", self.player("+combat/act power"))
+        with self.dice(4):
+            out = self.player("+combat/act power celerity")
+        self.assertIn("Char2 uses Celerity.", out)
+        self.assertIn("Char2 rouses the blood [4]: failed: Hunger 2 -> 3.", out)
+        self.assertEqual(self.char2.sheet.get().pools["Hunger"].current, 3)
+        # 'power' inside what is done is just a word
+        self.player("+combat/done")
+        self.cmd("+combat/next Rat")
+        self.assertIn("Rat acts: draws on the power of the night.",
+                      self.cmd("+combat/act draws on the power of the night"))
+
+
+class TestCloseCombat(V5Play):
+    """Issue 31, finding 6: Brawl/Melee as a close-combat defense, and fighting back (READING
+    in spotlight/attack.yaml)."""
+
+    @pytest.mark.rule("SPOT-10", "SPOT-11")
+    def test_spot11_a_defender_with_a_knife_fights_back_and_cuts_the_attacker(self):
+        self.cmd("+combat/start spotlight")
+        self.build_alice()
+        self.player("+combat/join")
+        self.cmd("+combat/npc Rat=strength=2,dexterity=2,athletics=1,melee=3")
+        self.cmd("+sheet/equip Rat/knife")
+        self.cmd("+combat/range Rat/Char2=Hand")
+        with self.dice(2, 3):
+            self.player("+combat/init")
+        self.cmd("+combat/next")
+        # Char2 punches: Str 2 + Brawl 2, Hunger [2 2] others [6 2] = 1. Rat fights back
+        # with his knife, Dex 2 + Melee 3 (5 against a dodge of 3): [6 6 6 2 2] = 3. He
+        # wins by 2 + knife 2 = 4 Superficial (Char2 is a vampire), halved: 2.
+        with self.dice(2, 2, 6, 2, 6, 6, 6, 2, 2):
+            out = self.player("+combat/act attack Rat with unarmed")
+        self.assertIn("Rat fights back: Dexterity 2 + Melee 3 = 5 dice: [6 6 6 2 2] => 3 "
+                      "successes", out)
+        self.assertIn("Rat wins by 2 + weapon 2 = 4 harm to Char2.", out)
+        self.assertIn("Rat is not harmed", out)
+        self.assertIn("Char2 takes 2 superficial harm (4, halved -2): HP 12 -> 10/12", out)
+        self.assertEqual(dict(self.char2.sheet.get().harm), {"superficial": 2})
+
+
+class TestGrappleBeforeBite(V5Play):
+    """Issue 31, finding 6: a bite needs the target held (READING in spotlight/attack.yaml)."""
+
+    @pytest.mark.rule("SPOT-07", "SPOT-10")
+    def test_spot10_bite_refused_unheld_grapple_holds_then_bite(self):
+        self.cmd("+combat/start spotlight")
+        self.build_alice()
+        self.player("+combat/join")
+        self.cmd("+combat/npc Rat=strength=1,dexterity=2,athletics=1")
+        self.cmd("+combat/range Rat/Char2=Intimate")
+        with self.dice(2, 3):
+            self.player("+combat/init")
+        self.cmd("+combat/next")
+        self.assertIn("A bite needs Rat held: grapple first (+combat/act grapple Rat)",
+                      " ".join(self.player("+combat/act bite Rat").split()))
+        # Str 2 + Brawl 2, Hunger [2 2] others [6 6] = 2 against Rat's dodge [2 2 2] = 0
+        with self.dice(2, 2, 6, 6, 2, 2, 2):
+            out = self.player("+combat/act grapple Rat")
+        self.assertIn("Char2 grapples Rat (at Intimate).", out)
+        self.assertIn("Margin 2: Rat is held.", out)
+        self.assertIn("Rat is grappled (rounds 1 to 2).", out)
+        self.assertNotIn("harm", out)
+        self.player("+combat/done")
+        self.cmd("+combat/next")
+        self.assertEqual(combat_in(self.room1).get_state().round, 2)
+        with self.dice(2, 2, 6, 6, 2, 2, 2):
+            out = self.player("+combat/act bite Rat")
+        self.assertIn("Rat takes 4 aggravated harm", out)
+
+
+
+class TestMending(V5Play):
+    """Issue 31, finding 6: the end-of-scene Hunger Check mends by Blood Potency, one Rouse
+    Check at a time (READING in spotlight/harm.yaml)."""
+
+    @pytest.mark.rule("SPOT-11", "SPOT-13")
+    def test_spot13_three_checks_mend_five_and_hunger_rises_on_each_failure(self):
+        self.cmd("+combat/start spotlight")
+        self.build_alice()  # Blood Potency 3: 2 a check; Hunger 2
+        self.player("+combat/join")
+        self.cmd("+combat/damage Char2=5 superficial")
+        with self.dice(4, 7, 2):
+            out = self.cmd("+combat/end")
+        self.assertIn("Char2 makes 3 Hunger Checks [4 7 2] (Hunger 2 -> 4), mending 2 a "
+                      "check: heals 5 superficial harm.", out)
+        sheet = self.char2.sheet.get()
+        self.assertEqual((dict(sheet.harm), sheet.pools["Hunger"].current), ({}, 4))

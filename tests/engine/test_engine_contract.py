@@ -295,10 +295,11 @@ ATTACK = {
 }
 # Attack roll faces, then whatever the hit rolls: d10 Dex 3 + Brawl 2 (two successes), the
 # damage Strength 2 + 1 extra success (three), Goon's soak Stamina 2 (one); spotlight
-# Strength 2 + Brawl 2 (two successes) against Goon's Dexterity 2 + Athletics 0 (none): a V5
-# contest, margin 2 (issue 10: 2 Superficial).
+# Strength 2 + Brawl 2 (two successes) against Goon fighting back with Strength 2 + Brawl 2
+# (none; issue 31, V5 close combat: larger than his dodge's 2 dice): a V5 contest, margin 2
+# (issue 10: 2 Superficial).
 ATTACK_FACES = {"d10": ((9, 9, 2, 2, 2), (9, 9, 9, 9, 2)),
-                "spotlight": ((9, 9, 2, 2), (2, 2))}
+                "spotlight": ((9, 9, 2, 2), (2, 2, 2, 2))}
 STAFF_DAMAGE = {"d10": "lethal", "spotlight": "superficial"}
 # An intent kind the other engine takes and this one does not.
 FOREIGN = {
@@ -514,6 +515,7 @@ def _one_of_each_kind() -> list[I.Intent]:
         I.Ambush(by=STAFF, side="npcs"), I.Narrate(by=STAFF, text="Rain."),
         I.SetRange(by=STAFF, actor=ALICE, other=GOON, band="Far"),
         I.Stake(by=STAFF, actor=GOON, remove=True), I.Feed(by=STAFF, actor=GOON, slaked=2),
+        I.Reroll(by=ALICE, dice=(1, 3)),
         I.Recover(by=STAFF, actor=GOON, damage_type="bashing", place="freehold",
                   chimerical=True),
     ]

@@ -338,8 +338,11 @@ def test_bite_at_intimate_is_aggravated_and_the_turn_moves_on(rs, sheets):
     r(I.Move(by=ALICE, other=GHOUL, direction="closer"))
     r(I.Free(by=ALICE))
     # the bite is the last part of Alice's turn: the round moves on after the Harm
-    # Alice's Str 1 + Brawl 2 [8 9 6] = 3 against the Elder's Dex 1 + Athletics 0 [2]
-    out = r(I.Act(by=ALICE, action={"kind": "bite", "target": ELDER}), 8, 9, 6, 2)
+    # Alice's Str 1 + Brawl 2 [8 9 6] = 3 against the Elder, who fights back (issue 31,
+    # V5 close combat): Str 3 + Brawl 3, larger than his dodge [2 2 2 2 2 2] = 0
+    r(I.SetCondition(by=STAFF, actor=ELDER, condition="grappled"))  # V5: held first
+    out = r(I.Act(by=ALICE, action={"kind": "bite", "target": ELDER}), 8, 9, 6,
+            2, 2, 2, 2, 2, 2)
     kinds = [e.kind for e in out.events]
     assert kinds[:3] == ["act", "roll", "harm"] and "prompt" in kinds[3:]
     harm = out.events[2]

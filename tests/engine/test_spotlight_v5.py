@@ -12,7 +12,7 @@ from wodcombat.combat import spotlight as S
 from wodcombat.combat import spotlight_attack as spa
 from wodcombat.combat import v5dice
 from wodcombat.combat.core import intents as I
-from wodcombat.combat.errors import IllegalAction
+from wodcombat.combat.errors import IllegalAction, InputError
 from wodcombat.combat.maneuvers import tables
 from wodcombat.combat.sheet import Sheet
 from wodcombat.combat.spotlight_engine import ENGINE
@@ -125,6 +125,7 @@ def test_spot11_vampire_bite_aggravated_bypasses_armor_mortal_bite_superficial(r
     r(I.SetRange(by=STAFF, actor=ALICE, other=BOB, band="Intimate"))
     # Str 2 + Brawl 2 [6 6 2 2] = 2 vs [2 2 2] = 0: margin 2 + bite 2 = 4 Aggravated; the
     # vest and the halving do not touch Aggravated Harm.
+    r(I.SetCondition(by=STAFF, actor=BOB, condition="grappled"))  # V5: a bite needs a hold
     out = r(I.Act(by=ALICE, action={"kind": "bite", "target": BOB}), 6, 6, 2, 2, 2, 2, 2)
     harm = out.events[2]
     assert (harm["kind"], harm["armor"], harm["halved"], harm["marked"]) == (
@@ -289,6 +290,7 @@ def test_spot11_only_fangs_give_the_bite_its_two(rs, sheets):
     r(I.Done(by=ALICE))
     r(I.SetRange(by=STAFF, actor=RAT, other=BOB, band="Intimate"))
     r(I.Advance(by=STAFF, actor=RAT))
+    r(I.SetCondition(by=STAFF, actor=BOB, condition="grappled"))  # V5: held first
     out = r(I.Act(by=STAFF, actor=RAT, action={"kind": "bite", "target": BOB}),
             6, 6, 6, 2, 2, 2, 2)
     roll, harm = out.events[1], out.events[2]
@@ -312,3 +314,272 @@ def test_spot11_bows_and_crossbows_roll_dexterity_and_firearms(rs, sheets):
     roll, harm = out.events[1], out.events[2]
     assert roll["traits"] == [["Dexterity", 3], ["Firearms", 2]]
     assert (roll["tag"], harm["kind"], harm["marked"]) == ("bow", "aggravated", 4)
+
+
+# ---------------------------------------------------------------- Willpower reroll (V5)
+
+
+@pytest.mark.rule("SPOT-11")
+def test_spot11_willpower_reroll_up_to_three_non_hunger_dice_plays_the_attack_again(
+        rs, sheets):
+    """SPOT-11, issue 31 (V5 Willpower reroll): Alice's shot, Hunger 2: Hunger [2 3],
+    others [2 6 2] = 1 against Bob's [1 | 7 3] = 1: a tie, a miss. One Willpower (5 -> 4)
+    rerolls her first and third dice that are not Hunger dice: 2 -> 8, 2 -> 9: 3 successes,
+    margin 2 + pistol 2 = 4; Kevlar 3 stops 3, halved: 1 Superficial on Bob, on his sheet."""
+    r = fight(rs, sheets)
+    r(I.Act(by=ALICE, action={"kind": "attack", "target": BOB}), 2, 3, 2, 6, 2, 1, 7, 3)
+    assert r.last("unharmed")
+    out = r(I.Reroll(by=ALICE, dice=(1, 3)), 8, 9)
+    ev, roll, harm = out.events[:3]
+    assert (ev.kind, ev["old"], ev["new"], ev["left"]) == ("reroll", [2, 2], [8, 9], 4)
+    assert (roll["faces"], roll["hunger_faces"], roll["successes"]) == (
+        [2, 3, 8, 6, 9], [2, 3], 3)
+    assert roll["defense"]["faces"] == [1, 7, 3]  # the defender's dice are kept
+    assert (roll["margin"], harm["amount"], harm["marked"]) == (2, 4, 1)
+    assert [e.kind for e in out.events].count("act") == 0  # told once, with the first roll
+    assert r.sheets[ALICE].pools["Willpower"].current == 4
+    assert r.sheets[BOB].harm == {"superficial": 1}
+    assert r.state.last_roll is None
+    # once a roll: a second reroll is refused, nothing spent
+    r.refused(I.Reroll(by=ALICE, dice=(2,)), match="no roll of yours")
+
+
+@pytest.mark.rule("SPOT-11")
+def test_spot11_willpower_reroll_refusals(rs, sheets):
+    """Not a Hunger die (positions count only the others), at most three, not someone
+    else's roll, not after anything else happened, not with no Willpower left."""
+    r = fight(rs, sheets)
+    r.refused(I.Reroll(by=ALICE, dice=(1,)), match="no roll of yours")
+    r(I.Act(by=ALICE, action={"kind": "attack", "target": BOB}), 2, 3, 2, 6, 2, 1, 7, 3)
+    r.refused(I.Reroll(by=ALICE, dice=(4,)), InputError, match="not Hunger dice")
+    r.refused(I.Reroll(by=ALICE, dice=(1, 2, 3, 1)), InputError, match="up to 3")
+    r.refused(I.Reroll(by=ALICE, dice=()), InputError, match="up to 3")
+    r.refused(I.Reroll(by=BOB, dice=(1,)), match="no roll of yours")
+    drained = r.sheets[ALICE].with_pool_current("Willpower", 0)
+    saved, r.sheets[ALICE] = r.sheets[ALICE], drained
+    r.refused(I.Reroll(by=ALICE, dice=(1,)), InputError)
+    r.sheets[ALICE] = saved
+    # the roll stands once anything else happens (here: her free action)
+    r(I.Free(by=ALICE, text="shouts"))
+    assert r.state.last_roll is None
+    r.refused(I.Reroll(by=ALICE, dice=(1,)), match="no roll of yours")
+
+
+@pytest.mark.rule("SPOT-11")
+def test_spot11_willpower_reroll_state_round_trips(rs, sheets):
+    """The open roll is kept in the stored state (the fight is saved between commands)."""
+    r = fight(rs, sheets)
+    r(I.Act(by=ALICE, action={"kind": "attack", "target": BOB}), 2, 3, 2, 6, 2, 1, 7, 3)
+    stored = ENGINE.load(r.state.to_dict())
+    assert stored.last_roll == r.state.last_roll
+    r.state = stored
+    out = r(I.Reroll(by=ALICE, dice=(1,)), 6)
+    assert out.events[1]["successes"] == 2
+
+
+# ---------------------------------------------------------------- Impairment (V5)
+
+
+@pytest.mark.rule("SPOT-11", "SPOT-13")
+def test_spot11_impairment_terms_physical_for_health_social_mental_for_willpower(rs):
+    """V5 Impairment (spotlight/dice.yaml): a full Harm track costs 2 dice on Physical
+    pools, no Willpower left 2 dice on Social and Mental pools; other pools keep theirs."""
+    from wodcombat.combat import v5_impairment as imp
+
+    body, mind = ("Strength", "Brawl"), ("Wits", "Awareness")
+    assert imp.terms(rs, body, health_full=True, willpower_left=3) == [
+        ["Impaired (Health)", -2]]
+    assert imp.terms(rs, mind, health_full=True, willpower_left=3) == []
+    assert imp.terms(rs, mind, health_full=False, willpower_left=0) == [
+        ["Impaired (Willpower)", -2]]
+    assert imp.terms(rs, ("Manipulation", "Subterfuge"), health_full=False,
+                     willpower_left=0) == [["Impaired (Willpower)", -2]]
+    assert imp.terms(rs, body, health_full=False, willpower_left=0) == []
+    assert imp.terms(rs, body, health_full=False, willpower_left=None) == []
+    # d10 rulesets have no v5_impairment: nothing
+    assert imp.terms(load_ruleset(RULES, "core"), body, health_full=True,
+                     willpower_left=0) == []
+
+
+@pytest.mark.rule("SPOT-11", "SPOT-13")
+def test_spot11_a_defender_at_zero_hp_rolls_impaired(rs, sheets):
+    """Bob at 0 HP (6 Superficial by hand: torpor, SPOT-13) is shot: his Dexterity 2 +
+    Athletics 1 loses 2 dice to Impairment: 1 die, his one Hunger die [7]."""
+    r = fight(rs, sheets)
+    r(I.StaffDamage(by=STAFF, actor=BOB, levels=6, damage_type="superficial"))
+    assert r.state.get(BOB).hp == 0
+    out = r(I.Act(by=ALICE, action={"kind": "attack", "target": BOB}), 2, 3, 6, 6, 2, 7)
+    d = out.events[1]["defense"]
+    assert d["traits"] == [["Dexterity", 2], ["Athletics", 1], ["Impaired (Health)", -2]]
+    assert (d["pool"], d["faces"], d["successes"]) == (1, [7], 1)
+    assert out.events[1]["traits"] == [["Dexterity", 3], ["Firearms", 2]]  # Alice is fine
+
+
+# ---------------------------------------------------------------- Rouse Check (V5)
+
+
+def _with(s, rs, **traits):
+    for name, value in traits.items():
+        s, _ = s.set(rs.traits, name, str(value))
+    return s
+
+
+@pytest.mark.rule("SPOT-07")
+def test_spot07_a_discipline_power_costs_a_vampire_a_rouse_check(rs, sheets):
+    """SPOT-07 "Any Basic Move or Discipline Power" (issue 31, V5 Rouse Check): Alice
+    (Hunger 2) uses Celerity: the die [3] fails, Hunger 3, on her sheet; the power is her
+    turn's action. Next round [7] passes: Hunger stays 3."""
+    r = fight(rs, {**sheets, ALICE: _with(sheets[ALICE], rs, celerity=2)})
+    out = r(I.Act(by=ALICE, action={"kind": "power", "power": "cel"}), 3)
+    act, ev = out.events[:2]
+    assert act["action"] == {"kind": "power", "power": "Celerity"}
+    assert (ev.kind, ev["faces"], ev["passed"], ev["hunger_before"], ev["hunger_after"]) == (
+        "rouse", [3], False, 2, 3)
+    assert r.sheets[ALICE].pools["Hunger"].current == 3
+    assert r.state.get(ALICE).actions == 1
+    r.refused(I.Act(by=ALICE, action={"kind": "power", "power": "Celerity"}),
+              match="taken this turn's action")
+
+
+@pytest.mark.rule("SPOT-07")
+def test_spot07_rouse_refusals_and_a_mortal_uses_a_power_unchecked(rs, sheets):
+    """No dots, not a power, Hunger 5: refused with nothing rolled. A vampire who passes
+    keeps its Hunger."""
+    alice = _with(sheets[ALICE], rs, celerity=1)
+    r = fight(rs, {**sheets, ALICE: alice})
+    r.refused(I.Act(by=ALICE, action={"kind": "power", "power": "Dominate"}),
+              match="no dots in Dominate")
+    r.refused(I.Act(by=ALICE, action={"kind": "power", "power": "Brawl"}), InputError,
+              match="not a power here")
+    r.refused(I.Act(by=ALICE, action={"kind": "power"}), InputError, match="Name a power")
+    r.sheets[ALICE] = alice.with_pool_current("Hunger", 5)
+    r.refused(I.Act(by=ALICE, action={"kind": "power", "power": "Celerity"}),
+              match="At Hunger 5 the blood cannot be roused")
+    r.sheets[ALICE] = alice
+    out = r(I.Act(by=ALICE, action={"kind": "power", "power": "Celerity"}), 6)
+    assert (out.events[1]["passed"], out.events[1]["hunger_after"]) == (True, 2)
+    assert ALICE not in out.sheet_changes  # Hunger unchanged: the sheet is not rewritten
+    # a mortal (Rat, no sheet Hunger) uses a power with no check
+    mortal = _with(sheets[RAT], rs, auspex=1)
+    m = Run(rs, {**sheets, RAT: mortal}, r.state)
+    m(I.Done(by=ALICE))
+    m(I.Advance(by=STAFF, actor=RAT))
+    out = m(I.Act(by=STAFF, actor=RAT, action={"kind": "power", "power": "Auspex"}))
+    assert [e.kind for e in out.events][:1] == ["act"]
+    assert "rouse" not in [e.kind for e in out.events]
+
+
+# ---------------------------------------------------------------- close combat (V5)
+
+
+@pytest.mark.rule("SPOT-10", "SPOT-11")
+def test_spot11_in_close_combat_the_defender_fights_back_and_wins_harm(rs, sheets):
+    """Issue 31 (V5 close combat, attack.yaml READING): Alice punches Rat at Hand: Str 2 +
+    Brawl 2, Hunger [2 2] others [6 2] = 1. Rat's Str 2 + Brawl 2 (4) beats his dodge (Dex 2
+    + Athletics 1 = 3), so he fights back: [6 6 7 2] = 3. He wins by 2 + fists 0 = 2
+    Superficial on Alice, halved on a vampire: 1, on her sheet."""
+    r = fight(rs, sheets)
+    r(I.SetRange(by=STAFF, actor=ALICE, other=RAT, band="Hand"))
+    out = r(I.Act(by=ALICE, action={"kind": "attack", "target": RAT, "weapon": "unarmed"}),
+            2, 2, 6, 2, 6, 6, 7, 2)
+    assert [e.kind for e in out.events][:4] == ["act", "roll", "unharmed", "harm"]
+    d = out.events[1]["defense"]
+    assert (d["traits"], d["successes"], d["fights_back"]) == (
+        [["Strength", 2], ["Brawl", 2]], 3, True)
+    assert d["counter"] == {"bonus": 0, "kind": "superficial", "tag": "unarmed", "harm": 2}
+    back = out.events[3]
+    assert (back["target"], back["amount"], back["halved"], back["marked"]) == (ALICE, 2, 1, 1)
+    assert r.sheets[ALICE].harm == {"superficial": 1}
+
+
+@pytest.mark.rule("SPOT-10", "SPOT-11")
+def test_spot11_guns_and_a_smaller_fighting_pool_are_only_dodged(rs, sheets):
+    """A shot (Close) is dodged whatever the defender's fists; a bite on Bob (Strength 1 +
+    Brawl 0 = 1 against his dodge of 3) is dodged; a defender winning a dodge deals
+    nothing."""
+    r = fight(rs, sheets)
+    out = r(I.Act(by=ALICE, action={"kind": "attack", "target": RAT}), 2, 2, 2, 2, 2, 6, 2, 2)
+    d = out.events[1]["defense"]
+    assert d["traits"] == [["Dexterity", 2], ["Athletics", 1]] and "fights_back" not in d
+    r2 = fight(rs, sheets)
+    r2(I.SetRange(by=STAFF, actor=ALICE, other=BOB, band="Intimate"))
+    r2(I.SetCondition(by=STAFF, actor=BOB, condition="grappled"))
+    out = r2(I.Act(by=ALICE, action={"kind": "bite", "target": BOB}), 2, 2, 2, 2, 6, 6, 2)
+    d = out.events[1]["defense"]
+    assert d["traits"] == [["Dexterity", 2], ["Athletics", 1]] and "fights_back" not in d
+    assert [e.kind for e in out.events][2] == "unharmed"
+    assert "harm" not in [e.kind for e in out.events]
+
+
+# ---------------------------------------------------------------- a grapple before a bite
+
+
+@pytest.mark.rule("SPOT-07", "SPOT-10")
+def test_spot10_a_bite_needs_the_target_held_a_grapple_won_holds_it(rs, sheets):
+    """Issue 31 (V5 Bite, attack.yaml READING): Alice cannot bite Bob unheld; her grapple
+    (Str 2 + Brawl 2, Hunger [2 2] others [6 6] = 2 against his dodge [2 2 2] = 0) deals no
+    Harm and holds him for 2 rounds (this one and the next); next round she bites."""
+    r = fight(rs, sheets)
+    r(I.SetRange(by=STAFF, actor=ALICE, other=BOB, band="Intimate"))
+    r.refused(I.Act(by=ALICE, action={"kind": "bite", "target": BOB}),
+              match="A bite needs Bob held: grapple first")
+    out = r(I.Act(by=ALICE, action={"kind": "grapple", "target": BOB}), 2, 2, 6, 6, 2, 2, 2)
+    kinds = [e.kind for e in out.events]
+    assert kinds[:3] == ["act", "roll", "condition"] and "harm" not in kinds
+    assert out.events[1]["purpose"] == "grapple"
+    assert (out.events[2]["condition"], out.events[2]["from"], out.events[2]["until"]) == (
+        "grappled", 1, 2)
+    assert r.state.get(BOB).superficial == 0
+    r(I.Done(by=ALICE))
+    r(I.Advance(by=STAFF))  # no opponent: Bob's turn
+    r(I.Done(by=BOB))
+    r(I.Advance(by=STAFF))  # round 2
+    assert r.state.round == 2
+    out = r(I.Act(by=ALICE, action={"kind": "bite", "target": BOB}), 6, 6, 2, 2, 2, 2, 2)
+    assert out.events[2]["kind"] == "aggravated"
+
+
+@pytest.mark.rule("SPOT-07", "SPOT-10")
+def test_spot10_a_lost_grapple_holds_nobody_and_a_downed_target_needs_no_hold(rs, sheets):
+    r = fight(rs, sheets)
+    r(I.SetRange(by=STAFF, actor=ALICE, other=BOB, band="Intimate"))
+    out = r(I.Act(by=ALICE, action={"kind": "grapple", "target": BOB}), 2, 2, 2, 2, 6, 2, 2)
+    assert out.events[2].kind == "unharmed" and out.events[2]["held"] is False
+    assert not r.state.get(BOB).conditions
+    r2 = fight(rs, sheets)
+    r2(I.SetRange(by=STAFF, actor=ALICE, other=BOB, band="Intimate"))
+    r2(I.Stake(by=STAFF, actor=BOB))
+    out = r2(I.Act(by=ALICE, action={"kind": "bite", "target": BOB}), 6, 6, 2, 2, 2, 2, 2)
+    assert out.events[1].kind == "roll"  # staked: no hold needed
+
+
+# ---------------------------------------------------------------- mending (V5)
+
+
+@pytest.mark.rule("SPOT-11", "SPOT-13")
+def test_spot11_the_hunger_check_mends_by_blood_potency_one_check_at_a_time(rs, sheets):
+    """Issue 31 (V5 Blood Potency: Superficial mended per Rouse Check; harm.yaml READING):
+    Alice, Blood Potency 2, mends 2 a check: 5 Superficial takes three checks [4 7 2]: the
+    4 and the 2 fail, Hunger 2 -> 4; all 5 healed. Aggravated stays."""
+    r = fight(rs, sheets)
+    r(I.StaffDamage(by=STAFF, actor=ALICE, levels=5, damage_type="superficial"))
+    r(I.StaffDamage(by=STAFF, actor=ALICE, levels=1, damage_type="aggravated"))
+    out = r(I.End(by=STAFF), 4, 7, 2)
+    (a,) = [e for e in out.events if e.kind == "hunger_check"]
+    assert (a["faces"], a["mend"], a["healed"], a["left"], a["hunger_after"]) == (
+        [4, 7, 2], 2, 5, 0, 4)
+    s = out.sheet_changes[ALICE]
+    assert (s.harm, s.pools["Hunger"].current) == ({"aggravated": 1}, 4)
+
+
+@pytest.mark.rule("SPOT-11", "SPOT-13")
+def test_spot11_mending_stops_at_the_top_of_the_hunger_range(rs, sheets):
+    """At Hunger 4 one failed check [3] mends 2 and brings Hunger 5: no more checks; 3 of
+    Alice's 5 Superficial stay on her sheet."""
+    r = fight(rs, {**sheets, ALICE: sheets[ALICE].with_pool_current("Hunger", 4)})
+    r(I.StaffDamage(by=STAFF, actor=ALICE, levels=5, damage_type="superficial"))
+    out = r(I.End(by=STAFF), 3)
+    (a,) = [e for e in out.events if e.kind == "hunger_check"]
+    assert (a["faces"], a["healed"], a["left"], a["hunger_after"]) == ([3], 2, 3, 5)
+    s = out.sheet_changes[ALICE]
+    assert (s.harm, s.pools["Hunger"].current) == ({"superficial": 3}, 5)

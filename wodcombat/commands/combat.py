@@ -448,10 +448,20 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
     Switches:
       /act [attack||bite <target> [with <weapon>]||<what>] - your action; an
                   attack is a V5 contest (your pool against the target's
-                  Dexterity + Athletics, Hunger dice apart), harm = margin +
+                  Dexterity + Athletics, or in close combat its Brawl/Melee when
+                  larger, Hunger dice apart), harm = margin +
                   weapon; "with" a range tag (pistol) or a weapon of
                   +rules/weapons; without it, the first weapon you carry
       /act <npc>=attack <target> [with <weapon>] - organizer: the NPC's action
+      /act grapple <target> - hold someone (no harm) for this round and the
+                  next; a bite needs the target held or down (a reading of V5)
+      /act power <power> [on <target>] - a Discipline Power you have dots in;
+                  a vampire rouses the blood (one die: below 6, Hunger +1; at
+                  Hunger 5 it cannot) (a reading of V5)
+      /reroll <die>[,<die>...] - right after your attack, one Willpower
+                  rerolls up to three of its dice that are not Hunger dice
+                  (counted from the left as shown); once a roll, and the roll
+                  stands once anything else happens (a reading of V5)
       /move <target>=closer||away||<range> - your move (one range step)
       /move <npc>=<target>=closer||away||<range> - organizer: the NPC's move
       /free [<npc>=][<what>] - a free action  /done [<npc>] - end the turn
@@ -474,10 +484,16 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
                   many rounds counting this one, or until removed
                   (<name>=!<condition>); +combat shows the rounds left
     Harm stays on the sheet after the fight; when the fight ends each vampire
-    with Superficial Harm makes a Hunger Check and heals it. Worn armor stops
+    with Superficial Harm makes Hunger Checks, each mending 1 to 5 of it by
+    Blood Potency, until it is mended or Hunger is 5. Worn armor stops
     Superficial Harm; Superficial Harm to a vampire is halved. Blades, guns
     and bows deal Aggravated Harm to anyone who is not a vampire; only fangs
     give a bite +2 Aggravated; bows roll Dexterity + Firearms (readings of V5).
+    In close combat (fists, bites, blades: reach Hand) a defender fights back
+    with its Brawl or Melee pool when that is larger than its dodge, and
+    winning deals its margin + weapon to the attacker (a reading of V5).
+    Impaired (V5, a reading): at 0 HP a Physical pool (a defense too) rolls 2
+    dice fewer; with no Willpower left, a Social or Mental one (+roll).
     Declaring, /dodge, /parry, /rage and the like are d10 only there.
 
     ## examples
@@ -538,7 +554,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
                     "attack", "dodge", "block", "parry", "defend", "pass", "act", "delay",
                     "abort", "celerity", "rage", "spend", "log", "end", "mod", "damage",
                     "heal", "kick", "timeout", "slackers", "move", "free", "done", "swap",
-                    "ambush", "event", "range", "stake", "unstake", "feed", "undo",
+                    "ambush", "event", "range", "stake", "unstake", "feed", "reroll", "undo",
                     "organizer", "fights", "recover", "flag", "change", "pace",
                     "public", "odds", "watch", "screenreader")
     # DICE-03/04, TURN-02: +combat/declare/wp attack Bob, +combat/act/wp, +combat/abort/wp;

@@ -12,7 +12,8 @@ from wodcombat.combat.errors import IllegalAction, InputError
 
 from .combat_declare import split_words
 
-VERBS = ("attack", "bite")
+VERBS = ("attack", "bite", "grapple")
+POWER = "power"  # +combat/act power <power> [on <target>]: a Discipline Power (SPOT-07)
 
 
 class SpotlightSwitches:
@@ -37,13 +38,20 @@ class SpotlightSwitches:
         who, text = self.split_npc()
         words = text.split()
         if who is None:
-            at = next((i for i, w in enumerate(words) if w.lower() in VERBS), None)
+            at = next((i for i, w in enumerate(words) if w.lower() in VERBS
+                       or (w.lower() == POWER and self._power_at(words, i))), None)
             if at is not None:
                 who, words = " ".join(words[:at]) or None, words[at:]
             elif words and self._is_combatant(text):
                 who, words = text, []
         if not words:
             return who, None
+        if words[0].lower() == POWER:
+            power, target = split_words(" ".join(words[1:]), "on")
+            action = {"kind": POWER, "power": power}
+            if target:
+                action["target"] = self.combatant(target).key
+            return who, action
         if words[0].lower() not in VERBS:
             return who, {"kind": "other", "text": " ".join(words)}
         target, weapon = split_words(" ".join(words[1:]), "with")
@@ -53,6 +61,11 @@ class SpotlightSwitches:
         if weapon:
             action["weapon"] = weapon.strip().lower()
         return who, action
+
+    def _power_at(self, words, at: int) -> bool:
+        """'power' opens a power's use first, or after the name of whoever uses it; in
+        other words it is just a word of what is done ('act draws on the power of ...')."""
+        return at == 0 or self._is_combatant(" ".join(words[:at]))
 
     def do_move(self):
         """SPOT-07/10: one range step toward or away from someone."""
@@ -135,3 +148,20 @@ class SpotlightSwitches:
             raise InputError("+combat/feed <name>=<hunger slaked>, e.g. +combat/feed Bob=2.")
         c = self.combatant(self.lhs)
         self.apply(it.Feed(by=self.me(), actor=c.key, slaked=int(amount)))
+
+    def do_reroll(self):
+        """V5 Willpower reroll: ``[<npc>=]<die>[,<die>...]``, the attack's dice that are not
+        Hunger dice, counted from the left as shown."""
+        self.load()
+        who, text = self.split_npc()
+        words = text.replace(",", " ").split()
+        if not words or not all(w.isdecimal() for w in words):
+            raise InputError("+combat/reroll <die>[,<die>...]: up to three of your last "
+                             "attack's dice that are not Hunger dice, counted from the left "
+                             "as shown, e.g. +combat/reroll 1,3 (an NPC: "
+                             "+combat/reroll <npc>=1,3).")
+        last = getattr(self.state, "last_roll", None)
+        if who is None and last and (last["actor"] == self.me() or self.can_run()):
+            who = self.state.find(last["actor"]).name  # the roll open to a reroll
+        c = self.actor(who)
+        self.apply(it.Reroll(by=self.me(), actor=c.key, dice=tuple(int(w) for w in words)))

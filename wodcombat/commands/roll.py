@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from wodcombat.combat import v5dice
+from wodcombat.combat import v5_impairment, v5dice
 from wodcombat.combat.dice import roll
 from wodcombat.combat.errors import IllegalAction, InputError
 from wodcombat.combat.rollexpr import evaluate, parse
@@ -107,6 +107,10 @@ class CmdRoll(WodCommand):
                         action="reflex" not in self.flags)
         if "spec" in self.flags:  # V5: a specialty is one more die
             spec = spec.plus(Modifier("specialty", dice=1))
+        # V5 Impairment (spotlight/dice.yaml): a full Harm track or no Willpower left
+        spec = spec.plus(*(Modifier(label, dice=n) for label, n in
+                           v5_impairment.sheet_terms(ruleset, sheet,
+                                                     [t for t, _ in spec.terms])))
         hunger = v5dice.hunger_of(sheet, ruleset)
         result = v5dice.roll(spec.dice, hunger, self.rng, rules)
         text = v5_roll_text(self.caller.key, spec, result, needed,

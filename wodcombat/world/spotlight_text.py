@@ -31,12 +31,19 @@ def v5_roll_lines(who: str, target: str, ev: Event) -> list[str]:
                 f"{v5_outcome_text(int(r.get('successes') or 0), r.get('result', ''))}")
 
     out = [side(f"{who} {ev.get('purpose', 'attack')}", ev)]
-    if ev.get("defense"):
-        out.append(side(f"{target} defends", ev["defense"]))
+    d = ev.get("defense") or {}
+    if d:
+        out.append(side(f"{target} {'fights back' if d.get('fights_back') else 'defends'}", d))
     margin = int(ev.get("margin") or 0)
-    if margin > 0:
+    counter = d.get("counter") or {}
+    if margin > 0 and ev.get("purpose") == "grapple":
+        out.append(f"  Margin {margin}: {target} is held.")
+    elif margin > 0:
         out.append(f"  Margin {margin} + weapon {ev.get('bonus', 0)} = "
                    f"{margin + int(ev.get('bonus') or 0)} harm.")
+    elif counter.get("harm"):  # V5 close combat: the defender won fighting back
+        out.append(f"  {target} wins by {-margin} + weapon {counter.get('bonus', 0)} = "
+                   f"{counter['harm']} harm to {who}.")
     else:
         out.append(f"  Margin {margin}: a miss (the attacker needs more successes).")
     return out
@@ -127,6 +134,11 @@ def _act(ev, n, state):
         weapon = a.get("weapon_name") or a.get("weapon")
         w = f" with {weapon}" if weapon else ""
         return f"{who} {a['kind']}s {n(a.get('target', '?'))}{w} (at {ev.get('range')})."
+    if a.get("kind") == "grapple":
+        return f"{who} grapples {n(a.get('target', '?'))} (at {ev.get('range')})."
+    if a.get("kind") == "power":
+        on = f" on {n(a['target'])} (at {ev.get('range')})" if a.get("target") else ""
+        return f"{who} uses {a.get('power')}{on}."
     return f"{who} acts: {a.get('text') or a.get('kind')}."
 
 
@@ -136,7 +148,25 @@ def _roll(ev, n, state):
         else roll_line(who, ev)
 
 
+def _rouse(ev, n, state):
+    """V5 Rouse Check for a Discipline Power (issue 31)."""
+    faces = " ".join(map(str, ev["faces"]))
+    res = ("passed" if ev["passed"] else
+           f"failed: Hunger {ev['hunger_before']} -> {ev['hunger_after']}")
+    return f"  {_who(ev, n)} rouses the blood [{faces}]: {res}."
+
+
+def _reroll(ev, n, state):
+    """V5 Willpower reroll: the dice named, their old and new faces."""
+    which = ", ".join(str(p) for p in ev["positions"])
+    old, new = " ".join(map(str, ev["old"])), " ".join(map(str, ev["new"]))
+    return (f"{_who(ev, n)} spends {ev['spent']} {ev['pool']} ({ev['left']} left), "
+            f"rerolls {which}: [{old}] -> [{new}].")
+
+
 def _unharmed(ev, n, state):
+    if ev.get("held") is False:  # a grapple lost (V5)
+        return f"  {n(ev.get('target'))} is not held."
     return f"  {n(ev.get('target'))} is not harmed."
 
 
@@ -203,6 +233,15 @@ def _hunger_check(ev, n, state):
         return (f"{who} is at Hunger {ev['hunger_before']} and cannot make the Hunger "
                 f"Check: {ev['superficial']} superficial harm stays.")
     faces = " ".join(map(str, ev["faces"]))
+    if ev.get("mend") is not None:  # V5: checks one after another, mending by BP
+        checks = len(ev["faces"])
+        hunger = (f"Hunger {ev['hunger_before']} -> {ev['hunger_after']}"
+                  if ev["hunger_after"] != ev["hunger_before"] else "Hunger unchanged")
+        stays = (f"; at Hunger {ev['hunger_after']} no more: {ev['left']} superficial "
+                 f"harm stays" if ev["left"] else "")
+        return (f"{who} makes {checks} Hunger Check{'s' if checks != 1 else ''} [{faces}] "
+                f"({hunger}), mending {ev['mend']} a check: heals {ev['healed']} "
+                f"superficial harm{stays}.")
     res = "passed" if ev["passed"] else f"failed, Hunger {ev['hunger_after']}"
     return (f"{who} makes a Hunger Check [{faces}] ({res}) and heals {ev['healed']} "
             f"superficial harm.")
@@ -217,7 +256,7 @@ RENDER: dict[str, Callable] = {
     "round": _round, "spotlight": _spotlight, "pass": _pass, "swap": _swap,
     "ambush": _ambush, "event": _event,
     "move": _move, "range": _range, "range_all": _range_all, "act": _act, "roll": _roll,
-    "unharmed": _unharmed,
+    "reroll": _reroll, "rouse": _rouse, "unharmed": _unharmed,
     "free": _free, "done": _done,
     "harm": _harm, "condition": _condition, "stake": _stake, "unstake": _unstake, "feed": _feed,
     "hunger_check": _hunger_check, "revive": _revive,
