@@ -145,10 +145,13 @@ class MapOf(Spec):
 
 @dataclass(frozen=True)
 class Struct(Spec):
-    """A mapping with known keys; an unknown key is an error (it is usually a typo)."""
+    """A mapping with known keys; an unknown key is an error (it is usually a typo).
+    ``defaults``: the value an optional key takes when the YAML leaves it out, so the
+    default lives in the schema and code reads the key plainly."""
 
     required: dict[str, Spec] = field(default_factory=dict)
     optional: dict[str, Spec] = field(default_factory=dict)
+    defaults: dict[str, Any] = field(default_factory=dict)
     doc = "a mapping"
 
     def check(self, value, path, problems):
@@ -167,6 +170,8 @@ class Struct(Spec):
                 problems.append((_join(path, key), f"unknown key (allowed: {hint})"))
                 continue
             out[key] = spec.check(v, _join(path, key), problems)
+        for key, v in self.defaults.items():
+            out.setdefault(key, v)
         return out
 
 

@@ -268,3 +268,10 @@ class Stake(Intent):
 @intent("feed")
 class Feed(Intent):
     slaked: int = 0
+
+
+@intent("cost")
+class NameCost(Intent):
+    """The moves reading (issue 31): the Storyteller names the cost a 7-9 owes."""
+
+    text: str = ""
