@@ -733,6 +733,8 @@ class SpotlightEngine:
                        f"{c.status}, staked") if c.staked else c.status)
             if c.revive_round is not None:
                 status += f", wakes round {c.revive_round}"
+            if c.cost_owed:  # issue 31: a 7-9 on a move, the cost not yet named
+                status += f", owes a cost ({c.cost_owed})"
             active = [k for k in c.conditions if k.active(max(state.round, 1))]
             rows.append({"key": c.key, "name": c.name, "npc": not c.is_pc,
                          "init": c.init_total, "turns": c.turns,
@@ -746,7 +748,8 @@ class SpotlightEngine:
         keys = [c.key for c in state.combatants]
         ranges = [(a, b, sp.range_between(state, a, b, rules))
                   for i, a in enumerate(keys) for b in keys[i + 1:]]
-        return {"engine": self.name, "round": state.round, "stage": state.stage,
+        return {"engine": self.name, "resolution": mv.resolution(rules),
+                "round": state.round, "stage": state.stage,
                 "order": sp.order_view(state), "holder": list(state.holder),
                 "waiting": self.prompts(state), "rows": rows, "ranges": ranges}
 
