@@ -468,8 +468,10 @@ def _move_weapon(m: mv.Move, action: dict, sheet, rules) -> spa.Weapon | None:
     if action.get("weapon"):
         w = spa.weapon(rules, action["weapon"], tags)
         if m.tags is not None and w.tag not in m.tags:
-            raise IllegalAction(f"{m.name} takes {', '.join(m.tags)}, not {w.name}: "
-                                f"+combat/act {m.name} <target> with <weapon>.")
+            other = mv.move_taking(rules, w.tag)
+            hint = (f"{other} takes it: +combat/act {other} <target> with {w.name}" if other
+                    else f"+combat/act {m.name} <target> with <weapon>")
+            raise IllegalAction(f"{m.name} takes {', '.join(m.tags)}, not {w.name}; {hint}.")
         return w
     for carried in getattr(sheet, "weapons", ()) or ():
         try:

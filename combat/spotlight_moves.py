@@ -139,6 +139,15 @@ def move(ruleset, name: str) -> Move:
                 {r: m[r] for r in RESULTS}, tuple(m.get("costs") or ()))
 
 
+def move_taking(ruleset, tag: str) -> str | None:
+    """The first move that deals Harm with a weapon of this range tag (None: no move)."""
+    for name in names(ruleset):
+        m = move(ruleset, name)
+        if m.harm and not m.tag and (m.tags is None or str(tag).lower() in m.tags):
+            return name
+    return None
+
+
 def harm_of(ruleset, tag: str) -> tuple[int, str]:
     """(Harm value, kind) of a weapon by its range tag."""
     rows = {str(k).lower(): v for k, v in ruleset.section("spotlight_moves")["harm"].items()}

@@ -19,7 +19,8 @@ from .conftest import RULES
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "rules-catalog.md"
 SHARED = pathlib.Path(__file__).resolve().parents[3] / "shared" / "rules-catalog.md"
 D10 = ("numetal", "revised", "everyman", "v20")
-SEEDS = {"numetal": "000", "revised": "001", "everyman": "002", "v20": "003", "spotlight": "004"}
+SEEDS = {"numetal": "000", "revised": "001", "everyman": "002", "v20": "003", "spotlight": "004",
+         "spotlight-moves": "004"}  # issue 31: spotlight with the moves reading
 
 
 def where_column(path: pathlib.Path) -> dict[str, set[str]]:
@@ -31,7 +32,7 @@ def where_column(path: pathlib.Path) -> dict[str, set[str]]:
             continue
         rid, cells = m.group(1), [c.strip() for c in m.group(2).split("|")]
         if rid.startswith("SPOT-"):
-            out[rid] = {"spotlight"}
+            out[rid] = {"spotlight", "spotlight-moves"}
             continue
         where = cells[1].lower() if len(cells) > 1 else ""
         names = set(D10) if ("all d10" in where or "every ruleset" in where) else set()
@@ -79,7 +80,7 @@ def test_no_house_rule_reaches_another_ruleset():
     core = {line.id for line in statement(LIB.rulesets["core"])}
     house = {rid for rid, names in WHERE.items() if names == {"numetal"}} - core
     assert {"INIT-04", "INIT-05", "TURN-05", "DICE-06", "PWR-02", "PWR-04"} <= house
-    for name in ("revised", "everyman", "v20", "spotlight"):
+    for name in ("revised", "everyman", "v20", "spotlight", "spotlight-moves"):
         have = {line.id for line in statement(LIB.rulesets[name])}
         assert not have & house, (name, sorted(have & house))
 
