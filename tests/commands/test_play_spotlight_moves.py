@@ -135,3 +135,19 @@ class TestTheReadingIsSaid(MovesPlay):
         self.cmd("+combat/start numetal")
         self.player("+combat/join")
         self.assertIn("owes no cost; narrate", self.cmd("+combat/cost Char2=1"))
+
+
+class TestTheNameWorksEverywhere(MovesPlay):
+    """A new ruleset name works wherever a ruleset name does (issue 31)."""
+
+    def test_odds_list_sheet_and_roll_take_spotlight_moves(self):
+        out = self.cmd("+combat/odds thug=gunman/50/spotlight-moves")
+        self.assertIn("50 fights, ruleset spotlight-moves", out)
+        self.assertRegex(out, r"gunman: [1-9]\d* attacks")  # its moves on the thug count
+        self.assertIn("spotlight-moves", self.cmd("+rules/list"))
+        self.cmd("+combat/start spotlight-moves")
+        # the sheet of a spotlight-moves room: bp= is Blood Potency, as under spotlight
+        self.player("+sheet/set splat=vampire")
+        self.assertIn("Blood Potency set to 2", self.player("+sheet/set bp=2"))
+        with self.dice(6, 2):  # +roll stays V5 pools under both readings
+            self.assertIn("1 success", self.player("+roll 2"))
