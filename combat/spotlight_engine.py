@@ -735,8 +735,6 @@ class SpotlightEngine:
                        f"{c.status}, staked") if c.staked else c.status)
             if c.revive_round is not None:
                 status += f", wakes round {c.revive_round}"
-            if c.cost_owed:  # issue 31: a 7-9 on a move, the cost not yet named
-                status += f", owes a cost ({c.cost_owed})"
             active = [k for k in c.conditions if k.active(max(state.round, 1))]
             rows.append({"key": c.key, "name": c.name, "npc": not c.is_pc,
                          "init": c.init_total, "turns": c.turns,
@@ -744,6 +742,8 @@ class SpotlightEngine:
                          "hp_max": c.hp_max, "superficial": c.superficial,
                          "aggravated": c.aggravated, "status": status,
                          "conditions": [k.name for k in active],
+                         # issue 31: a 7-9 on a move whose cost is not yet named
+                         **({"cost_owed": c.cost_owed} if c.cost_owed else {}),
                          # issue 31: rounds left, counting this one
                          "timers": {k.name: k.left(max(state.round, 1)) for k in active
                                     if k.until_turn is not None}})

@@ -68,8 +68,8 @@ class TestAFightUnderMoves(MovesPlay):
         with self.dice(4, 3):
             out = self.player("+combat/act attack Rat")
         self.assertIn("Char2 attacks Rat with knife (at Hand).", out)
-        self.assertIn("Char2 rolls attack: 2d6 [4 3] + Strength 3 = 10 => full success. "
-                      "The blow lands: the weapon's Harm.", out)
+        self.assertIn("Char2 rolls attack: 2d6 [4 3] + Strength 3 = 10 => full success.\n"
+                      "  The blow lands: the weapon's Harm.", out)
         self.assertIn("Rat takes 2 superficial harm: HP 6 -> 4/6.", out)
         self.player("+combat/done")
         # 7-9: Rat's unarmed attack [3 3] + Strength 1 = 7: Harm 1 and a cost owed.
@@ -78,10 +78,11 @@ class TestAFightUnderMoves(MovesPlay):
             out = self.cmd("+combat/act Rat=attack Char2")
         self.assertIn("Rat rolls attack: 2d6 [3 3] + Strength 1 = 7 => success at a cost.",
                       out)
-        self.assertIn("The cost is the Storyteller's to name: +combat/cost Rat=<cost>.", out)
+        self.assertIn("The cost is the Storyteller's to name: +combat/cost Rat=<cost>, or "
+                      "one", out)
         self.assertIn("1) you take 1 Superficial Harm in return", out)
         self.assertIn("Char2 takes 1 superficial harm: HP 6 -> 5/6.", out)
-        self.assertIn("owes a cost (attack)", self.cmd("+combat"))
+        self.assertIn("Cost owed: Rat (attack); the organizer names it", self.cmd("+combat"))
         self.assertIn("organizer", self.player("+combat/cost Rat=1").lower())
         self.assertEqual(self.fighter("Rat").cost_owed, "attack")
         self.assertIn("+combat/cost <name>=<cost>", self.cmd("+combat/cost Rat"))
@@ -96,7 +97,7 @@ class TestAFightUnderMoves(MovesPlay):
         with self.dice(1, 1):
             out = self.player("+combat/act read the room")
         self.assertIn("Char2 makes a move, read: the room.", out)
-        self.assertIn("= 4 => miss. You misread it", out)
+        self.assertIn("= 4 => miss.\n  You misread it", out)
         # SPOT-07: one action a turn, under moves too.
         self.assertIn("taken this turn's action", self.player("+combat/act attack Rat"))
 

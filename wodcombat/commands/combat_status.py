@@ -90,6 +90,10 @@ def _spotlight(view, rules, names, organizer) -> list[str]:
             for r in rows if r.get("conditions")]
     if held:  # issue 31: what the organizer put on them, with the rounds left
         lines += wrap(" Conditions: " + "; ".join(held), indent=6)
+    owed = [f"{r['name']} ({r['cost_owed']})" for r in rows if r.get("cost_owed")]
+    if owed:  # issue 31: a 7-9 on a move, its cost for the organizer to name
+        lines += wrap(" Cost owed: " + ", ".join(owed) + "; the organizer names it: "
+                      "+combat/cost <name>=<cost>", indent=6)
     if view["ranges"]:
         lines.append(" Ranges: " + "; ".join(f"{names(a)}-{names(b)} {band}"
                                              for a, b, band in view["ranges"]))

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from typing import Callable
 
+from wodcombat.combat import spotlight_moves as mv
 from wodcombat.combat.core.events import Event
 
 from . import d10_text
 from .dice_text import v5_faces_text, v5_outcome_text
 from .fight_phrases import roll_line
+from .text_width import wrap
 
 
 def order_text(state, n) -> str:
@@ -22,8 +24,6 @@ def order_text(state, n) -> str:
 
 def resolution_text(rules) -> str:
     """Which reading of an action is in force (issue 31), for +combat and +rules."""
-    from wodcombat.combat import spotlight_moves as mv
-
     if mv.in_force(rules):
         example = " (an example table)" if (rules.section("spotlight_moves") or {}).get(
             "example") else ""
@@ -159,11 +159,14 @@ def move_roll_lines(who: str, ev: Event) -> list[str]:
     band = {"full": "full success", "partial": "success at a cost",
             "miss": "miss"}.get(ev.get("result"), str(ev.get("result")))
     out = [f"  {who} rolls {ev.get('move')}: {dice} [{faces}] + {stat} {rating} = "
-           f"{ev.get('total')} => {band}. {ev.get('text', '')}".rstrip()]
+           f"{ev.get('total')} => {band}."]
+    if ev.get("text"):
+        out += wrap(f"  {ev['text']}")
     if ev.get("result") == "partial":
-        out.append(f"  The cost is the Storyteller's to name: +combat/cost {who}=<cost>.")
+        out += wrap(f"  The cost is the Storyteller's to name: +combat/cost {who}=<cost>"
+                    + (", or one of these by its number:" if ev.get("costs") else "."))
         for i, cost in enumerate(ev.get("costs") or (), 1):
-            out.append(f"    {i}) {cost}")
+            out += wrap(f"    {i}) {cost}", indent=7)
     return out
 
 
