@@ -152,3 +152,25 @@ class TestTheNameWorksEverywhere(MovesPlay):
         self.assertIn("Blood Potency set to 2", self.player("+sheet/set bp=2"))
         with self.dice(6, 2):  # +roll stays V5 pools under both readings
             self.assertIn("1 success", self.player("+roll 2"))
+
+
+class TestTheReaderHearsTheReading(MovesPlay):
+    """+combat/screenreader (issue 29) says the reading in force and a cost owed."""
+
+    def tearDown(self):
+        from wodcombat.world import reader_mode
+
+        for account in (self.account, self.account2):  # never leave the flag on shared
+            account.attributes.remove(reader_mode.ATTR)  # test accounts
+        super().tearDown()
+
+    @pytest.mark.rule("SPOT-07")
+    def test_spot07_reader_status_says_moves_and_the_cost_owed(self):
+        self.start()
+        with self.dice(2, 2):
+            self.player("+combat/act attack Rat")
+        self.cmd("+combat/screenreader on")
+        said = self.cmd("+combat")
+        self.assertIn("Actions: moves (an example table): 2d6 + a stat;", said)
+        self.assertIn("Cost owed: Char2 (attack); the organizer names it with +combat/cost "
+                      "Char2=<cost>.", said)
