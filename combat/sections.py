@@ -17,6 +17,7 @@ from . import spotlight_attack as _spot_attack  # noqa: E402 (spotlight attack r
 from . import v5dice as _v5dice  # noqa: E402 (V5 dice of the spotlight ruleset, issue 10)
 from . import conditions as _conditions  # noqa: E402 (a condition's clock, issue 31)
 from . import v5_impairment as _impairment  # noqa: E402 (V5 Impairment, issue 31)
+from . import spotlight_moves as _spot_moves  # noqa: E402 (spotlight's moves reading, issue 31)
 
 SECTIONS = {
     "catalog": catalog.SCHEMA,
@@ -46,6 +47,7 @@ SECTIONS = {
     **_spotlight.SECTIONS,  # spotlight, spotlight_ranges, spotlight_harm
     **_spot_attack.SECTIONS,  # spotlight_attack (V5 contested attack, issue 10)
     **_v5dice.SECTIONS,  # v5_dice (spotlight: the V5 dice seed 004 is built on)
+    **_spot_moves.SECTIONS,  # spotlight_moves (spotlight's moves reading, issue 31)
     "powers": _powers.POWERS_SCHEMA,
     "wound_movement": _powers.WOUND_MOVEMENT_SCHEMA,
     "field_healing": _field_healing.FIELD_HEALING_SCHEMA,
@@ -62,6 +64,7 @@ def cross_check(ruleset) -> list[RuleIssue]:
     problems += _maneuvers.tables(ruleset).problems()
     problems += _spotlight.check(ruleset)
     problems += _spot_attack.check(ruleset)
+    problems += _spot_moves.check(ruleset)
     problems += _powers.check(ruleset)
     problems += catalog.check(ruleset)
     d = ruleset.dice

@@ -131,7 +131,10 @@ class _Fight:
         if kind in ("turn", "round"):
             self.clock = max(self.clock, int(e.get(kind) or 0))
         elif kind == "roll":
-            if e.get("purpose") == "attack" and e.get("actor") in self.current:
+            # an attack, or a move on someone (spotlight's moves reading, issue 31)
+            aimed = e.get("purpose") == "attack" or (e.get("purpose") == "move"
+                                                    and e.get("target"))
+            if aimed and e.get("actor") in self.current:
                 self.close(e["actor"])
                 self.current[e["actor"]] = 0
         elif kind == "hit":

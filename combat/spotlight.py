@@ -63,6 +63,8 @@ from .values import replace
 
 # ---------------------------------------------------------------- the YAML this module reads
 
+RESOLUTIONS = ("v5", "moves")  # spotlight.resolution; the first is the schema's default
+
 SPOTLIGHT_SCHEMA = Struct(
     required={
         "initiative": Struct(  # SPOT-01
@@ -95,8 +97,12 @@ SPOTLIGHT_SCHEMA = Struct(
             required={"names": ListOf(Str(), min_len=1)},
             optional={"source": Str()},
         ),
+        # issue 31: how an action is resolved, a READING (seed 004 names no dice): V5
+        # pools (spotlight_attack, v5_dice) or the seed's moves (spotlight_moves)
+        "resolution": Str(choices=RESOLUTIONS),
         "source": Str(),
     },
+    defaults={"resolution": RESOLUTIONS[0]},
 )
 
 RANGES_SCHEMA = Struct(  # SPOT-10

@@ -37,6 +37,7 @@ from . import spotlight_attack as spa
 from . import spotlight_conditions as spc
 from . import spotlight_rouse as rouse
 from . import v5_impairment as imp
+from . import spotlight_moves as mv
 from . import v5dice
 from .core import intents
 from .core.events import events_of
@@ -414,6 +415,9 @@ def _act(st, intent: intents.Act, sheets, rules, rng) -> Outcome:
         raise IllegalAction("A spotlight action takes no Willpower point: +combat/act "
                             "<what>.")
     c = _own(st, intent)
+    kind = str((intent.action or {}).get("kind") or "").strip().lower()
+    if kind in mv.names(rules):  # issue 31: the moves reading
+        return _move_act(st, c, {**intent.action, "kind": kind}, sheets, rules, rng)
     action = _action(intent.action, c.key)
     if action["kind"] == POWER:
         return _power(st, c, action, sheets, rules, rng)
@@ -621,6 +625,102 @@ def _fight_back(rules, tag: str, tc, tsheet) -> tuple | None:
     return row, w.bonus, terms
 
 
+def _move_weapon(m: mv.Move, action: dict, sheet, rules) -> spa.Weapon | None:
+    """The weapon of a move that deals Harm: the move's own tag (bite); else the one named;
+    else the first carried one the move takes; else unarmed, if the move takes it."""
+    if not m.harm or m.tag:
+        return None
+    tags = sp.spot_rules(rules).tags
+    if action.get("weapon"):
+        w = spa.weapon(rules, action["weapon"], tags)
+        if m.tags is not None and w.tag not in m.tags:
+            other = mv.move_taking(rules, w.tag)
+            hint = (f"{other} takes it: +combat/act {other} <target> with {w.name}" if other
+                    else f"+combat/act {m.name} <target> with <weapon>")
+            raise IllegalAction(f"{m.name} takes {', '.join(m.tags)}, not {w.name}; {hint}.")
+        return w
+    for carried in getattr(sheet, "weapons", ()) or ():
+        try:
+            w = spa.weapon(rules, carried, tags)
+        except InputError:
+            continue  # carried under another ruleset's table: not usable here
+        if m.tags is None or w.tag in m.tags:
+            return w
+    if m.tags is None or UNARMED in m.tags:
+        return spa.Weapon(UNARMED, UNARMED, None)
+    raise IllegalAction(f"{m.name} needs a weapon it takes ({', '.join(m.tags)}): "
+                        f"+combat/act {m.name} <target> with <weapon>.")
+
+
+def _move_act(st, c, action: dict, sheets, rules, rng) -> Outcome:
+    """Issue 31, ``resolution: moves``: the move's dice + its stat; 10+ and 7-9 mark the
+    weapon's Harm on a target when the move deals Harm (armor against Superficial,
+    SPOT-11); 7-9 leaves a cost owed for the Storyteller to name (+combat/cost)."""
+    m = mv.move(rules, action["kind"])
+    if action.get("text"):
+        action["text"] = str(action["text"]).strip()[:TEXT_MAX]
+    target = action.get("target")
+    if m.target and not target:
+        what = f" ('{action['text']}' is nobody in this fight)" if action.get("text") else ""
+        raise InputError(f"{m.name} names whom{what}: +combat/act {m.name} <target>"
+                         + (" [with <weapon>]." if m.harm and not m.tag else "."))
+    if target and not m.target:
+        raise InputError(f"{m.name} names nobody: +combat/act {m.name} [<what you do>].")
+    sheet = _sheet_or_none(sheets, c.key)
+    w = _move_weapon(m, action, sheet, rules)
+    action = {k: v for k, v in action.items() if k != "weapon"}
+    if w is not None:
+        action["weapon"] = w.tag
+        if w.name.lower() != w.tag:
+            action["weapon_name"] = w.name
+    elif m.tag and m.tag != m.name:
+        action["power"] = m.tag  # the range check of the move's own tag (SPOT-10)
+    step = sp.act(st, c.key, rules, action)
+    rating = sheet.rating(rules.traits, m.stat) if sheet is not None else 0
+    res = mv.roll(rules, m, rating, rng)
+    act_ev, *after_act = step.events
+    rnd = act_ev["round"]
+    events = [act_ev, {"event": "roll", "actor": c.key, "purpose": "move", "round": rnd,
+                       **({"target": target} if target else {}), **res}]
+    cur = step.state
+    if m.harm and res["result"] != "miss":
+        amount, kind = mv.harm_of(rules, w.tag if w is not None else m.tag)
+        hit = sp.harm(cur, target, amount, kind, rules,
+                      armor=_armor(_sheet_or_none(sheets, target), rules), source=c.key)
+        hit_ev, *after_hit = hit.events
+        events.append({**hit_ev, "round": rnd})
+        after_act, cur = [*after_act, *after_hit], hit.state
+    if res["result"] == "partial":
+        cur = cur.with_fighters({c.key: replace(cur.get(c.key), cost_owed=m.name)})
+    return _out(cur, [*events, *after_act])
+
+
+@_handles(intents.NameCost)
+def _name_cost(st, intent: intents.NameCost, sheets, rules, rng) -> Outcome:
+    """Issue 31, the moves reading: the Storyteller names the cost a 7-9 owes, in words or
+    by the number of one of the move's ``costs``."""
+    _live(st)
+    c = _named(st, intent, "+combat/cost <name>=<cost>")
+    if not c.cost_owed:
+        raise IllegalAction(f"{c.name} owes no cost (a cost follows a 7-9 on a move).")
+    text = str(intent.text or "").strip()[:TEXT_MAX]
+    costs = mv.move(rules, c.cost_owed).costs if c.cost_owed in mv.names(rules) else ()
+    if text.isdecimal():
+        if not 1 <= int(text) <= len(costs):
+            raise InputError(f"{c.cost_owed} lists {len(costs)} cost(s): +combat/cost "
+                             f"{c.name}=<1-{len(costs)}> or the cost in words."
+                             if costs else f"{c.cost_owed} lists no costs: name it in "
+                             f"words, +combat/cost {c.name}=<cost>.")
+        text = costs[int(text) - 1]
+    if not text:
+        raise InputError(f"Name the cost: +combat/cost {c.name}=<cost>"
+                         + (f" or =<1-{len(costs)}>." if costs else "."))
+    new = st.with_fighters({c.key: replace(c, cost_owed=None)})
+    new = replace(new, seq=st.seq + 1)
+    return _out(new, [{"event": "cost", "actor": c.key, "move": c.cost_owed, "text": text,
+                       "by": intent.by, "round": st.round}])
+
+
 def _armor(sheet, rules) -> int:
     """SPOT-11: the rating of the armor the target wears (the ruleset's armor table)."""
     if sheet is None or not sheet.armor:
@@ -816,13 +916,16 @@ class SpotlightEngine:
                          "hp_max": c.hp_max, "superficial": c.superficial,
                          "aggravated": c.aggravated, "status": status,
                          "conditions": [k.name for k in active],
+                         # issue 31: a 7-9 on a move whose cost is not yet named
+                         **({"cost_owed": c.cost_owed} if c.cost_owed else {}),
                          # issue 31: rounds left, counting this one
                          "timers": {k.name: k.left(max(state.round, 1)) for k in active
                                     if k.until_turn is not None}})
         keys = [c.key for c in state.combatants]
         ranges = [(a, b, sp.range_between(state, a, b, rules))
                   for i, a in enumerate(keys) for b in keys[i + 1:]]
-        return {"engine": self.name, "round": state.round, "stage": state.stage,
+        return {"engine": self.name, "resolution": mv.resolution(rules),
+                "round": state.round, "stage": state.stage,
                 "order": sp.order_view(state), "holder": list(state.holder),
                 "waiting": self.prompts(state), "rows": rows, "ranges": ranges}
 

@@ -60,6 +60,8 @@ class Fighter:
     revive_hp: int = 0
     # issue 31: what the organizer put on them (+combat/mod), counted in rounds
     conditions: tuple[Condition, ...] = ()
+    # issue 31, the moves reading: a 7-9 owes a cost the Storyteller names (the move's name)
+    cost_owed: str | None = None
 
     @property
     def is_pc(self) -> bool:
@@ -111,6 +113,7 @@ class Fighter:
             "revive_round": self.revive_round,
             "revive_hp": self.revive_hp,
             "conditions": [c.to_dict() for c in self.conditions],
+            "cost_owed": self.cost_owed,
         }
 
     @classmethod
@@ -149,6 +152,7 @@ class Fighter:
             revive_round=opt(d.get("revive_round")),
             revive_hp=int(d.get("revive_hp", 0)),
             conditions=tuple(Condition.from_dict(c) for c in d.get("conditions") or ()),
+            cost_owed=d.get("cost_owed"),
         )
 
 

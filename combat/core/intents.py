@@ -276,3 +276,10 @@ class Reroll(Intent):
     positions among the dice that are not Hunger dice)."""
 
     dice: tuple[int, ...] = ()
+
+
+@intent("cost")
+class NameCost(Intent):
+    """The moves reading (issue 31): the Storyteller names the cost a 7-9 owes."""
+
+    text: str = ""

@@ -204,6 +204,7 @@ NOT_HERE = {
     it.Stake: "stake with an attack (as stake) or by hand: +combat/mod <name>=staked",
     it.Feed: "heal by hand: +combat/heal <name>=<levels> <type>",
     it.Reroll: "Willpower is spent as you declare: +combat/declare/wp <action>",
+    it.NameCost: "a d10 roll owes no cost; narrate a botch's mishap in a pose",
 }
 
 # RNG-05 places pairs in yards; one band for everyone is spotlight's (SPOT-10).

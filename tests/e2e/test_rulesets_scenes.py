@@ -1,5 +1,6 @@
-"""Issue 4 over telnet on the real server: a short scene under EACH of the five rulesets
-(numetal, revised, everyman, v20, spotlight): +combat/start <ruleset>, a second player
+"""Issue 4 over telnet on the real server: a short scene under EACH of the rulesets
+(numetal, revised, everyman, v20, spotlight, and spotlight-moves: spotlight under the moves
+reading, issue 31): +combat/start <ruleset>, a second player
 joins, an NPC, initiative, one attack resolved (d10: declare then act; spotlight: the
 spotlight's act), +combat/end. Then the scene's JSONL log: the standard fields, seq
 increasing by one, the right ``ruleset`` on every line, the attack roll and the engine's
@@ -76,8 +77,8 @@ def d10_scene(scene, a, b, admin, bob, ruleset):
     scene.do(a, admin, "+combat/end", "fight is over")
 
 
-def spotlight_scene(scene, a, b, admin, bob):
-    scene.do(a, admin, "+combat/start spotlight", "starts a fight")
+def spotlight_scene(scene, a, b, admin, bob, ruleset="spotlight"):
+    scene.do(a, admin, f"+combat/start {ruleset}", "starts a fight")
     scene.do(a, admin, "+combat/join", "joins the fight")  # the organizer only runs it
     scene.do(b, bob, "+combat/join", "joins the fight")
     scene.do(a, admin, "+combat/npc Goon=thug", "Goon joins")
@@ -90,9 +91,20 @@ def spotlight_scene(scene, a, b, admin, bob):
     for _ in range(6):
         st = scene.do(a, admin, "+combat", "Organizer")
         assert "Order (highest first)" in st and "Superficial" in st and "Ranges:" in st, st
+        assert ("Actions: moves" if ruleset == "spotlight-moves" else "Actions: V5") in st
         spot = re.search(r" Spotlight: (.+)", st)
         # SPOT-03: tied PCs hold the spotlight together ("admin, Bob")
         holders = [h.strip() for h in spot[1].split(",")] if spot else []
+        if admin in holders and ruleset == "spotlight-moves":
+            # issue 31: 2d6 + Strength 3, then a full success, a cost or a miss
+            out = scene.do(a, admin, "+combat/act attack Goon", "rolls attack:")
+            m = re.search(r"2d6 \[(\d) (\d)\] \+ Strength 3 = (\d+) => (full success|"
+                          r"success at a cost|miss)", out)
+            assert m and int(m[1]) + int(m[2]) + 3 == int(m[3]), out
+            if m[4] == "success at a cost":
+                out = scene.do(a, admin, "+combat/cost Goon=1", "The cost of")
+                assert f"The cost of {admin}'s attack:" in out, out
+            break
         if admin in holders:
             out = scene.do(a, admin, "+combat/act attack Goon", "attack:")
             assert re.search(r"=> \d+ success", out), out
@@ -107,7 +119,8 @@ def spotlight_scene(scene, a, b, admin, bob):
     scene.do(a, admin, "+combat/end", "fight is over")
 
 
-@pytest.mark.parametrize("ruleset", ["numetal", "revised", "everyman", "v20", "spotlight"])
+@pytest.mark.parametrize("ruleset", ["numetal", "revised", "everyman", "v20", "spotlight",
+                                     "spotlight-moves"])
 def test_scene_under_each_ruleset(game_server, ruleset):
     scene = Scene()
     bob = "Bob" + uuid.uuid4().hex[:4]
@@ -122,8 +135,8 @@ def test_scene_under_each_ruleset(game_server, ruleset):
                          "+sheet/set brawl=3"):
                 scene.do(a, admin, line, "set to")
             scene.do(b, bob, "+sheet/set wits=2", "set to")
-            if ruleset == "spotlight":
-                spotlight_scene(scene, a, b, admin, bob)
+            if ruleset.startswith("spotlight"):
+                spotlight_scene(scene, a, b, admin, bob, ruleset)
             else:
                 d10_scene(scene, a, b, admin, bob, ruleset)
     finally:
@@ -141,6 +154,13 @@ def test_scene_under_each_ruleset(game_server, ruleset):
         assert r["ruleset"] == ruleset, r
     kinds = [r["event"] for r in recs]
     assert kinds[0] == "start" and kinds[-1] == "end", kinds
+    if ruleset == "spotlight-moves":  # issue 31: a move, 2d6 + the stat, no defence roll
+        (move,) = [r for r in recs if r["event"] == "roll" and r.get("purpose") == "move"]
+        assert move["dice"] == "moves" and len(move["faces"]) == 2, move
+        assert move["total"] == sum(move["faces"]) + move["stat"][1], move
+        assert ("harm" in kinds) == (move["result"] != "miss"), kinds
+        assert ("cost" in kinds) == (move["result"] == "partial"), kinds
+        return
     attacks = [r for r in recs if r["event"] == "roll" and r.get("purpose") == "attack"]
     assert attacks, kinds
     for r in attacks:

@@ -24,7 +24,8 @@ DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "rules-catalog.md"
 SHARED = pathlib.Path(__file__).resolve().parents[3] / "shared" / "rules-catalog.md"
 SEED_DIR = SHARED.parent / "seeds"
 D10 = ("numetal", "revised", "everyman", "v20")
-SEEDS = {"numetal": "000", "revised": "001", "everyman": "002", "v20": "003", "spotlight": "004"}
+SEEDS = {"numetal": "000", "revised": "001", "everyman": "002", "v20": "003", "spotlight": "004",
+         "spotlight-moves": "004"}  # issue 31: spotlight with the moves reading
 BOOKS = r"V20|W20|M20|C20|CB20|DtF|KoTE|VtM|WtA|MtA"
 
 
@@ -38,7 +39,7 @@ def where_columns(path: pathlib.Path) -> tuple[dict[str, set[str]], dict[str, se
             continue
         rid, cells = m.group(1), [c.strip() for c in m.group(2).split("|")]
         if rid.startswith("SPOT-"):
-            have[rid] = named[rid] = {"spotlight"}
+            have[rid] = named[rid] = {"spotlight", "spotlight-moves"}
             continue
         where = cells[1].lower() if len(cells) > 1 else ""
         named[rid] = {r for r in D10 if re.search(rf"\b{r}\b", where)}
@@ -275,7 +276,7 @@ def test_no_house_rule_reaches_another_ruleset():
     core = {line.id for line in statement(LIB.rulesets["core"])}
     house = {rid for rid, names in WHERE.items() if names == {"numetal"}} - core
     assert {"INIT-04", "INIT-05", "TURN-05", "DICE-06", "PWR-02", "PWR-04"} <= house
-    for name in ("revised", "everyman", "v20", "spotlight"):
+    for name in ("revised", "everyman", "v20", "spotlight", "spotlight-moves"):
         have = {line.id for line in statement(LIB.rulesets[name])}
         assert not have & house, (name, sorted(have & house))
 

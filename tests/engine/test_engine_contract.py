@@ -516,6 +516,7 @@ def _one_of_each_kind() -> list[I.Intent]:
         I.SetRange(by=STAFF, actor=ALICE, other=GOON, band="Far"),
         I.Stake(by=STAFF, actor=GOON, remove=True), I.Feed(by=STAFF, actor=GOON, slaked=2),
         I.Reroll(by=ALICE, dice=(1, 3)),
+        I.NameCost(by=STAFF, actor=GOON, text="1"),  # issue 31: spotlight's moves reading
         I.Recover(by=STAFF, actor=GOON, damage_type="bashing", place="freehold",
                   chimerical=True),
     ]

@@ -445,7 +445,19 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
     spotlight, and a turn is one move, one action and one free action. The
     organizer runs the fight and is not in the order unless they /join.
 
+    How an action is resolved is this game's reading (the seed names no dice);
+    +combat and +rules <ruleset> say which is in force. spotlight reads V5
+    pools, as below. spotlight-moves (+combat/start spotlight-moves) reads
+    the seed's moves: 2d6 + the move's stat, 10+ a full success, 7-9 a
+    success at a cost the organizer names, 6- a miss; a move that harms marks
+    its weapon's Harm value (no defence roll). The moves are a table of the
+    rules (the shipped one is an example: +rules spotlight-moves).
+
     Switches:
+      /act <move> [<target>] [with <weapon>] - under moves: a move of the
+                  table (example: attack, shoot, bite, escape, read)
+      /cost <name>=<cost>||<number> - organizer, under moves: name the cost a
+                  7-9 owes (a number picks one the move lists)
       /act [attack||bite <target> [with <weapon>]||<what>] - your action; an
                   attack is a V5 contest (your pool against the target's
                   Dexterity + Athletics, or in close combat its Brawl/Melee when
@@ -556,7 +568,7 @@ class CmdCombat(D10Switches, SpotlightSwitches, IdleSwitches, OddsSwitches, Watc
                     "heal", "kick", "timeout", "slackers", "move", "free", "done", "swap",
                     "ambush", "event", "range", "stake", "unstake", "feed", "reroll", "undo",
                     "organizer", "fights", "recover", "flag", "change", "pace",
-                    "public", "odds", "watch", "screenreader")
+                    "public", "odds", "watch", "screenreader", "cost")
     # DICE-03/04, TURN-02: +combat/declare/wp attack Bob, +combat/act/wp, +combat/abort/wp;
     # +combat/start/mock: a rehearsal whose sheets are put back when it ends;
     # +combat/declare/auto: every NPC not yet declared takes its template's default

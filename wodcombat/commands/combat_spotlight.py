@@ -7,6 +7,7 @@ spotlight-only intents with what to type there instead.
 
 from __future__ import annotations
 
+from wodcombat.combat import spotlight_moves
 from wodcombat.combat.core import intents as it
 from wodcombat.combat.errors import IllegalAction, InputError
 
@@ -37,9 +38,13 @@ class SpotlightSwitches:
         name is who acts, nothing at all is the declared (d10) or plain (spotlight) act."""
         who, text = self.split_npc()
         words = text.split()
+        moves = spotlight_moves.names(self.rs)  # issue 31: none but under the moves reading
         if who is None:
             at = next((i for i, w in enumerate(words) if w.lower() in VERBS
                        or (w.lower() == POWER and self._power_at(words, i))), None)
+            if at is None and moves:  # "<npc> <move> ...": a move after an NPC's name
+                at = next((i for i, w in enumerate(words) if w.lower() in moves and (
+                    i == 0 or self._is_combatant(" ".join(words[:i])))), None)
             if at is not None:
                 who, words = " ".join(words[:at]) or None, words[at:]
             elif words and self._is_combatant(text):
@@ -52,6 +57,8 @@ class SpotlightSwitches:
             if target:
                 action["target"] = self.combatant(target).key
             return who, action
+        if words[0].lower() in moves:
+            return who, self.move_words(words)
         if words[0].lower() not in VERBS:
             return who, {"kind": "other", "text": " ".join(words)}
         target, weapon = split_words(" ".join(words[1:]), "with")
@@ -66,6 +73,29 @@ class SpotlightSwitches:
         """'power' opens a power's use first, or after the name of whoever uses it; in
         other words it is just a word of what is done ('act draws on the power of ...')."""
         return at == 0 or self._is_combatant(" ".join(words[:at]))
+
+    def move_words(self, words: list[str]) -> dict:
+        """``<move> [<target>] [with <weapon>]`` (the moves reading): the rest names a
+        combatant, else it is what the character does, in words."""
+        target, weapon = split_words(" ".join(words[1:]), "with")
+        action = {"kind": words[0].lower()}
+        if weapon:
+            action["weapon"] = weapon.strip().lower()
+        if target and self._is_combatant(target):
+            action["target"] = self.combatant(target).key
+        elif target:
+            action["text"] = target.strip()
+        return action
+
+    def do_cost(self):
+        """The moves reading: the organizer names the cost a 7-9 owes (issue 31)."""
+        self.load()
+        self.need_runner("name a cost")
+        if not self.rhs or not self.lhs.strip():
+            raise InputError("+combat/cost <name>=<cost>, or =<number> for one the move "
+                             "lists, e.g. +combat/cost Bob=1.")
+        c = self.combatant(self.lhs)
+        self.apply(it.NameCost(by=self.me(), actor=c.key, text=self.rhs.strip()))
 
     def do_move(self):
         """SPOT-07/10: one range step toward or away from someone."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from wodcombat.combat.d10.fight import OUT_OF_ACTION
 from wodcombat.world.combat_text import Names, actions_text
 from wodcombat.world.fight_phrases import conditions_shown
+from wodcombat.world.spotlight_text import resolution_text
 from wodcombat.world.text_width import wrap
 
 from .render import header
@@ -67,6 +68,7 @@ def _spotlight(view, rules, names, organizer) -> list[str]:
     lines = [header(f"Combat: {rules.name} (spotlight), round {view['round']}, "
                     f"{view['stage']}"),
              f" Organizer: {organizer}", f" Order (highest first): {order}"]
+    lines += wrap(" Actions: " + resolution_text(rules), indent=10)  # issue 31
     if view["holder"]:
         lines.append(" Spotlight: " + ", ".join(names(k) for k in view["holder"]))
     if view["waiting"]:
@@ -88,6 +90,10 @@ def _spotlight(view, rules, names, organizer) -> list[str]:
             for r in rows if r.get("conditions")]
     if held:  # issue 31: what the organizer put on them, with the rounds left
         lines += wrap(" Conditions: " + "; ".join(held), indent=6)
+    owed = [f"{r['name']} ({r['cost_owed']})" for r in rows if r.get("cost_owed")]
+    if owed:  # issue 31: a 7-9 on a move, its cost for the organizer to name
+        lines += wrap(" Cost owed: " + ", ".join(owed) + "; the organizer names it: "
+                      "+combat/cost <name>=<cost>", indent=6)
     if view["ranges"]:
         lines.append(" Ranges: " + "; ".join(f"{names(a)}-{names(b)} {band}"
                                              for a, b, band in view["ranges"]))

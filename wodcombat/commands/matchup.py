@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from wodcombat.combat import simulate as sim
+from wodcombat.combat import spotlight, spotlight_attack, spotlight_moves
 from wodcombat.combat.errors import InputError, WodError
 from wodcombat.combat.player_text import did_you_mean
 from wodcombat.combat.sheet import Sheet
@@ -93,6 +94,18 @@ def acted(text: str, other: str, other_name: str) -> dict | None:
     return None
 
 
+def _as_move(rules, act: dict) -> dict:
+    """Under spotlight's moves reading (issue 31), an attack with a weapon is the move that
+    takes the weapon (a gunman's "attack {pc} with pistol" is the table's shoot)."""
+    if not act.get("weapon") or act.get("kind") != "attack" or not spotlight_moves.names(rules):
+        return act
+    try:
+        w = spotlight_attack.weapon(rules, act["weapon"], spotlight.spot_rules(rules).tags)
+    except WodError:
+        return act
+    return {**act, "kind": spotlight_moves.move_taking(rules, w.tag) or act["kind"]}
+
+
 def side(rules, name: str, sheet: Sheet, does: str | None, key: str) -> sim.Side:
     """A side keyed ``key`` (``sim.A`` or ``sim.B``) doing ``does`` (declaration words, with
     ``{pc}`` for the other side), else attacking the other."""
@@ -110,6 +123,7 @@ def side(rules, name: str, sheet: Sheet, does: str | None, key: str) -> sim.Side
         fallback.append(reload[0])
     if act is None:  # not an attack: done in words where the engine asks no declaration
         act = {"kind": "other", "text": does[:200]} if does else dict(plain[0])
+    act = _as_move(rules, act)
     return sim.Side(name, sheet.to_dict(), declare=actions, activations=activations,
                     act=act, fallback=tuple(fallback))
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from wodcombat.combat import spotlight
 from wodcombat.combat.d10.fight import OUT_OF_ACTION
 from wodcombat.world.combat_text import Names, actions_text
+from wodcombat.world.spotlight_text import resolution_text
 
 from .combat_status import _spotlight_now
 
@@ -57,7 +58,8 @@ def _spotlight(view, rules, names, organizer) -> list[str]:
     order = ", ".join(f"{' and '.join(names(k) for k in slot['keys'])} {slot['total']}"
                       for slot in view["order"]) or "nobody has rolled"
     lines = [f"Combat: {rules.name} (spotlight), round {view['round']}, {view['stage']}.",
-             f"Organizer: {organizer}.", f"Order, highest first: {order}."]
+             f"Organizer: {organizer}.", f"Order, highest first: {order}.",
+             "Actions: " + resolution_text(rules)]  # issue 31: the reading in force
     if view["holder"]:
         lines.append("Spotlight: " + ", ".join(names(k) for k in view["holder"]) + ".")
     if view["waiting"]:
@@ -72,6 +74,8 @@ def _spotlight(view, rules, names, organizer) -> list[str]:
         lines.append(f"{r['name']} ({side}): {init}; HP {r['hp']} of {r['hp_max']}; "
                      f"{r['superficial']} superficial, {r['aggravated']} aggravated; "
                      f"{r['status']}.")
+    lines += [f"Cost owed: {r['name']} ({r['cost_owed']}); the organizer names it with "
+              f"+combat/cost {r['name']}=<cost>." for r in rows if r.get("cost_owed")]
     lines += [f"Range: {names(a)} to {names(b)}, {band}." for a, b, band in view["ranges"]]
     return lines
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from wodcombat.combat.catalog import statement
 from wodcombat.combat.errors import IllegalAction, InputError
 from wodcombat.world import rulebook
+from wodcombat.world.spotlight_text import resolution_text
 from wodcombat.world.text_width import wrap
 
 from .base import WodCommand
@@ -109,6 +110,12 @@ class CmdRules(WodCommand):
         off = (rs.section("ruleset") or {}).get("switch_off") or ()
         if off:
             lines += wrap(" Switched off from " + (rs.parent or "") + ": " + ", ".join(off))
+        if rs.section("spotlight"):  # issue 31: the reading of an action in force
+            where = rs.origin.get(("spotlight", "resolution"))
+            lines += wrap(" Actions resolve as " + resolution_text(rs)
+                          + (f" (spotlight.resolution, {where[0].removeprefix('rules/')}; "
+                             f"the other reading: help +combat/spotlight)" if where else ""),
+                          indent=3)
         shown = [r for r in statement(rs) if r.id.startswith(prefix)]
         if not shown:
             raise InputError(f"{rs.name} has no rule starting '{prefix}'. Try =DMG or =CLOSE, "

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from typing import Callable
 
+from wodcombat.combat import spotlight_moves as mv
 from wodcombat.combat.core.events import Event
 
 from . import d10_text
 from .dice_text import v5_faces_text, v5_outcome_text
 from .fight_phrases import roll_line
+from .text_width import wrap
 
 
 def order_text(state, n) -> str:
@@ -18,6 +20,17 @@ def order_text(state, n) -> str:
     parts = [f"{' = '.join(n(k) for k in slot['keys'])} {slot['total']}"
              for slot in sp.order_view(state)]
     return ", ".join(parts) or "nobody has rolled"
+
+
+def resolution_text(rules) -> str:
+    """Which reading of an action is in force (issue 31), for +combat and +rules."""
+    if mv.in_force(rules):
+        example = " (an example table)" if (rules.section("spotlight_moves") or {}).get(
+            "example") else ""
+        return (f"moves{example}: 2d6 + a stat; 10+ full success, 7-9 success at a "
+                f"cost, 6- miss. A reading: the seed names no dice.")
+    return ("V5 pools: your pool against the defender's, Hunger dice apart. A reading: "
+            "the seed names no dice.")
 
 
 def v5_roll_lines(who: str, target: str, ev: Event) -> list[str]:
@@ -139,11 +152,40 @@ def _act(ev, n, state):
     if a.get("kind") == "power":
         on = f" on {n(a['target'])} (at {ev.get('range')})" if a.get("target") else ""
         return f"{who} uses {a.get('power')}{on}."
+    if a.get("kind") not in (None, "other", "action"):  # a move (issue 31)
+        weapon = a.get("weapon_name") or a.get("weapon")
+        on = f" on {n(a['target'])}" if a.get("target") else ""
+        w = f" with {weapon}" if weapon else ""
+        at = f" (at {ev.get('range')})" if ev.get("range") else ""
+        what = f": {a['text']}" if a.get("text") else ""
+        return f"{who} makes a move, {a['kind']}{on}{w}{at}{what}."
     return f"{who} acts: {a.get('text') or a.get('kind')}."
+
+
+def move_roll_lines(who: str, ev: Event) -> list[str]:
+    """The moves reading (issue 31): the dice + the stat, the band, what the table says;
+    on 7-9 the room is told the cost is the Storyteller's to name, and the choices."""
+    stat, rating = ev.get("stat") or ("no stat", 0)
+    faces = " ".join(map(str, ev.get("faces") or ()))
+    dice = f"{len(ev.get('faces') or ())}d{ev.get('sides')}"
+    band = {"full": "full success", "partial": "success at a cost",
+            "miss": "miss"}.get(ev.get("result"), str(ev.get("result")))
+    out = [f"  {who} rolls {ev.get('move')}: {dice} [{faces}] + {stat} {rating} = "
+           f"{ev.get('total')} => {band}."]
+    if ev.get("text"):
+        out += wrap(f"  {ev['text']}")
+    if ev.get("result") == "partial":
+        out += wrap(f"  The cost is the Storyteller's to name: +combat/cost {who}=<cost>"
+                    + (", or one of these by its number:" if ev.get("costs") else "."))
+        for i, cost in enumerate(ev.get("costs") or (), 1):
+            out += wrap(f"    {i}) {cost}", indent=7)
+    return out
 
 
 def _roll(ev, n, state):
     who = _who(ev, n)
+    if ev.get("dice") == "moves":
+        return move_roll_lines(who, ev)
     return v5_roll_lines(who, n(ev.get("target", "")), ev) if ev.get("dice") == "v5" \
         else roll_line(who, ev)
 
@@ -162,6 +204,10 @@ def _reroll(ev, n, state):
     old, new = " ".join(map(str, ev["old"])), " ".join(map(str, ev["new"]))
     return (f"{_who(ev, n)} spends {ev['spent']} {ev['pool']} ({ev['left']} left), "
             f"rerolls {which}: [{old}] -> [{new}].")
+
+
+def _cost(ev, n, state):
+    return f"The cost of {_who(ev, n)}'s {ev.get('move')}: {ev.get('text')}."
 
 
 def _unharmed(ev, n, state):
@@ -256,7 +302,7 @@ RENDER: dict[str, Callable] = {
     "round": _round, "spotlight": _spotlight, "pass": _pass, "swap": _swap,
     "ambush": _ambush, "event": _event,
     "move": _move, "range": _range, "range_all": _range_all, "act": _act, "roll": _roll,
-    "reroll": _reroll, "rouse": _rouse, "unharmed": _unharmed,
+    "reroll": _reroll, "rouse": _rouse, "unharmed": _unharmed, "cost": _cost,
     "free": _free, "done": _done,
     "harm": _harm, "condition": _condition, "stake": _stake, "unstake": _unstake, "feed": _feed,
     "hunger_check": _hunger_check, "revive": _revive,
