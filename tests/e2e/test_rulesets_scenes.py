@@ -102,7 +102,8 @@ def spotlight_scene(scene, a, b, admin, bob, ruleset="spotlight"):
                           r"success at a cost|miss)", out)
             assert m and int(m[1]) + int(m[2]) + 3 == int(m[3]), out
             if m[4] == "success at a cost":
-                out = scene.do(a, admin, "+combat/cost Goon=1", "The cost of")
+                # the cost is owed by whoever rolled the move: the organizer names it
+                out = scene.do(a, admin, f"+combat/cost {admin}=1", "The cost of")
                 assert f"The cost of {admin}'s attack:" in out, out
             break
         if admin in holders:

@@ -95,7 +95,9 @@ def test_organizer_runs_a_turn_and_a_player_plays_from_the_page(game_server, bro
             o.command(line, until="set to")
         for line in ("+sheet/set dex=2", "+sheet/set wits=2", "+sheet/set dodge=2"):
             p.command(line, until="set to")
-        o.command("+combat/start", until="starts a fight")
+        # slot by slot: the test walks the page's buttons through each slot in turn (paced
+        # ahead, the default, a declared action resolves in its slot with no Act to press)
+        o.command("+combat/start=slots", until="starts a fight")
         p.command("+combat/join", until="joins the fight")
         try:
             organizer_turn(drv, base, (org, org_pw, pc), o, p, By, Select)
