@@ -74,7 +74,7 @@ def wrap_engines(sink: Callable[[str], None]) -> Callable[[], None]:
     """Record every ``apply`` of both engines into ``sink``; returns the undo."""
     from wodcombat.combat.d10.engine import D10Engine
     from wodcombat.combat.errors import WodError
-    from wodcombat.combat.spotlight_engine import ENGINE as SPOT
+    from wodcombat.combat.spotlight.engine import ENGINE as SPOT
 
     undo = []
     for cls in {D10Engine, type(SPOT)}:

@@ -217,7 +217,7 @@ def fast_init(cls: type[T]) -> type[T]:
 
 
 # ---------------------------------------------------------------- plain data
-# Shared by both engines' states (combat/state.py, combat/spotlight.py): what a combat's
+# Shared by both engines' states (combat/state.py, combat/spotlight/turns.py): what a combat's
 # Attribute may hold.
 
 

@@ -28,12 +28,12 @@ SHARED = (
 )
 # The spotlight engine's modules: they stand on the shared layer, never on d10's state or
 # its package (the armor table it reads lives in combat/maneuvers.py, shared data for now).
-SPOTLIGHT = ("combat.spotlight", "combat.spotlight_engine", "combat.spotlight_attack",
-             "combat.spotlight_state", "combat.v5dice")
+SPOTLIGHT = ("combat.spotlight.turns", "combat.spotlight.engine", "combat.spotlight.attack",
+             "combat.spotlight.state", "combat.spotlight.dice")
 # Modules of one engine: the d10 engine's package and flat rule modules, the spotlight's.
 ENGINE = ("combat.d10", "combat.attack", "combat.damage", "combat.scheduler",
           "combat.maneuvers", "combat.healing", "combat.field_healing", "combat.powers",
-          "combat.kiss", "combat.state", "combat.spotlight", "combat.v5dice")
+          "combat.kiss", "combat.state", "combat.spotlight")
 
 
 def _modules() -> dict[str, Path]:

@@ -10,7 +10,7 @@ import shutil
 
 import pytest
 
-from wodcombat.combat import spotlight_moves as mv
+from wodcombat.combat.spotlight import moves as mv
 from wodcombat.combat.core import intents as I
 from wodcombat.combat.errors import IllegalAction, InputError
 from wodcombat.combat.ruleset import load_library, load_ruleset

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from wodcombat.combat import spotlight
+from wodcombat.combat.spotlight import turns as spotlight
 from wodcombat.combat.dice import Roll
 from wodcombat.combat.pools import PoolSpec
 from wodcombat.combat.sheet import Sheet

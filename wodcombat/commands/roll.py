@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from wodcombat.combat import v5_impairment, v5dice
+from wodcombat.combat.spotlight import dice as v5dice
+from wodcombat.combat.spotlight import impairment as v5_impairment
 from wodcombat.combat.dice import roll
 from wodcombat.combat.errors import IllegalAction, InputError
 from wodcombat.combat.rollexpr import evaluate, parse

@@ -5,7 +5,7 @@ declare/act phases, no initiative for opponents, a per-round action budget for o
 HP track instead of the seven health levels, and a range band per pair of combatants. The
 storage habits are the same as ``combat/state.py``: plain data, defaults left out of
 ``to_dict`` so a big combat stays a small Attribute, ``from_dict`` tolerant of missing keys.
-The operations live in ``combat/spotlight.py``.
+The operations live in ``combat/spotlight/turns.py``.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from .conditions import Condition
-from .errors import InputError
-from .values import copyable, replace
+from ..conditions import Condition
+from ..errors import InputError
+from ..values import copyable, replace
 
 VERSION = 1
 ENGINE = "spotlight"

@@ -9,11 +9,11 @@ organizer may use are the YAML's ``spotlight.conditions.names``.
 
 from __future__ import annotations
 
-from .conditions import Condition, check_turns, known_name
-from .errors import IllegalAction, InputError
-from .spotlight import Step, _finish, _live, _put, spot_rules
-from .spotlight_state import SpotlightState
-from .values import replace
+from ..conditions import Condition, check_turns, known_name
+from ..errors import IllegalAction, InputError
+from .turns import Step, _finish, _live, _put, spot_rules
+from .state import SpotlightState
+from ..values import replace
 
 
 def names(ruleset) -> tuple[str, ...]:
