@@ -54,7 +54,7 @@ from wodcombat.combat.core.engine import engine_for  # noqa: E402
 from wodcombat.combat.d10.fight import OUT_OF_ACTION  # noqa: E402
 from wodcombat.combat.errors import WodError  # noqa: E402
 from wodcombat.combat.memo import Memo  # noqa: E402
-from wodcombat.combat.ruleset import load_ruleset  # noqa: E402
+from wodcombat.combat.rules.ruleset import load_ruleset  # noqa: E402
 from wodcombat.combat.sheet import Sheet  # noqa: E402
 
 # ---------------------------------------------------------------- sheets, as +sheet/set makes them

@@ -29,7 +29,7 @@ from wodcombat.combat.damage import track_of  # noqa: E402
 from wodcombat.combat.core.events import Event  # noqa: E402
 from wodcombat.combat.d10.fight import roll_event  # noqa: E402
 from wodcombat.combat.pools import PoolSpec  # noqa: E402
-from wodcombat.combat.ruleset import load_ruleset  # noqa: E402
+from wodcombat.combat.rules.ruleset import load_ruleset  # noqa: E402
 from wodcombat.combat.sheet import Sheet  # noqa: E402
 from wodcombat.combat.state import Combatant, CombatState  # noqa: E402
 from wodcombat.combat.values import replace  # noqa: E402

@@ -119,7 +119,7 @@ def scenarios(fights: int, crowd: int) -> list[tuple[str, list[str]]]:
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(ROOT / "bench"))
     from wodcombat.combat import simulate as sim
-    from wodcombat.combat.ruleset import load_ruleset
+    from wodcombat.combat.rules.ruleset import load_ruleset
     from wodcombat.commands import matchup
 
     import engine as bench_engine  # bench/engine.py

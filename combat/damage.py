@@ -73,7 +73,7 @@ from . import dice as dicemod
 from .errors import IllegalAction, InputError, RuleIssue, RulesError
 from .health import DAMAGE_TYPES, Applied, HealthTrack, damage_type as parse_damage_type
 from .pools import Modifier, PoolSpec
-from .schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
+from .rules.schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
 from .sheet import Pool, Sheet
 from .values import fast_init, replace
 

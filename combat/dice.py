@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass
 
 from .errors import InputError
-from .schema import Bool, Int, Str, Struct
+from .rules.schema import Bool, Int, Str, Struct
 from .values import fast_init
 
 

@@ -51,7 +51,7 @@ from .damage import (
 )
 from .errors import IllegalAction, InputError
 from .health import HealthTrack, damage_type as parse_damage_type
-from .schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
+from .rules.schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
 from .sheet import Sheet
 
 # ---------------------------------------------------------------- schemas

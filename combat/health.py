@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import InputError
-from .schema import Bool, Int, ListOf, Optional, Str, Struct
+from .rules.schema import Bool, Int, ListOf, Optional, Str, Struct
 from .values import fast_init, replace
 
 DAMAGE_TYPES = ("bashing", "lethal", "aggravated")  # DMG-18

@@ -17,7 +17,7 @@ from typing import Any
 from .errors import IllegalAction, InputError
 from .health import DAMAGE_TYPES
 from .player_text import did_you_mean
-from .schema import Bool, Int, ListOf, MapOf, Optional, Spec, Str, Struct
+from .rules.schema import Bool, Int, ListOf, MapOf, Optional, Spec, Str, Struct
 from .values import replace
 
 ATTACK_KINDS = ("brawl", "melee", "thrown", "firearm", "bow", "crossbow")
@@ -331,7 +331,7 @@ ARMOR_SCHEMA = Struct(
     },
 )
 
-# Section name -> schema; combat/sections.py registers these.
+# Section name -> schema; combat/rules/sections.py registers these.
 SCHEMAS = {
     "attacks": ATTACKS_SCHEMA,
     "defenses": DEFENSES_SCHEMA,

@@ -32,7 +32,7 @@ from .damage import family_of, require_section, track_of
 from .errors import IllegalAction, InputError
 from .healing import blood_per_turn
 from .maneuvers import movement_yards, tables
-from .schema import Bool, Int, ListOf, MapOf, Str, Struct
+from .rules.schema import Bool, Int, ListOf, MapOf, Str, Struct
 from .sheet import Sheet
 from .values import replace
 

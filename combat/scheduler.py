@@ -42,7 +42,7 @@ from . import dice
 from .core.events import Event
 from .errors import IllegalAction, InputError, RuleIssue, RulesError
 from .pools import Modifier
-from .schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
+from .rules.schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
 from .conditions import ended_event, split_expired
 from .state import MODES, Combatant, CombatState, Condition, Options, Slot, plain
 from .values import copier, fast_init, replace

@@ -247,7 +247,7 @@ class Prepared:
     after both sides joined (joining rolls no dice, and ``apply`` is pure)."""
 
     def __init__(self, m: Matchup, rules=None):
-        from .ruleset import load_ruleset
+        from .rules.ruleset import load_ruleset
 
         self.m = m
         self.rules = rules if rules is not None else load_ruleset(m.rules_dir, m.ruleset)

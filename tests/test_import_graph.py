@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = (
     "combat.core.intents", "combat.core.events", "combat.core.outcome", "combat.core.dice_log",
     "combat.values", "combat.errors", "combat.dice", "combat.sheet", "combat.health",
-    "combat.traits", "combat.pools", "combat.schema", "combat.player_text", "combat.memo",
-    "combat.rollexpr", "combat.catalog", "combat.conditions",
+    "combat.traits", "combat.pools", "combat.rules.schema", "combat.player_text", "combat.memo",
+    "combat.rollexpr", "combat.rules.catalog", "combat.conditions",
 )
 # The spotlight engine's modules: they stand on the shared layer, never on d10's state or
 # its package (the armor table it reads lives in combat/maneuvers.py, shared data for now).

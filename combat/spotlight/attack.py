@@ -28,7 +28,7 @@ from typing import Mapping
 
 from . import dice as v5dice
 from ..errors import InputError
-from ..schema import Bool, Int, ListOf, MapOf, Str, Struct
+from ..rules.schema import Bool, Int, ListOf, MapOf, Str, Struct
 
 KIND = Str(choices=("superficial", "aggravated"))
 ROW = Struct(

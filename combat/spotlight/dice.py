@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ..dice import roll_faces
 from ..errors import InputError
-from ..schema import Int, Str, Struct
+from ..rules.schema import Int, Str, Struct
 
 SCHEMA = Struct(
     required={"success_at": Int(2, 100)},

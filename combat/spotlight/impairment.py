@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from ..schema import Int, ListOf, Str, Struct
+from ..rules.schema import Int, ListOf, Str, Struct
 from .turns import sheet_health
 
 SCHEMA = Struct(

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from ..dice import roll_faces
 from ..errors import InputError
-from ..schema import Bool, Int, ListOf, MapOf, Str, Struct
+from ..rules.schema import Bool, Int, ListOf, MapOf, Str, Struct
 
 RESULTS = ("full", "partial", "miss")  # 10+, 7-9, 6-
 KIND = Str(choices=("superficial", "aggravated"))

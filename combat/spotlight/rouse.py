@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from .. import dice
 from ..errors import IllegalAction, InputError
-from ..schema import Int, Str, Struct
+from ..rules.schema import Int, Str, Struct
 
 SCHEMA = Struct(
     required={"dice": Int(1, 10), "success_at": Int(1, 100), "hunger_on_failure": Int(0, 10),

@@ -55,7 +55,7 @@ from typing import Iterable, Mapping
 from .. import dice
 from ..conditions import ended_event, split_expired
 from ..errors import IllegalAction, InputError, RuleIssue, RulesError
-from ..schema import Bool, Int, ListOf, MapOf, Str, Struct
+from ..rules.schema import Bool, Int, ListOf, MapOf, Str, Struct
 from .rouse import SCHEMA as _ROUSE_SCHEMA
 from .state import AMBUSH, ENGINE, Fighter, SpotlightState, pair
 from ..values import plain

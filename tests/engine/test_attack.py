@@ -34,7 +34,7 @@ from wodcombat.combat.attack import (
 )
 from wodcombat.combat.errors import IllegalAction, InputError
 from wodcombat.combat.pools import Modifier, PoolSpec
-from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.combat.rules.ruleset import load_ruleset
 from wodcombat.combat.sheet import Pool, Sheet
 
 RULES = Path(__file__).resolve().parents[2] / "rules"

@@ -15,7 +15,7 @@ from tests.fixed_dice import FixedDice
 from wodcombat.combat.conditions import Condition
 from wodcombat.combat.core import intents as I
 from wodcombat.combat.errors import IllegalAction, InputError
-from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.combat.rules.ruleset import load_ruleset
 from wodcombat.combat.spotlight.engine import ENGINE as SPOT
 from wodcombat.combat.spotlight.state import SpotlightState
 from wodcombat.combat.state import CombatState

@@ -9,7 +9,7 @@ import pytest
 
 from wodcombat.combat import healing as H
 from wodcombat.combat.errors import IllegalAction, InputError
-from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.combat.rules.ruleset import load_ruleset
 from wodcombat.combat.sheet import Pool, Sheet
 
 RULES = Path(__file__).resolve().parents[2] / "rules"

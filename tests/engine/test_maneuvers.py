@@ -18,7 +18,7 @@ from wodcombat.combat.maneuvers import (
     tables,
     time_power_actions,
 )
-from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.combat.rules.ruleset import load_ruleset
 from wodcombat.combat.sheet import Sheet
 
 RULES = Path(__file__).resolve().parents[2] / "rules"

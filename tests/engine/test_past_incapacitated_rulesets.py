@@ -16,7 +16,7 @@ import pytest
 
 from wodcombat.combat import damage as D
 from wodcombat.combat import healing as H
-from wodcombat.combat.ruleset import Ruleset, load_library
+from wodcombat.combat.rules.ruleset import Ruleset, load_library
 from tests.engine.d10_checks import full, hit
 
 RULES = Path(__file__).resolve().parents[2] / "rules"

@@ -12,7 +12,7 @@ import pytest
 
 from wodcombat.combat import powers as P
 from wodcombat.combat.errors import IllegalAction, InputError
-from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.combat.rules.ruleset import load_ruleset
 from wodcombat.combat.sheet import Pool, Sheet
 
 RULES = Path(__file__).resolve().parents[2] / "rules"

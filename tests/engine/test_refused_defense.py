@@ -24,7 +24,7 @@ from wodcombat.combat.core import intents as I
 from wodcombat.combat.core.engine import engine_for
 from wodcombat.combat.core.events import Event
 from wodcombat.combat.errors import IllegalAction, InputError
-from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.combat.rules.ruleset import load_ruleset
 from wodcombat.combat.sheet import Sheet
 from tests.fixed_dice import FixedDice
 

@@ -28,7 +28,7 @@ from wodcombat.combat.attack import (
     two_weapons_no_multi_penalty,
 )
 from wodcombat.combat.errors import IllegalAction, InputError
-from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.combat.rules.ruleset import load_ruleset
 from tests.engine import d10_checks as C
 from tests.engine.d10_checks import (
     A, B, DODGE, STRIKE, F, atk, declare_all, events, full, hit, started,

@@ -6,7 +6,7 @@ import shutil
 import pytest
 
 from wodcombat.combat.errors import RulesError
-from wodcombat.combat.ruleset import load_library, load_ruleset
+from wodcombat.combat.rules.ruleset import load_library, load_ruleset
 
 from .conftest import RULES
 

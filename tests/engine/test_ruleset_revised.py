@@ -31,7 +31,7 @@ from wodcombat.combat.attack import (
     resolve_attack,
 )
 from wodcombat.combat.errors import IllegalAction, InputError
-from wodcombat.combat.ruleset import load_library, load_ruleset
+from wodcombat.combat.rules.ruleset import load_library, load_ruleset
 from tests.engine import d10_checks as C
 from tests.engine.d10_checks import A, B, DODGE, F, atk, declare_all, events, full, hit, started
 

@@ -27,7 +27,7 @@ from wodcombat.combat.attack import (
     substitution_difficulty,
 )
 from wodcombat.combat.errors import IllegalAction
-from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.combat.rules.ruleset import load_ruleset
 from tests.engine import d10_checks as C
 from tests.engine.d10_checks import A, B, DODGE, STRIKE, F, atk, declare_all, events, started
 

@@ -11,7 +11,7 @@ import pytest
 
 from wodcombat.combat import scheduler as S
 from wodcombat.combat.errors import IllegalAction, InputError, RulesError
-from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.combat.rules.ruleset import load_ruleset
 from wodcombat.combat.state import CombatState
 from tests.fixed_dice import FixedDice
 

@@ -14,7 +14,7 @@ from wodcombat.combat.core import intents as I
 from wodcombat.combat.core.engine import engine_for, engine_of_state
 from wodcombat.combat.core.events import Event
 from wodcombat.combat.errors import IllegalAction, InputError, RulesError
-from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.combat.rules.ruleset import load_ruleset
 from wodcombat.combat.sheet import Sheet
 from wodcombat.combat.spotlight.engine import ENGINE, SpotlightEngine
 from wodcombat.combat.spotlight.state import SpotlightOptions, SpotlightState

@@ -18,7 +18,7 @@ from wodcombat.combat.sheet import Sheet
 from wodcombat.combat.spotlight.engine import ENGINE
 from tests.engine.test_spotlight_engine import RULES, Run, sheet
 from tests.fixed_dice import FixedDice
-from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.combat.rules.ruleset import load_ruleset
 
 ALICE, BOB, RAT, STAFF = "#1", "#2", "#3", "#9"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wodcombat.combat.catalog import statement
+from wodcombat.combat.rules.catalog import statement
 from wodcombat.combat.errors import IllegalAction, InputError
 from wodcombat.world import rulebook
 from wodcombat.world.spotlight_text import resolution_text

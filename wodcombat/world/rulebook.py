@@ -1,9 +1,9 @@
 """The rules the running server uses: loaded once, replaced only by a valid reload.
 
-The pure loader (wodcombat.combat.ruleset) never raises on bad data; this module decides what the
-server does with the result. At start a broken ruleset is refused and reported in the
-server log, the others are used. ``+rules/reload`` applies new files only when every
-ruleset in them is valid, so a typo never takes a running game's rules away.
+The pure loader (wodcombat.combat.rules.ruleset) never raises on bad data; this module
+decides what the server does with the result. At start a broken ruleset is refused and
+reported in the server log, the others are used. ``+rules/reload`` applies new files only
+when every ruleset in them is valid, so a typo never takes a running game's rules away.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from wodcombat import conf
 
 from wodcombat.combat.errors import RuleIssue
-from wodcombat.combat.ruleset import Library, Ruleset, load_library
+from wodcombat.combat.rules.ruleset import Library, Ruleset, load_library
 
 _library: Library | None = None
 
@@ -201,9 +201,9 @@ def restore(text: str) -> Ruleset:
     import yaml
 
     from wodcombat.combat.errors import RulesError
-    from wodcombat.combat.ruleset import META
-    from wodcombat.combat.schema import Struct
-    from wodcombat.combat.sections import SECTIONS
+    from wodcombat.combat.rules.ruleset import META
+    from wodcombat.combat.rules.schema import Struct
+    from wodcombat.combat.rules.sections import SECTIONS
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     raw = yaml.load(text, Loader=loader)
