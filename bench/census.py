@@ -86,10 +86,10 @@ def _module_caches() -> dict:
     sizes = {}
     table = {
         "wodcombat.combat.attack": ("_PLANS", "_TOKENS", "_TOKEN_OF"),
-        "wodcombat.combat.sheet": ("_VALUE_KEYS",),
+        "wodcombat.combat.core.sheet": ("_VALUE_KEYS",),
         "wodcombat.combat.damage": ("_MEMO",),
-        "wodcombat.combat.health": ("_LEVELS",),
-        "wodcombat.combat.values": ("_COPIERS",),
+        "wodcombat.combat.core.health": ("_LEVELS",),
+        "wodcombat.combat.core.values": ("_COPIERS",),
     }
     for modname, names in table.items():
         mod = sys.modules.get(modname)
@@ -98,7 +98,7 @@ def _module_caches() -> dict:
             if value is not None:
                 sizes[f"{modname}.{name}"] = len(value)
     damage = sys.modules.get("wodcombat.combat.damage")
-    if getattr(damage, "_MEMO", None) is not None:  # gone since issue 32: combat/memo.py
+    if getattr(damage, "_MEMO", None) is not None:  # gone since issue 32: combat/core/memo.py
         sizes["wodcombat.combat.damage._MEMO entries"] = sum(
             len(v[1]) for v in damage._MEMO.values())
     tw = sys.modules.get("wodcombat.world.text_width")
@@ -220,7 +220,7 @@ def cache_costs() -> dict:
     out = {}
     targets = [("wodcombat.combat.attack", "_TOKENS"), ("wodcombat.combat.attack", "_TOKEN_OF"),
                ("wodcombat.combat.attack", "_PLANS"), ("wodcombat.combat.damage", "_MEMO"),
-               ("wodcombat.combat.sheet", "_VALUE_KEYS")]
+               ("wodcombat.combat.core.sheet", "_VALUE_KEYS")]
     for modname, name in targets:
         mod = _sys.modules.get(modname)
         cache = getattr(mod, name, None) if mod else None

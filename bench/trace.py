@@ -73,7 +73,7 @@ def record(intent, out, error, rng) -> str:
 def wrap_engines(sink: Callable[[str], None]) -> Callable[[], None]:
     """Record every ``apply`` of both engines into ``sink``; returns the undo."""
     from wodcombat.combat.d10.engine import D10Engine
-    from wodcombat.combat.errors import WodError
+    from wodcombat.combat.core.errors import WodError
     from wodcombat.combat.spotlight.engine import ENGINE as SPOT
 
     undo = []

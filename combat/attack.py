@@ -23,10 +23,10 @@ from operator import attrgetter
 from typing import Callable, Mapping
 
 from .damage import wound_modifier
-from .dice import Roll, count, roll_faces
-from .errors import IllegalAction, InputError
-from .memo import IDENTITY_SIZE, Memo
-from .memo import SIZE as MEMO_SIZE
+from .core.dice import Roll, count, roll_faces
+from .core.errors import IllegalAction, InputError
+from .core.memo import IDENTITY_SIZE, Memo
+from .core.memo import SIZE as MEMO_SIZE
 from .maneuvers import (
     COVER,
     PACES,
@@ -41,9 +41,9 @@ from .maneuvers import (
     strafe_shares,
     tables,
 )
-from .pools import Modifier, PoolSpec
-from .sheet import Sheet
-from .values import copyable, fast_init, replace
+from .core.pools import Modifier, PoolSpec
+from .core.sheet import Sheet
+from .core.values import copyable, fast_init, replace
 
 # Conditions the combat may report on a side; a closed set so a typo is caught.
 CONDITIONS = frozenset({
@@ -76,7 +76,7 @@ class Magic:
     area: bool = False  # area of effect: escape the area instead of defending
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class Attack:
     """What the attacker declared."""
@@ -100,7 +100,7 @@ class Attack:
     extra: tuple[Modifier, ...] = ()  # declared situational modifiers, each with its reason
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class Side:
     """Plain facts the combat knows about one side of an attack."""
@@ -119,7 +119,7 @@ class Side:
     in_combat: bool = True  # MAN-01: someone in combat cannot be ambushed
 
 
-@copyable  # copied at every step of a fight: combat/values.py
+@copyable  # copied at every step of a fight: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class WeaponState:
     """A ranged weapon's readiness, as plain values the combat saves between turns."""
@@ -147,7 +147,7 @@ class WeaponState:
                 "load": self.load}
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class Context:
     """What the scheduler and the combat know about this attack (attacker's point of view)."""
@@ -167,7 +167,7 @@ class Context:
     extra: tuple[Modifier, ...] = ()  # from the scheduler: multiple actions (MAN-05..08) ...
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class Defense:
     """A declared defense against one attack (DEF-01..03)."""
@@ -206,7 +206,7 @@ class Effect:
     detail: str = ""
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class DefenseResult:
     defense: Defense
@@ -216,7 +216,7 @@ class DefenseResult:
     counter_type: str = ""
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class AttackResult:
     intent: Attack
@@ -1121,7 +1121,7 @@ def _magic_plan(ruleset, intent: Attack, ctx: Context, costs) -> _Plan:
 
 # ================================================================ plans, through a memo
 
-# Plans are pure functions of frozen inputs; a ``Memo`` (combat/memo.py) handed down from
+# Plans are pure functions of frozen inputs; a ``Memo`` (combat/core/memo.py) handed down from
 # ``apply`` keeps them, so neither the three asks of one attack nor a simulation of one
 # matchup (bench/engine.py) builds them again. Without a memo (a test, a tool) each ask
 # builds its plan. The ruleset is matched by identity (its mappings are not hashable); each
@@ -1500,7 +1500,7 @@ def resolve_attack(ruleset, attacker, target, intent: Attack, context: Context |
 
     ``faces`` / ``defense_faces`` give exact dice (tests, replays); otherwise ``rng`` rolls.
     ``can_soak(type)`` answers DMG-16 for a block against lethal or aggravated damage.
-    ``memo`` (combat/memo.py) spares building the same plans again.
+    ``memo`` (combat/core/memo.py) spares building the same plans again.
     """
     ctx = context or Context()
     plan = _plan(ruleset, attacker, target, intent, ctx, memo)

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from . import dice as dicemod
+from .core import dice as dicemod
 from .damage import (
     DAMAGE_TYPES,
     DEAD,
@@ -49,10 +49,10 @@ from .damage import (
     require_section,
     track_of,
 )
-from .errors import IllegalAction, InputError
-from .health import HealthTrack, damage_type as parse_damage_type
+from .core.errors import IllegalAction, InputError
+from .core.health import HealthTrack, damage_type as parse_damage_type
 from .rules.schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
-from .sheet import Sheet
+from .core.sheet import Sheet
 
 # ---------------------------------------------------------------- schemas
 

@@ -14,11 +14,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import IllegalAction, InputError
-from .health import DAMAGE_TYPES
-from .player_text import did_you_mean
+from .core.errors import IllegalAction, InputError
+from .core.health import DAMAGE_TYPES
+from .core.player_text import did_you_mean
 from .rules.schema import Bool, Int, ListOf, MapOf, Optional, Spec, Str, Struct
-from .values import replace
+from .core.values import replace
 
 ATTACK_KINDS = ("brawl", "melee", "thrown", "firearm", "bow", "crossbow")
 RANGED_KINDS = ("thrown", "firearm", "bow", "crossbow")

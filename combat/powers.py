@@ -29,12 +29,12 @@ from types import MappingProxyType
 from typing import Iterable, Mapping
 
 from .damage import family_of, require_section, track_of
-from .errors import IllegalAction, InputError
+from .core.errors import IllegalAction, InputError
 from .healing import blood_per_turn
 from .maneuvers import movement_yards, tables
 from .rules.schema import Bool, Int, ListOf, MapOf, Str, Struct
-from .sheet import Sheet
-from .values import replace
+from .core.sheet import Sheet
+from .core.values import replace
 
 # ---------------------------------------------------------------- schemas
 

@@ -16,11 +16,11 @@ import copy
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from .conditions import Condition
+from .core.conditions import Condition
 from .d10.gear import EMPTY as EMPTY_GEAR
 from .d10.gear import Gear, Spending
-from .errors import InputError
-from .values import copier, copyable, fast_init, plain, replace
+from .core.errors import InputError
+from .core.values import copier, copyable, fast_init, plain, replace
 
 VERSION = 1
 MODES = ("classic", "simple")  # TURN-01/TURN-03 vs TURN-05
@@ -34,7 +34,7 @@ def _pairs(value: Mapping | Iterable | None) -> tuple[tuple[str, int], ...]:
     return tuple(sorted((str(k), int(v)) for k, v in items if int(v)))
 
 
-@copyable  # copied at every step of a fight: combat/values.py
+@copyable  # copied at every step of a fight: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class Options:
     mode: str = "classic"  # TURN-05: chosen at combat start
@@ -73,7 +73,7 @@ class Options:
         )
 
 
-@copyable  # copied at every step of a fight: combat/values.py
+@copyable  # copied at every step of a fight: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class Combatant:
     key: str
@@ -213,7 +213,7 @@ class Combatant:
 _DEFAULTS = Combatant("", "")._full_dict()
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class Slot:
     """One place in the order: everyone in it shares initiative and rating and acts
@@ -231,7 +231,7 @@ class Slot:
         return cls(int(d["initiative"]), int(d["rating"]), tuple(str(k) for k in d["keys"]))
 
 
-@copyable  # copied at every step of a fight: combat/values.py
+@copyable  # copied at every step of a fight: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class CombatState:
     id: str
@@ -356,5 +356,5 @@ class CombatState:
         )
 
 
-# hot copies (every step of an act): positional copiers, made once (combat/values.py)
+# hot copies (every step of an act): positional copiers, made once (combat/core/values.py)
 _WITH_COMBATANTS = copier(CombatState, "combatants", "_index")

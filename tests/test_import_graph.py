@@ -22,9 +22,10 @@ ROOT = Path(__file__).resolve().parents[1]
 # module, so a reader of the shared layer never lands in d10's or spotlight's rules.
 SHARED = (
     "combat.core.intents", "combat.core.events", "combat.core.outcome", "combat.core.dice_log",
-    "combat.values", "combat.errors", "combat.dice", "combat.sheet", "combat.health",
-    "combat.traits", "combat.pools", "combat.rules.schema", "combat.player_text", "combat.memo",
-    "combat.rollexpr", "combat.rules.catalog", "combat.conditions",
+    "combat.core.values", "combat.core.errors", "combat.core.dice", "combat.core.sheet",
+    "combat.core.health", "combat.core.traits", "combat.core.pools", "combat.core.player_text",
+    "combat.core.memo", "combat.core.rollexpr", "combat.core.conditions",
+    "combat.rules.schema", "combat.rules.catalog",
 )
 # The spotlight engine's modules: they stand on the shared layer, never on d10's state or
 # its package (the armor table it reads lives in combat/maneuvers.py, shared data for now).
@@ -136,7 +137,7 @@ def test_the_graph_is_read():
     g = graph()
     assert len(g) > 80
     assert "combat.d10.close" in g["combat.d10.strike"]
-    assert "combat.values" in g["combat.core.events"]
+    assert "combat.core.values" in g["combat.core.events"]
     assert "wodcombat.world.combat_service" in g
 
 

@@ -4,7 +4,7 @@ commit encodes again only the combatants that are new objects (wodcombat/world/s
 import json
 
 from wodcombat.combat.state import Combatant, CombatState
-from wodcombat.combat.values import replace
+from wodcombat.combat.core.values import replace
 from wodcombat.world.state_text import StateText
 
 

@@ -23,7 +23,7 @@ class Engine(Protocol):
               rng: random.Random, *, memo: Any = None) -> Outcome:
         """Pure: the new state, the sheets changed (by key) and the events. An illegal intent
         raises ``IllegalAction``/``InputError`` and changes nothing. ``memo`` (a
-        ``combat.memo.Memo``, kept by the caller as long as it likes: one simulation run)
+        ``combat.core.memo.Memo``, kept by the caller as long as it likes: one simulation run)
         spares building equal plans again; without one, each call makes its own."""
 
     def load(self, data: Mapping) -> Any:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from .. import scheduler as sch
 from ..attack import Side, resolve_ambush
-from ..errors import IllegalAction
+from ..core.errors import IllegalAction
 from .close import close_of, set_close
 from .fight import Fight, roll_event
 from .strike import attack

@@ -10,9 +10,9 @@ from __future__ import annotations
 from .. import damage as dmg
 from .. import powers
 from .. import scheduler as sch
-from ..errors import IllegalAction, InputError
+from ..core.errors import IllegalAction, InputError
 from ..maneuvers import COVER, movement_yards, tables
-from ..values import replace
+from ..core.values import replace
 from . import ambush, close, foresee, mending, ranged, rolls, split_dice, timepower
 from .fight import Fight
 from .spending import keep_spending, pay, spending_of

@@ -16,10 +16,10 @@ from ..core import intents as it
 from ..core.events import events_of
 from ..core.outcome import Outcome
 from ..damage import INCAPACITATED, health_pool_of
-from ..errors import IllegalAction, InputError
-from ..memo import Memo
+from ..core.errors import IllegalAction, InputError
+from ..core.memo import Memo
 from ..state import CombatState
-from ..values import replace
+from ..core.values import replace
 from . import acting, change, declare, flags, mending, pacing, staff
 from .declare import set_cover
 from .fight import OUT_OF_ACTION, Fight

@@ -18,7 +18,7 @@ named source (fire, sunlight, silver, an "unsoakable" power) rather than as fixe
 from __future__ import annotations
 
 from .. import damage as dmg
-from ..errors import IllegalAction, InputError
+from ..core.errors import IllegalAction, InputError
 from ..maneuvers import tables
 from .fight import Fight, roll_event
 

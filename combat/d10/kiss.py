@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .. import kiss as kissrules
 from .. import scheduler as sch
-from ..errors import IllegalAction
+from ..core.errors import IllegalAction
 from .fight import Fight, roll_event
 
 CONDITION = "kissed"

@@ -27,9 +27,9 @@ from .. import field_healing as fh
 from .. import healing as hl
 from .. import powers
 from .. import scheduler as sch
-from ..errors import IllegalAction, InputError
-from ..health import damage_type as parse_type
-from ..pools import PoolSpec
+from ..core.errors import IllegalAction, InputError
+from ..core.health import damage_type as parse_type
+from ..core.pools import PoolSpec
 from .fight import Fight, roll_event
 from .spending import keep_spending, spending_of
 

@@ -24,8 +24,8 @@ from itertools import repeat
 from operator import attrgetter, is_
 
 from .. import scheduler as sch
-from ..errors import IllegalAction, WodError
-from ..values import replace
+from ..core.errors import IllegalAction, WodError
+from ..core.values import replace
 from . import acting, declare
 from .fight import Fight
 

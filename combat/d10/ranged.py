@@ -27,10 +27,10 @@ from ..attack import (
     ready_weapon,
     two_weapons_no_multi_penalty,
 )
-from ..errors import IllegalAction, InputError
+from ..core.errors import IllegalAction, InputError
 from ..maneuvers import Weapon, tables
-from ..pools import Modifier
-from ..values import replace
+from ..core.pools import Modifier
+from ..core.values import replace
 from .fight import Fight, roll_event
 
 SHOOTING = ("firearm", "bow", "crossbow")

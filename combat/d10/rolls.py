@@ -9,7 +9,7 @@ anything is spent, never at the moment of acting.
 
 from __future__ import annotations
 
-from ..errors import IllegalAction
+from ..core.errors import IllegalAction
 from ..maneuvers import tables
 from .fight import Fight
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .. import scheduler as sch
 from ..attack import _roll_terms, _wounds
-from ..errors import WodError
+from ..core.errors import WodError
 from ..maneuvers import tables
 from . import foresee
 from .fight import Fight

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from . import dice as v5dice
-from ..errors import InputError
+from ..core.errors import InputError
 from ..rules.schema import Bool, Int, ListOf, MapOf, Str, Struct
 
 KIND = Str(choices=("superficial", "aggravated"))

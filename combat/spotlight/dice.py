@@ -16,8 +16,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..dice import roll_faces
-from ..errors import InputError
+from ..core.dice import roll_faces
+from ..core.errors import InputError
 from ..rules.schema import Int, Str, Struct
 
 SCHEMA = Struct(

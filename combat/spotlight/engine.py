@@ -42,10 +42,10 @@ from . import dice as v5dice
 from ..core import intents
 from ..core.events import events_of
 from ..core.outcome import Outcome
-from ..errors import IllegalAction, InputError
+from ..core.errors import IllegalAction, InputError
 from .state import ENGINE as NAME
 from .state import SpotlightState
-from ..values import replace
+from ..core.values import replace
 
 PASS, REMOVED = "pass", "removed"  # the idle defaults, as combat/idle.py names them
 ATTACKS = ("attack", "bite", "grapple")  # the acts that roll (spotlight_attack)
@@ -866,7 +866,7 @@ class SpotlightEngine:
 
     def apply(self, state: SpotlightState, intent: intents.Intent, sheets: Mapping[str, Any],
               rules, rng: random.Random, *, memo=None) -> Outcome:
-        # ``memo`` (combat/memo.py): the d10 engine's plans; nothing here is worth keeping.
+        # ``memo`` (combat/core/memo.py): the d10 engine's plans; nothing here is worth keeping.
         handler = _HANDLERS.get(intent.kind)
         if handler is None:
             raise IllegalAction(d10_only(intent))

@@ -22,8 +22,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..dice import roll_faces
-from ..errors import InputError
+from ..core.dice import roll_faces
+from ..core.errors import InputError
 from ..rules.schema import Bool, Int, ListOf, MapOf, Str, Struct
 
 RESULTS = ("full", "partial", "miss")  # 10+, 7-9, 6-

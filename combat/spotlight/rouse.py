@@ -18,8 +18,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .. import dice
-from ..errors import IllegalAction, InputError
+from ..core import dice
+from ..core.errors import IllegalAction, InputError
 from ..rules.schema import Int, Str, Struct
 
 SCHEMA = Struct(

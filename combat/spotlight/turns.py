@@ -52,14 +52,14 @@ import random
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from .. import dice
-from ..conditions import ended_event, split_expired
-from ..errors import IllegalAction, InputError, RuleIssue, RulesError
+from ..core import dice
+from ..core.conditions import ended_event, split_expired
+from ..core.errors import IllegalAction, InputError, RuleIssue, RulesError
 from ..rules.schema import Bool, Int, ListOf, MapOf, Str, Struct
 from .rouse import SCHEMA as _ROUSE_SCHEMA
 from .state import AMBUSH, ENGINE, Fighter, SpotlightState, pair
-from ..values import plain
-from ..values import replace
+from ..core.values import plain
+from ..core.values import replace
 
 # ---------------------------------------------------------------- the YAML this module reads
 

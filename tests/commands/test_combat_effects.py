@@ -8,7 +8,7 @@ declares first.
 
 import pytest
 
-from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.core.sheet import Sheet
 from tests.commands.test_combat import CombatTest, make_sheet
 from wodcombat.typeclasses.combat import combat_in
 from wodcombat.world import combatlog

@@ -32,10 +32,10 @@ from wodcombat.combat.attack import (
     thrown_max_range,
     two_weapons_no_multi_penalty,
 )
-from wodcombat.combat.errors import IllegalAction, InputError
-from wodcombat.combat.pools import Modifier, PoolSpec
+from wodcombat.combat.core.errors import IllegalAction, InputError
+from wodcombat.combat.core.pools import Modifier, PoolSpec
 from wodcombat.combat.rules.ruleset import load_ruleset
-from wodcombat.combat.sheet import Pool, Sheet
+from wodcombat.combat.core.sheet import Pool, Sheet
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
 

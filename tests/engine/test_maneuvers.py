@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from wodcombat.combat.errors import IllegalAction, InputError, RulesError
+from wodcombat.combat.core.errors import IllegalAction, InputError, RulesError
 from wodcombat.combat.maneuvers import (
     Damage,
     fera_trait_difficulty,
@@ -19,7 +19,7 @@ from wodcombat.combat.maneuvers import (
     time_power_actions,
 )
 from wodcombat.combat.rules.ruleset import load_ruleset
-from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.core.sheet import Sheet
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
 

@@ -136,7 +136,7 @@ def test_CLOSE_11_revised_garou_in_crinos_sweeps_with_an_arm():
     arm": the leg sweep's Dexterity + Brawl at +1, Strength damage, knockdown at +2; only a
     Garou in Crinos may (a Homid Garou is told to shift; anyone else to sweep)."""
     from wodcombat.combat.attack import resolve_attack
-    from wodcombat.combat.errors import IllegalAction
+    from wodcombat.combat.core.errors import IllegalAction
     from tests.engine.d10_checks import A, B, F, atk
 
     rs = rules("revised")

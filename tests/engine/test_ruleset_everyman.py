@@ -27,7 +27,7 @@ from wodcombat.combat.attack import (
     resolve_strafe,
     two_weapons_no_multi_penalty,
 )
-from wodcombat.combat.errors import IllegalAction, InputError
+from wodcombat.combat.core.errors import IllegalAction, InputError
 from wodcombat.combat.rules.ruleset import load_ruleset
 from tests.engine import d10_checks as C
 from tests.engine.d10_checks import (

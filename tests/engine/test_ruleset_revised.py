@@ -30,7 +30,7 @@ from wodcombat.combat.attack import (
     ready_weapon,
     resolve_attack,
 )
-from wodcombat.combat.errors import IllegalAction, InputError
+from wodcombat.combat.core.errors import IllegalAction, InputError
 from wodcombat.combat.rules.ruleset import load_library, load_ruleset
 from tests.engine import d10_checks as C
 from tests.engine.d10_checks import A, B, DODGE, F, atk, declare_all, events, full, hit, started

@@ -26,7 +26,7 @@ from wodcombat.combat.attack import (
     resolve_attack,
     substitution_difficulty,
 )
-from wodcombat.combat.errors import IllegalAction
+from wodcombat.combat.core.errors import IllegalAction
 from wodcombat.combat.rules.ruleset import load_ruleset
 from tests.engine import d10_checks as C
 from tests.engine.d10_checks import A, B, DODGE, STRIKE, F, atk, declare_all, events, started
@@ -291,7 +291,7 @@ def test_DEF_02_dodge_is_dexterity_plus_athletics(rs, nu):
     bare = build_defense_pool(rs, B(Dodge=3), A(), Defense("b", "dodge"), atk())
     assert bare.terms == (("Dexterity", 2),) and bare.difficulty == 6
     assert "Dodge" not in rs.traits.traits and "Dodge" in nu.traits.traits
-    from wodcombat.combat.errors import InputError
+    from wodcombat.combat.core.errors import InputError
     with pytest.raises(InputError, match="not a trait here"):
         rs.traits.resolve("Dodge")
 
@@ -302,7 +302,7 @@ def test_PWR_02_to_04_no_race_limits_on_powers(rs, nu):
     Gnosis in one turn, a Kuei-jin Yin and Yang chi and more Demon Chi than Stamina, and no
     Arete or Lore effect is counted (there is nothing to declare as an effect)."""
     from wodcombat.combat import powers as P
-    from wodcombat.combat.errors import InputError
+    from wodcombat.combat.core.errors import InputError
 
     wolf = C.full(rs, "shifter", race="Garou", form="Homid")
     t = P.check_spend(rs, wolf, P.TurnSpending(), "Rage", 1)

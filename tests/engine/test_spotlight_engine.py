@@ -13,9 +13,9 @@ from wodcombat.combat.spotlight import turns as S
 from wodcombat.combat.core import intents as I
 from wodcombat.combat.core.engine import engine_for, engine_of_state
 from wodcombat.combat.core.events import Event
-from wodcombat.combat.errors import IllegalAction, InputError, RulesError
+from wodcombat.combat.core.errors import IllegalAction, InputError, RulesError
 from wodcombat.combat.rules.ruleset import load_ruleset
-from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.core.sheet import Sheet
 from wodcombat.combat.spotlight.engine import ENGINE, SpotlightEngine
 from wodcombat.combat.spotlight.state import SpotlightOptions, SpotlightState
 from tests.fixed_dice import FixedDice

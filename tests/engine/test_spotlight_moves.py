@@ -12,7 +12,7 @@ import pytest
 
 from wodcombat.combat.spotlight import moves as mv
 from wodcombat.combat.core import intents as I
-from wodcombat.combat.errors import IllegalAction, InputError
+from wodcombat.combat.core.errors import IllegalAction, InputError
 from wodcombat.combat.rules.ruleset import load_library, load_ruleset
 from tests.engine.test_spotlight_engine import RULES, Run, sheet
 

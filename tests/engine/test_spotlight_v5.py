@@ -12,9 +12,9 @@ from wodcombat.combat.spotlight import turns as S
 from wodcombat.combat.spotlight import attack as spa
 from wodcombat.combat.spotlight import dice as v5dice
 from wodcombat.combat.core import intents as I
-from wodcombat.combat.errors import IllegalAction, InputError
+from wodcombat.combat.core.errors import IllegalAction, InputError
 from wodcombat.combat.maneuvers import tables
-from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.core.sheet import Sheet
 from wodcombat.combat.spotlight.engine import ENGINE
 from tests.engine.test_spotlight_engine import RULES, Run, sheet
 from tests.fixed_dice import FixedDice

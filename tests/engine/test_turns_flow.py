@@ -8,7 +8,7 @@ import pytest
 
 from wodcombat.combat import scheduler as S
 from wodcombat.combat.core import intents as I
-from wodcombat.combat.errors import IllegalAction, InputError
+from wodcombat.combat.core.errors import IllegalAction, InputError
 from tests.engine.test_engine_contract import (
     ALICE,
     BOB,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wodcombat.combat.rules.catalog import statement
-from wodcombat.combat.errors import IllegalAction, InputError
+from wodcombat.combat.core.errors import IllegalAction, InputError
 from wodcombat.world import rulebook
 from wodcombat.world.spotlight_text import resolution_text
 from wodcombat.world.text_width import wrap

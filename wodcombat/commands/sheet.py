@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wodcombat.combat.errors import IllegalAction, InputError
+from wodcombat.combat.core.errors import IllegalAction, InputError
 from wodcombat.combat.trait_maximum import maximum_reading, newly_over_maximum
 from wodcombat.world.text_width import wrap
 
@@ -275,7 +275,7 @@ class CmdSheet(WodCommand):
 
     def do_heal(self):
         """Staff: <name>=<levels> <type>, outside a fight (HLT-09 healing by hand)."""
-        from wodcombat.combat.health import DAMAGE_TYPES
+        from wodcombat.combat.core.health import DAMAGE_TYPES
 
         usage = "Usage: +sheet/heal <name>=<levels> <bashing|lethal|aggravated>"
         target = self._staff_target("heal", usage)

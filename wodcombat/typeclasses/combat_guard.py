@@ -41,7 +41,7 @@ def where(script) -> str:
 
 def refuse_second_combat(key: str, name: str, here=None) -> None:
     """Raise IllegalAction when ``key`` already fights somewhere other than ``here``."""
-    from wodcombat.combat.errors import IllegalAction
+    from wodcombat.combat.core.errors import IllegalAction
 
     other = combat_of(key)
     if other is not None and (here is None or other.id != here.id):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from wodcombat import conf
 
-from wodcombat.combat.errors import RuleIssue
+from wodcombat.combat.core.errors import RuleIssue
 from wodcombat.combat.rules.ruleset import Library, Ruleset, load_library
 
 _library: Library | None = None
@@ -200,7 +200,7 @@ def restore(text: str) -> Ruleset:
     """A ruleset back from ``snapshot`` text, validated again by the same schemas."""
     import yaml
 
-    from wodcombat.combat.errors import RulesError
+    from wodcombat.combat.core.errors import RulesError
     from wodcombat.combat.rules.ruleset import META
     from wodcombat.combat.rules.schema import Struct
     from wodcombat.combat.rules.sections import SECTIONS
@@ -210,7 +210,7 @@ def restore(text: str) -> Ruleset:
     problems: list = []
     data = Struct(optional={"ruleset": META, **SECTIONS}).check(raw["data"], "", problems)
     if problems:
-        from wodcombat.combat.errors import RuleIssue
+        from wodcombat.combat.core.errors import RuleIssue
 
         raise RulesError([RuleIssue("snapshot", p, m) for p, m in problems])
     return Ruleset(

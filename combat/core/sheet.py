@@ -33,7 +33,7 @@ class Pool:
     permanent: int
 
 
-@copyable  # copied at every step of a fight: combat/values.py
+@copyable  # copied at every step of a fight: combat/core/values.py
 @dataclass(frozen=True)
 class Sheet:
     splat: str = "mortal"
@@ -123,7 +123,7 @@ class Sheet:
 
     def value(self) -> tuple:
         """Every field as one hashable tuple, built once per instance: plan memos
-        (combat/memo.py) match sheets by value with it, so a sheet read afresh from an
+        (combat/core/memo.py) match sheets by value with it, so a sheet read afresh from an
         Attribute on each command still finds the plan an equal sheet left. Kept in the
         instance ``__dict__`` beside the (frozen) fields, like a cached hash;
         ``with_health`` drops it."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import InputError
-from .rules.schema import Bool, Int, ListOf, Optional, Str, Struct
+from ..rules.schema import Bool, Int, ListOf, Optional, Str, Struct
 from .values import fast_init, replace
 
 DAMAGE_TYPES = ("bashing", "lethal", "aggravated")  # DMG-18
@@ -63,7 +63,7 @@ def _levels_of(section: dict) -> tuple[Level, ...]:
     return tuple(Level(lv["name"], lv["penalty"], lv.get("move", "")) for lv in section["levels"])
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class Applied:
     """What one application of damage did: the new track and what went past Incapacitated."""
@@ -79,7 +79,7 @@ class Applied:
         return self.overflow_lethal + self.overflow_aggravated
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class HealthTrack:
     levels: tuple[Level, ...]
