@@ -141,7 +141,7 @@ class Sheet:
         """``value`` of every field but the health marks: what a soak pool may read
         (ratings, pools, splat, armor; never the track: DICE-10, no wound penalty). A hit
         changes only the marks (``with_health`` keeps this tuple), so the next hit on the
-        same character finds its soak pool again (combat/damage.py ``_soak``)."""
+        same character finds its soak pool again (combat/d10/damage.py ``_soak``)."""
         value = self.__dict__.get("_soak_value")
         if value is None:
             value = self.__dict__["_soak_value"] = (

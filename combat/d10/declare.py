@@ -7,11 +7,11 @@ RNG-03 cover: where you stand is not an action), then the actions go to the sche
 
 from __future__ import annotations
 
-from .. import damage as dmg
-from .. import powers
-from .. import scheduler as sch
+from . import damage as dmg
+from . import powers
+from . import scheduler as sch
 from ..core.errors import IllegalAction, InputError
-from ..maneuvers import COVER, movement_yards, tables
+from ..core.maneuvers import COVER, movement_yards, tables
 from ..core.values import replace
 from . import ambush, close, foresee, mending, ranged, rolls, split_dice, timepower
 from .fight import Fight

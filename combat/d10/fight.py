@@ -11,16 +11,16 @@ from __future__ import annotations
 import random
 from typing import Mapping
 
-from .. import damage as dmg
-from .. import scheduler as sch
-from ..attack import CONDITIONS, Side, WeaponState
+from . import damage as dmg
+from . import scheduler as sch
+from .attack import CONDITIONS, Side, WeaponState
 from ..core.events import Event
 from ..core.errors import IllegalAction, InputError
-from ..maneuvers import tables
+from ..core.maneuvers import tables
 from ..core.memo import Memo
 from ..core.pools import PoolSpec
 from ..core.sheet import Sheet
-from ..state import CombatState
+from .state import CombatState
 from ..core.values import replace
 from .gear import Gear, Grip
 

@@ -10,7 +10,7 @@ where the ruleset allows it, changes to a related one (TURN-10).
 
 from __future__ import annotations
 
-from ..attack import Attack, build_attack_pool
+from .attack import Attack, build_attack_pool
 from ..core.errors import IllegalAction
 from . import close
 from .fight import Fight

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from ..attack import WeaponState
-from ..powers import TurnSpending
+from .attack import WeaponState
+from .powers import TurnSpending
 from ..core.values import copyable, replace
 
 

@@ -23,7 +23,7 @@ import random
 from itertools import repeat
 from operator import attrgetter, is_
 
-from .. import scheduler as sch
+from . import scheduler as sch
 from ..core.errors import IllegalAction, WodError
 from ..core.values import replace
 from . import acting, declare

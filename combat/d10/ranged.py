@@ -19,8 +19,8 @@ changes later (a range, a weapon knocked away) loses the action when acted, neve
 
 from __future__ import annotations
 
-from .. import damage as dmg
-from ..attack import (
+from . import damage as dmg
+from .attack import (
     WeaponState,
     _waived,
     crossbow_reload_actions,
@@ -28,7 +28,7 @@ from ..attack import (
     two_weapons_no_multi_penalty,
 )
 from ..core.errors import IllegalAction, InputError
-from ..maneuvers import Weapon, tables
+from ..core.maneuvers import Weapon, tables
 from ..core.pools import Modifier
 from ..core.values import replace
 from .fight import Fight, roll_event

@@ -10,7 +10,7 @@ anything is spent, never at the moment of acting.
 from __future__ import annotations
 
 from ..core.errors import IllegalAction
-from ..maneuvers import tables
+from ..core.maneuvers import tables
 from .fight import Fight
 
 ROLLED = ("attack", "dodge", "block", "parry")

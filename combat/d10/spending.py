@@ -5,7 +5,7 @@ healing with blood or an Arete effect (``mending.py``).
 
 from __future__ import annotations
 
-from .. import powers
+from . import powers
 from ..core.errors import IllegalAction, InputError
 from ..core.sheet import Sheet
 from .fight import Fight

@@ -3,14 +3,14 @@ set or lifted, cover placed."""
 
 from __future__ import annotations
 
-from .. import damage as dmg
-from .. import scheduler as sch
-from ..attack import CONDITIONS
+from . import damage as dmg
+from . import scheduler as sch
+from .attack import CONDITIONS
 from ..core.conditions import check_turns, known_name
 from ..core.events import Event
 from ..core.errors import IllegalAction, InputError
 from ..core.health import DAMAGE_TYPES
-from ..maneuvers import tables
+from ..core.maneuvers import tables
 from ..core.values import replace
 from . import harm, mending
 from .fight import Fight

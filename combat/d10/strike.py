@@ -15,10 +15,10 @@ goes on. It never stops the attacker.
 
 from __future__ import annotations
 
-from .. import damage as dmg
+from . import damage as dmg
 from ..core import dice
-from .. import scheduler as sch
-from ..attack import (
+from . import scheduler as sch
+from .attack import (
     Attack,
     Context,
     Defense,

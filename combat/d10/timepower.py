@@ -13,7 +13,7 @@ from __future__ import annotations
 
 
 from ..core.errors import IllegalAction
-from ..maneuvers import time_power_actions
+from ..core.maneuvers import time_power_actions
 from .fight import Fight
 
 SOURCE = "time"

@@ -47,7 +47,7 @@ from .state import ENGINE as NAME
 from .state import SpotlightState
 from ..core.values import replace
 
-PASS, REMOVED = "pass", "removed"  # the idle defaults, as combat/idle.py names them
+PASS, REMOVED = "pass", "removed"  # the idle defaults, as combat/d10/idle.py names them
 ATTACKS = ("attack", "bite", "grapple")  # the acts that roll (spotlight_attack)
 HOLDS = "grapple"  # V5: a grapple won holds the target (attack.yaml bite_hold)
 POWER = "power"  # a Discipline Power: a vampire's Rouse Check (SPOT-07, issue 31)
@@ -725,7 +725,7 @@ def _armor(sheet, rules) -> int:
     """SPOT-11: the rating of the armor the target wears (the ruleset's armor table)."""
     if sheet is None or not sheet.armor:
         return 0
-    from ..maneuvers import tables
+    from ..core.maneuvers import tables
 
     try:
         return tables(rules).armor(sheet.armor).rating
@@ -885,7 +885,7 @@ class SpotlightEngine:
     def pending(self, state: SpotlightState) -> list[str]:
         return sp.pending(state)
 
-    # The idle clock, shaped like combat/idle.py so the service treats both engines alike.
+    # The idle clock, shaped like combat/d10/idle.py so the service treats both engines alike.
 
     def stamp(self, state: SpotlightState, timeout: int | None, now: float) -> SpotlightState:
         return stamp(state, timeout, now)

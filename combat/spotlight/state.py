@@ -3,7 +3,7 @@
 Why a second state shape rather than the d10 ``CombatState``: the spotlight engine has no
 declare/act phases, no initiative for opponents, a per-round action budget for opponents, an
 HP track instead of the seven health levels, and a range band per pair of combatants. The
-storage habits are the same as ``combat/state.py``: plain data, defaults left out of
+storage habits are the same as ``combat/d10/state.py``: plain data, defaults left out of
 ``to_dict`` so a big combat stays a small Attribute, ``from_dict`` tolerant of missing keys.
 The operations live in ``combat/spotlight/turns.py``.
 """

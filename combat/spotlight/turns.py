@@ -1,6 +1,6 @@
 """The spotlight engine (seed 004_c9ff39560d2353e0.txt "Combat"; SPOT-01..14 of the catalog).
 
-A different engine behind the same interface as the d10 scheduler (``combat/scheduler.py``):
+A different engine behind the same interface as the d10 scheduler (``combat/d10/scheduler.py``):
 every operation is ``(state, ..., ruleset, [rng]) -> Step(state, events)``, events are plain
 JSON-safe dicts with an ``event`` key, an illegal intent raises ``IllegalAction`` saying what
 is allowed instead and the caller's (frozen) state is untouched. ``prompts(state)`` and

@@ -244,7 +244,7 @@ class TestReload(CombatTest):
         from evennia.scripts.models import ScriptDB
 
         fresh = ScriptDB.objects.get(id=script.id)
-        from wodcombat.combat.state import CombatState
+        from wodcombat.combat.d10.state import CombatState
 
         self.assertEqual(CombatState.from_dict(json.loads(fresh.stored_text())),
                          before)
@@ -589,7 +589,7 @@ def test_names_typed_are_found_as_a_scan_finds_them_and_the_table_is_kept():
     """Issue 13: ``+combat/act Bob`` finds Bob in a table of names kept while the same
     combatants stand in the same places; the first of two alike, any case; a join draws it
     again."""
-    from wodcombat.combat.state import Combatant, CombatState
+    from wodcombat.combat.d10.state import Combatant, CombatState
     from wodcombat.combat.core.values import replace
     from wodcombat.commands import combat as cmd
 

@@ -18,7 +18,7 @@ from wodcombat.combat.core.errors import IllegalAction, InputError
 from wodcombat.combat.rules.ruleset import load_ruleset
 from wodcombat.combat.spotlight.engine import ENGINE as SPOT
 from wodcombat.combat.spotlight.state import SpotlightState
-from wodcombat.combat.state import CombatState
+from wodcombat.combat.d10.state import CombatState
 
 
 def blind(f, turns=None, name="blinded", who=DEE):

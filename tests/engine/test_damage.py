@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from wodcombat.combat import damage as D
+from wodcombat.combat.d10 import damage as D
 from wodcombat.combat.core.errors import IllegalAction, InputError, RulesError
 from wodcombat.combat.core.pools import Modifier
 from wodcombat.combat.rules.ruleset import Ruleset, load_ruleset

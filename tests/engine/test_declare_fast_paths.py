@@ -9,10 +9,10 @@ import pathlib
 
 import pytest
 
-from wodcombat.combat import scheduler as S
+from wodcombat.combat.d10 import scheduler as S
 from wodcombat.combat.core.errors import IllegalAction, InputError
 from wodcombat.combat.rules.ruleset import load_ruleset
-from wodcombat.combat.state import plain
+from wodcombat.combat.d10.state import plain
 
 RULES = pathlib.Path(__file__).resolve().parents[2] / "rules"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from wodcombat.combat import healing as H
+from wodcombat.combat.d10 import healing as H
 from wodcombat.combat.core.errors import IllegalAction, InputError
 from wodcombat.combat.rules.ruleset import load_ruleset
 from wodcombat.combat.core.sheet import Pool, Sheet

@@ -9,10 +9,10 @@ import shutil
 
 import pytest
 
-from wodcombat.combat import scheduler as S
+from wodcombat.combat.d10 import scheduler as S
 from wodcombat.combat.core.errors import IllegalAction, InputError, RulesError
 from wodcombat.combat.rules.ruleset import load_ruleset
-from wodcombat.combat.state import CombatState
+from wodcombat.combat.d10.state import CombatState
 from tests.fixed_dice import FixedDice
 
 RULES = pathlib.Path(__file__).resolve().parents[2] / "rules"

@@ -13,7 +13,7 @@ from wodcombat.combat.spotlight import attack as spa
 from wodcombat.combat.spotlight import dice as v5dice
 from wodcombat.combat.core import intents as I
 from wodcombat.combat.core.errors import IllegalAction, InputError
-from wodcombat.combat.maneuvers import tables
+from wodcombat.combat.core.maneuvers import tables
 from wodcombat.combat.core.sheet import Sheet
 from wodcombat.combat.spotlight.engine import ENGINE
 from tests.engine.test_spotlight_engine import RULES, Run, sheet

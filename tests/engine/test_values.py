@@ -8,7 +8,7 @@ import pytest
 from wodcombat.combat.d10.gear import Gear, Grip
 from wodcombat.combat.core.pools import Modifier
 from wodcombat.combat.core.sheet import Sheet
-from wodcombat.combat.state import Combatant, CombatState, Condition
+from wodcombat.combat.d10.state import Combatant, CombatState, Condition
 from wodcombat.combat.core.values import fast_init, replace
 
 

@@ -14,7 +14,7 @@ from typing import Callable
 
 from wodcombat.combat.core.errors import InputError
 from wodcombat.combat.core.health import damage_type
-from wodcombat.combat.maneuvers import COVER, tables
+from wodcombat.combat.core.maneuvers import COVER, tables
 from wodcombat.combat.core.player_text import did_you_mean
 
 DEFENSES = ("dodge", "block", "parry")

@@ -140,7 +140,7 @@ class CmdRules(WodCommand):
         self.msg("\n".join(lines))
 
     def _tables(self):
-        from wodcombat.combat.maneuvers import tables
+        from wodcombat.combat.core.maneuvers import tables
 
         name = self.args.strip() or None
         rs = rulebook.get(name)

@@ -201,7 +201,7 @@ class CmdSheet(WodCommand):
         return f"{target.key} {verb[:-1] + 'ies' if verb.endswith('y') else verb + 's'}"
 
     def do_equip(self):
-        from wodcombat.combat.maneuvers import tables
+        from wodcombat.combat.core.maneuvers import tables
 
         target, sheet, item = self._gear_target("equip")
         weapon = tables(self.ruleset_here()).weapon(item).name
@@ -213,7 +213,7 @@ class CmdSheet(WodCommand):
         self.msg(f"{self._says(target, 'now carry')}: {', '.join(sheet.weapons + (weapon,))}.")
 
     def do_unequip(self):
-        from wodcombat.combat.maneuvers import tables
+        from wodcombat.combat.core.maneuvers import tables
 
         target, sheet, item = self._gear_target("unequip")
         low = item.lower()
@@ -233,7 +233,7 @@ class CmdSheet(WodCommand):
         self.msg(f"{self._says(target, 'now carry')}: {', '.join(keep) or 'no weapons'}.")
 
     def do_armor(self):
-        from wodcombat.combat.maneuvers import tables
+        from wodcombat.combat.core.maneuvers import tables
 
         target, sheet, item = self._gear_target("armor")
         name = "" if item.lower() in ("none", "off", "-") else tables(self.ruleset_here()).armor(

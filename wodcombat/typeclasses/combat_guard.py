@@ -5,7 +5,7 @@ middle of a fight. (A failed command's writes are undone in ``rollback.py``.)
   in at most one combat).
 * ``remove_deleted``: ``Character.at_object_delete`` takes the character out of its combat
   and tells the room. A character who only disconnects stays in; the idle rules
-  (``combat/idle.py``) deal with them.
+  (``combat/d10/idle.py``) deal with them.
 """
 
 from __future__ import annotations

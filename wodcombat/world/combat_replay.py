@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
-from wodcombat.combat import idle
+from wodcombat.combat.d10 import idle
 from wodcombat.combat.core import intents as it
 from wodcombat.combat.core.dice_log import OutOfDice, ReplayDice
 from wodcombat.combat.core.engine import engine_of_state

@@ -24,7 +24,7 @@ from typing import Any
 from wodcombat import conf
 from django.db import transaction
 
-from wodcombat.combat import idle
+from wodcombat.combat.d10 import idle
 from wodcombat.combat.core import intents as it
 from wodcombat.combat.core.dice_log import RecordingDice
 from wodcombat.combat.core.engine import engine_for

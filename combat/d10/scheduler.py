@@ -38,14 +38,14 @@ import random
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from .core import dice
-from .core.events import Event
-from .core.errors import IllegalAction, InputError, RuleIssue, RulesError
-from .core.pools import Modifier
-from .rules.schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
-from .core.conditions import ended_event, split_expired
+from ..core import dice
+from ..core.events import Event
+from ..core.errors import IllegalAction, InputError, RuleIssue, RulesError
+from ..core.pools import Modifier
+from ..rules.schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
+from ..core.conditions import ended_event, split_expired
 from .state import MODES, Combatant, CombatState, Condition, Options, Slot, plain
-from .core.values import copier, fast_init, replace
+from ..core.values import copier, fast_init, replace
 
 # ---------------------------------------------------------------- the YAML this module reads
 
@@ -128,7 +128,7 @@ TURNS_SCHEMA = Struct(
                 },
             )
         ),
-        # Idle players (read by combat/idle.py): what the game declares for someone who lets
+        # Idle players (read by combat/d10/idle.py): what the game declares for someone who lets
         # the combat's timeout pass: nothing (pass) or a full (desperate) defense.
         "idle": Struct(
             required={"declare": Str(choices=("pass", "full_defense"))},
@@ -359,7 +359,7 @@ def _prompts(state: CombatState) -> list[tuple[str, str]]:
 
 
 def _remember(state: CombatState, waiting: Iterable[tuple[str, str]]) -> tuple:
-    """Keep ``prompts(state)`` on the state (its ``_waiting`` cache, combat/state.py)."""
+    """Keep ``prompts(state)`` on the state (its ``_waiting`` cache, combat/d10/state.py)."""
     waiting = tuple(waiting)
     object.__setattr__(state, "_waiting", waiting)
     return waiting

@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import random
 
-from .core import dice as dicemod
+from ..core import dice as dicemod
 from .damage import faces_for, family_of, pay_costs, track_of, wound_modifier
-from .core.errors import IllegalAction, InputError
+from ..core.errors import IllegalAction, InputError
 from .healing import HealResult, _heal, _result
-from .core.health import DAMAGE_TYPES, damage_type as parse_damage_type
-from .core.pools import PoolSpec
-from .rules.schema import Bool, Int, ListOf, MapOf, Str, Struct
+from ..core.health import DAMAGE_TYPES, damage_type as parse_damage_type
+from ..core.pools import PoolSpec
+from ..rules.schema import Bool, Int, ListOf, MapOf, Str, Struct
 
 _TYPES = Str(choices=DAMAGE_TYPES)
 

@@ -59,7 +59,7 @@ COMP-02.
 
 Conditions (``CONDITIONS``): ok, incapacitated, unconscious, torpor, rage_active, reverted,
 dying, dead. rage_active / reverted / dying die on any further damage (HLT-04); dying is
-"dead unless it Rage-heals now" (``wodcombat.combat.healing.rage_heal``).
+"dead unless it Rage-heals now" (``wodcombat.combat.d10.healing.rage_heal``).
 """
 
 from __future__ import annotations
@@ -69,13 +69,13 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from .core import dice as dicemod
-from .core.errors import IllegalAction, InputError, RuleIssue, RulesError
-from .core.health import DAMAGE_TYPES, Applied, HealthTrack, damage_type as parse_damage_type
-from .core.pools import Modifier, PoolSpec
-from .rules.schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
-from .core.sheet import Pool, Sheet
-from .core.values import fast_init, replace
+from ..core import dice as dicemod
+from ..core.errors import IllegalAction, InputError, RuleIssue, RulesError
+from ..core.health import DAMAGE_TYPES, Applied, HealthTrack, damage_type as parse_damage_type
+from ..core.pools import Modifier, PoolSpec
+from ..rules.schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
+from ..core.sheet import Pool, Sheet
+from ..core.values import fast_init, replace
 
 # ---------------------------------------------------------------- conditions
 

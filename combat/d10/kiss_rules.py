@@ -19,12 +19,12 @@ import random
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from .core import dice as dicemod
+from ..core import dice as dicemod
 from .damage import faces_for, family_of
-from .core.errors import IllegalAction, InputError
-from .rules.schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
-from .core.sheet import Pool, Sheet
-from .core.values import replace
+from ..core.errors import IllegalAction, InputError
+from ..rules.schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
+from ..core.sheet import Pool, Sheet
+from ..core.values import replace
 
 _RESIST = Struct(
     required={"trait": Str(), "difficulty": Int(1, 10)},
