@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 import engine as B  # noqa: E402
 
 from wodcombat.combat import simulate as sim  # noqa: E402
-from wodcombat.combat.memo import Memo  # noqa: E402
-from wodcombat.combat.ruleset import load_ruleset  # noqa: E402
+from wodcombat.combat.core.memo import Memo  # noqa: E402
+from wodcombat.combat.rules.ruleset import load_ruleset  # noqa: E402
 
 
 def main(kind: str, n: int) -> None:

@@ -85,11 +85,11 @@ def _module_caches() -> dict:
     """Lengths of the game's bounded, module-level caches (those a soak could fill)."""
     sizes = {}
     table = {
-        "wodcombat.combat.attack": ("_PLANS", "_TOKENS", "_TOKEN_OF"),
-        "wodcombat.combat.sheet": ("_VALUE_KEYS",),
-        "wodcombat.combat.damage": ("_MEMO",),
-        "wodcombat.combat.health": ("_LEVELS",),
-        "wodcombat.combat.values": ("_COPIERS",),
+        "wodcombat.combat.d10.attack": ("_PLANS", "_TOKENS", "_TOKEN_OF"),
+        "wodcombat.combat.core.sheet": ("_VALUE_KEYS",),
+        "wodcombat.combat.d10.damage": ("_MEMO",),
+        "wodcombat.combat.core.health": ("_LEVELS",),
+        "wodcombat.combat.core.values": ("_COPIERS",),
     }
     for modname, names in table.items():
         mod = sys.modules.get(modname)
@@ -97,9 +97,9 @@ def _module_caches() -> dict:
             value = getattr(mod, name, None) if mod else None
             if value is not None:
                 sizes[f"{modname}.{name}"] = len(value)
-    damage = sys.modules.get("wodcombat.combat.damage")
-    if getattr(damage, "_MEMO", None) is not None:  # gone since issue 32: combat/memo.py
-        sizes["wodcombat.combat.damage._MEMO entries"] = sum(
+    damage = sys.modules.get("wodcombat.combat.d10.damage")
+    if getattr(damage, "_MEMO", None) is not None:  # gone since issue 32: combat/core/memo.py
+        sizes["wodcombat.combat.d10.damage._MEMO entries"] = sum(
             len(v[1]) for v in damage._MEMO.values())
     tw = sys.modules.get("wodcombat.world.text_width")
     if tw is not None:
@@ -218,9 +218,10 @@ def cache_costs() -> dict:
     import sys as _sys
 
     out = {}
-    targets = [("wodcombat.combat.attack", "_TOKENS"), ("wodcombat.combat.attack", "_TOKEN_OF"),
-               ("wodcombat.combat.attack", "_PLANS"), ("wodcombat.combat.damage", "_MEMO"),
-               ("wodcombat.combat.sheet", "_VALUE_KEYS")]
+    targets = [("wodcombat.combat.d10.attack", "_TOKENS"),
+               ("wodcombat.combat.d10.attack", "_TOKEN_OF"),
+               ("wodcombat.combat.d10.attack", "_PLANS"), ("wodcombat.combat.d10.damage", "_MEMO"),
+               ("wodcombat.combat.core.sheet", "_VALUE_KEYS")]
     for modname, name in targets:
         mod = _sys.modules.get(modname)
         cache = getattr(mod, name, None) if mod else None

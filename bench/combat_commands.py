@@ -86,7 +86,7 @@ def one_size(n: int, turns: int, seed: int, profiler=None, only: str = "") -> di
     from evennia import create_object
     from unittest import mock
 
-    from wodcombat.combat import scheduler as sch
+    from wodcombat.combat.d10 import scheduler as sch
     from wodcombat.typeclasses.combat import combat_in
 
     room = create_object("typeclasses.rooms.Room", key=f"Bench{n}")

@@ -52,10 +52,10 @@ sys.path.insert(0, str(ROOT))
 from wodcombat.combat.core import intents as it  # noqa: E402
 from wodcombat.combat.core.engine import engine_for  # noqa: E402
 from wodcombat.combat.d10.fight import OUT_OF_ACTION  # noqa: E402
-from wodcombat.combat.errors import WodError  # noqa: E402
-from wodcombat.combat.memo import Memo  # noqa: E402
-from wodcombat.combat.ruleset import load_ruleset  # noqa: E402
-from wodcombat.combat.sheet import Sheet  # noqa: E402
+from wodcombat.combat.core.errors import WodError  # noqa: E402
+from wodcombat.combat.core.memo import Memo  # noqa: E402
+from wodcombat.combat.rules.ruleset import load_ruleset  # noqa: E402
+from wodcombat.combat.core.sheet import Sheet  # noqa: E402
 
 # ---------------------------------------------------------------- sheets, as +sheet/set makes them
 
@@ -322,7 +322,7 @@ def crowd_declarations(rs, size: int, seed: int, want: int = 400, turns: int = 3
 def timed(rs, cases, n, seconds, seed, fresh, memo=None):
     """``apply`` each (state, Act, sheets) in turn; (resolutions, CPU seconds, hits). A hit
     is an attack that got through the defense (a ``hit`` event). ``memo``: one
-    ``combat.memo.Memo`` kept over the run, as the simulator keeps one (None: each call
+    ``combat.core.memo.Memo`` kept over the run, as the simulator keeps one (None: each call
     makes its own, as a game command does)."""
     apply = engine_for(rs).apply
     rng = random.Random(seed)
@@ -376,7 +376,7 @@ def main(argv=None) -> int:
     p.add_argument("--declare", action="store_true",
                    help="time declarations (+combat/declare) instead of acts")
     p.add_argument("--memo", choices=("run", "call"), default="run",
-                   help="run: one combat.memo.Memo per scenario, as the simulator keeps one "
+                   help="run: one combat.core.memo.Memo per scenario, as the simulator keeps one "
                         "per run (default); call: a new one per apply, as a game command")
     args = p.parse_args(argv)
     rs = load_ruleset(args.rules, args.ruleset)

@@ -24,15 +24,15 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from wodcombat.combat import dice  # noqa: E402
-from wodcombat.combat.damage import track_of  # noqa: E402
+from wodcombat.combat.core import dice  # noqa: E402
+from wodcombat.combat.d10.damage import track_of  # noqa: E402
 from wodcombat.combat.core.events import Event  # noqa: E402
 from wodcombat.combat.d10.fight import roll_event  # noqa: E402
-from wodcombat.combat.pools import PoolSpec  # noqa: E402
-from wodcombat.combat.ruleset import load_ruleset  # noqa: E402
-from wodcombat.combat.sheet import Sheet  # noqa: E402
-from wodcombat.combat.state import Combatant, CombatState  # noqa: E402
-from wodcombat.combat.values import replace  # noqa: E402
+from wodcombat.combat.core.pools import PoolSpec  # noqa: E402
+from wodcombat.combat.rules.ruleset import load_ruleset  # noqa: E402
+from wodcombat.combat.core.sheet import Sheet  # noqa: E402
+from wodcombat.combat.d10.state import Combatant, CombatState  # noqa: E402
+from wodcombat.combat.core.values import replace  # noqa: E402
 
 
 def per_call(fn, n: int = 20000) -> float:

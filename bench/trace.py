@@ -73,8 +73,8 @@ def record(intent, out, error, rng) -> str:
 def wrap_engines(sink: Callable[[str], None]) -> Callable[[], None]:
     """Record every ``apply`` of both engines into ``sink``; returns the undo."""
     from wodcombat.combat.d10.engine import D10Engine
-    from wodcombat.combat.errors import WodError
-    from wodcombat.combat.spotlight_engine import ENGINE as SPOT
+    from wodcombat.combat.core.errors import WodError
+    from wodcombat.combat.spotlight.engine import ENGINE as SPOT
 
     undo = []
     for cls in {D10Engine, type(SPOT)}:
@@ -119,7 +119,7 @@ def scenarios(fights: int, crowd: int) -> list[tuple[str, list[str]]]:
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(ROOT / "bench"))
     from wodcombat.combat import simulate as sim
-    from wodcombat.combat.ruleset import load_ruleset
+    from wodcombat.combat.rules.ruleset import load_ruleset
     from wodcombat.commands import matchup
 
     import engine as bench_engine  # bench/engine.py

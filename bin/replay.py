@@ -14,7 +14,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from wodcombat.combat.ruleset import load_ruleset  # noqa: E402
+from wodcombat.combat.rules.ruleset import load_ruleset  # noqa: E402
 from wodcombat.world import combat_replay  # noqa: E402
 
 

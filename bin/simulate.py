@@ -29,9 +29,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bin"))
 
 from wodcombat.combat import simulate as sim  # noqa: E402
-from wodcombat.combat.errors import WodError  # noqa: E402
-from wodcombat.combat.ruleset import load_library, load_ruleset  # noqa: E402
-from wodcombat.combat.sheet import Sheet  # noqa: E402
+from wodcombat.combat.core.errors import WodError  # noqa: E402
+from wodcombat.combat.rules.ruleset import load_library, load_ruleset  # noqa: E402
+from wodcombat.combat.core.sheet import Sheet  # noqa: E402
 from wodcombat.commands import matchup  # noqa: E402
 
 DEFAULT_RULESET = "numetal"  # server/conf/settings.py COMBAT_RULESET's default

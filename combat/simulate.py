@@ -31,9 +31,9 @@ from typing import Any, Callable, Mapping
 from .core import intents as it
 from .core.engine import engine_for
 from .d10.fight import OUT_OF_ACTION
-from .errors import WodError
-from .memo import Memo
-from .sheet import Sheet
+from .core.errors import WodError
+from .core.memo import Memo
+from .core.sheet import Sheet
 
 A, B = "#1", "#2"  # the two sides' keys (dbref-like, as the game's)
 ORGANIZER = "#0"  # who moves the fight on (the game itself)
@@ -247,7 +247,7 @@ class Prepared:
     after both sides joined (joining rolls no dice, and ``apply`` is pure)."""
 
     def __init__(self, m: Matchup, rules=None):
-        from .ruleset import load_ruleset
+        from .rules.ruleset import load_ruleset
 
         self.m = m
         self.rules = rules if rules is not None else load_ruleset(m.rules_dir, m.ruleset)
@@ -263,7 +263,7 @@ class Prepared:
                                       random.Random(0)).state
         self.joined = state
         self.plans = {A: m.a, B: m.b}
-        # the plans this run's fights share (combat/memo.py): one matchup asks for the same
+        # the plans this run's fights share (combat/core/memo.py): one matchup asks for the same
         # few over and over
         self.memo = Memo()
 

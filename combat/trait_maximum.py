@@ -7,8 +7,8 @@ in ``ratings`` its own (Arete to 10, M20), everyone else the section's ``rating`
 
 from __future__ import annotations
 
-from .healing import generation
-from .sheet import Sheet
+from .d10.healing import generation
+from .core.sheet import Sheet
 
 
 def trait_maximum(sheet: Sheet, ruleset, canon: str) -> tuple[int, str] | None:

@@ -44,7 +44,7 @@ def test_every_module_is_loaded_under_one_name():
 
 def test_the_walk_finds_the_engine_the_rules_loader_and_the_app():
     names = set(plugin_modules())
-    for name in ("wodcombat.combat.core.engine", "wodcombat.combat.ruleset", "wodcombat.apps",
+    for name in ("wodcombat.combat.core.engine", "wodcombat.combat.rules.ruleset", "wodcombat.apps",
                  "wodcombat.commands.cmdset", "wodcombat.migrations.0001_initial",
                  "wodcombat.management.commands.wodcombat"):
         assert name in names, name

@@ -3,8 +3,8 @@ commit encodes again only the combatants that are new objects (wodcombat/world/s
 
 import json
 
-from wodcombat.combat.state import Combatant, CombatState
-from wodcombat.combat.values import replace
+from wodcombat.combat.d10.state import Combatant, CombatState
+from wodcombat.combat.core.values import replace
 from wodcombat.world.state_text import StateText
 
 
@@ -48,7 +48,7 @@ def test_joins_leaves_and_reorders_keep_the_others_texts():
 def test_a_delta_read_back_onto_the_state_before_gives_the_text():
     from wodcombat.world.state_text import apply_delta, is_delta
 
-    from wodcombat.combat.state import Slot
+    from wodcombat.combat.d10.state import Slot
 
     w = StateText()
     a, b, c = fighter("#1"), fighter("#2"), fighter("#3")

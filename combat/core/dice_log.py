@@ -3,7 +3,8 @@
 ``RecordingDice`` wraps the game's generator and keeps every face it dealt; the log stores
 them with the intent. ``ReplayDice`` deals those faces back in order, so re-applying a
 logged intent to its logged state reproduces its events exactly (``bin/replay``). Both
-answer through ``randint``, the path ``wodcombat.combat.dice.roll_faces`` takes for such generators.
+answer through ``randint``, the path ``wodcombat.combat.core.dice.roll_faces`` takes for
+such generators.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ class RecordingDice(random.Random):
         self.inner = inner
         self.faces: list[int] = []
         # A generator with the stock ``randint`` (the game's) deals a face from one
-        # ``random()``, uniform like ``randint`` and a fifth of its cost (combat/dice.py
+        # ``random()``, uniform like ``randint`` and a fifth of its cost (combat/core/dice.py
         # ``roll_faces`` says the same); one with its own (tests' exact faces) is asked.
         own = getattr(inner.randint, "__func__", None) is not _RANDINT
         self._draw = inner.randint if own else None

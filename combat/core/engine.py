@@ -23,7 +23,7 @@ class Engine(Protocol):
               rng: random.Random, *, memo: Any = None) -> Outcome:
         """Pure: the new state, the sheets changed (by key) and the events. An illegal intent
         raises ``IllegalAction``/``InputError`` and changes nothing. ``memo`` (a
-        ``combat.memo.Memo``, kept by the caller as long as it likes: one simulation run)
+        ``combat.core.memo.Memo``, kept by the caller as long as it likes: one simulation run)
         spares building equal plans again; without one, each call makes its own."""
 
     def load(self, data: Mapping) -> Any:
@@ -41,10 +41,10 @@ def engine_name(rules) -> str:
 
 
 def engine_for(rules) -> Engine:
-    from .. import spotlight
+    from ..spotlight import turns as spotlight
 
     if spotlight.engine_of(rules) == "spotlight":
-        from ..spotlight_engine import ENGINE
+        from ..spotlight.engine import ENGINE
     else:
         from ..d10.engine import ENGINE
     return ENGINE
@@ -53,7 +53,7 @@ def engine_for(rules) -> Engine:
 def engine_of_state(data: Mapping) -> Engine:
     """The engine a stored state belongs to (its ``engine`` field; d10 states have none)."""
     if data.get("engine") == "spotlight":
-        from ..spotlight_engine import ENGINE
+        from ..spotlight.engine import ENGINE
     else:
         from ..d10.engine import ENGINE
     return ENGINE

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar, Mapping
 
-from ..errors import InputError
+from .errors import InputError
 
 GAME = "#0"  # ``by`` when the game itself acts (timeouts, deletions)
 
@@ -191,7 +191,7 @@ class Change(Intent):
 
 @intent("condition")
 class SetCondition(Intent):
-    """``turns``: how many turns it lasts (issue 31; combat/conditions.py counts them),
+    """``turns``: how many turns it lasts (issue 31; combat/core/conditions.py counts them),
     None: until removed, or the ruleset's own length for a condition its tables time."""
 
     condition: str = ""

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from ..values import fast_init
+from .values import fast_init
 from .events import Event
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class Outcome:
     state: Any

@@ -3,10 +3,10 @@ actions that are not attacks (aim, reload, move, rise, escape, ready)."""
 
 from __future__ import annotations
 
-from .. import damage as dmg
-from .. import scheduler as sch
-from ..attack import ready_weapon, resolve_escape
-from ..values import replace
+from . import damage as dmg
+from . import scheduler as sch
+from .attack import ready_weapon, resolve_escape
+from ..core.values import replace
 from . import change, close, kiss, mending, ranged
 from .fight import OUT_OF_ACTION, Fight, roll_event
 from .gear import Aim

@@ -15,9 +15,9 @@ happens and they declare as usual. Once a fight per ambusher.
 
 from __future__ import annotations
 
-from .. import scheduler as sch
-from ..attack import Side, resolve_ambush
-from ..errors import IllegalAction
+from . import scheduler as sch
+from .attack import Side, resolve_ambush
+from ..core.errors import IllegalAction
 from .close import close_of, set_close
 from .fight import Fight, roll_event
 from .strike import attack

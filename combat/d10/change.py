@@ -7,8 +7,8 @@ then any new action may take its place (READING, rules/README.md).
 
 from __future__ import annotations
 
-from .. import scheduler as sch
-from ..errors import IllegalAction
+from . import scheduler as sch
+from ..core.errors import IllegalAction
 from . import foresee
 from .fight import Fight
 

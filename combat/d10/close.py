@@ -2,7 +2,7 @@
 maneuvers", "Complications"; V20 p. 273-277).
 
 ``strike.attack`` asks this module for what an attack's ``Attack`` and ``Context`` need that
-the fight knows and the pure attack layer (``combat/attack.py``) cannot see: how many foes
+the fight knows and the pure attack layer (``combat/d10/attack.py``) cannot see: how many foes
 engage each side (CLOSE-08), how fast each side moves (COMP-05), a riposte earned by a parry
 (CLOSE-09), a tackle last turn (CLOSE-01 bite), a dazed target (COMP-02), a held target
 (COMP-03), blindness mitigations and Blind Fighting (COMP-01, MAN-12), an ambush won (MAN-01),
@@ -19,15 +19,15 @@ from operator import attrgetter, is_not, itemgetter
 from types import MappingProxyType
 from typing import Mapping
 
-from .. import scheduler as sch
-from ..attack import (CONDITIONS, Attack, Context, Magic, Side, _natural, _parry_item,
+from . import scheduler as sch
+from .attack import (CONDITIONS, Attack, Context, Magic, Side, _natural, _parry_item,
                       blind_fighting)
-from ..errors import IllegalAction, InputError
-from ..maneuvers import PACES, form_allowed, movement_yards, tables
-from ..pools import Modifier, PoolSpec
-from ..sheet import Pool
-from ..memo import Memo
-from ..values import replace
+from ..core.errors import IllegalAction, InputError
+from ..core.maneuvers import PACES, form_allowed, movement_yards, tables
+from ..core.pools import Modifier, PoolSpec
+from ..core.sheet import Pool
+from ..core.memo import Memo
+from ..core.values import replace
 from . import kiss  # the Kiss (CLOSE-14) checked with the other declared close attacks
 from .fight import OUT_OF_ACTION, Fight, roll_event
 from .gear import Close
@@ -117,7 +117,7 @@ def engaged(f: Fight, keys: tuple[str, ...]) -> dict[str, int]:
 
 
 _ACTIONS = attrgetter("actions")
-# The last table of ``_attacks_on`` is kept in the memo (combat/memo.py ``attacks``) with
+# The last table of ``_attacks_on`` is kept in the memo (combat/core/memo.py ``attacks``) with
 # the declarations it was built from, as one pair replaced whole (a reader never sees the one
 # without the other). Declarations change only when someone declares; every attack and
 # declared attack asks (a scan of every declaration each time was the cost of an act that

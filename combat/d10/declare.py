@@ -7,12 +7,12 @@ RNG-03 cover: where you stand is not an action), then the actions go to the sche
 
 from __future__ import annotations
 
-from .. import damage as dmg
-from .. import powers
-from .. import scheduler as sch
-from ..errors import IllegalAction, InputError
-from ..maneuvers import COVER, movement_yards, tables
-from ..values import replace
+from . import damage as dmg
+from . import powers
+from . import scheduler as sch
+from ..core.errors import IllegalAction, InputError
+from ..core.maneuvers import COVER, movement_yards, tables
+from ..core.values import replace
 from . import ambush, close, foresee, mending, ranged, rolls, split_dice, timepower
 from .fight import Fight
 from .spending import keep_spending, pay, spending_of

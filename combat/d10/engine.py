@@ -10,16 +10,16 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Mapping
 
-from .. import idle
-from .. import scheduler as sch
+from . import idle
+from . import scheduler as sch
 from ..core import intents as it
 from ..core.events import events_of
 from ..core.outcome import Outcome
-from ..damage import INCAPACITATED, health_pool_of
-from ..errors import IllegalAction, InputError
-from ..memo import Memo
-from ..state import CombatState
-from ..values import replace
+from .damage import INCAPACITATED, health_pool_of
+from ..core.errors import IllegalAction, InputError
+from ..core.memo import Memo
+from .state import CombatState
+from ..core.values import replace
 from . import acting, change, declare, flags, mending, pacing, staff
 from .declare import set_cover
 from .fight import OUT_OF_ACTION, Fight
@@ -255,7 +255,7 @@ class D10Engine:
     def pending(self, state: CombatState) -> list[str]:
         return sch.pending(state)
 
-    # the idle clock (combat/idle.py): a deadline on the state, applied by ``Expire``
+    # the idle clock (combat/d10/idle.py): a deadline on the state, applied by ``Expire``
     def stamp(self, state: CombatState, timeout: int | None, now: float) -> CombatState:
         return idle.stamp(state, timeout, now)
 

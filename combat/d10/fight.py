@@ -11,17 +11,17 @@ from __future__ import annotations
 import random
 from typing import Mapping
 
-from .. import damage as dmg
-from .. import scheduler as sch
-from ..attack import CONDITIONS, Side, WeaponState
+from . import damage as dmg
+from . import scheduler as sch
+from .attack import CONDITIONS, Side, WeaponState
 from ..core.events import Event
-from ..errors import IllegalAction, InputError
-from ..maneuvers import tables
-from ..memo import Memo
-from ..pools import PoolSpec
-from ..sheet import Sheet
-from ..state import CombatState
-from ..values import replace
+from ..core.errors import IllegalAction, InputError
+from ..core.maneuvers import tables
+from ..core.memo import Memo
+from ..core.pools import PoolSpec
+from ..core.sheet import Sheet
+from .state import CombatState
+from ..core.values import replace
 from .gear import Gear, Grip
 
 # HLT-02..05 outcomes that take a combatant out of the turn (they keep their place in the
@@ -48,7 +48,7 @@ class Fight:
     def __init__(self, state: CombatState, sheets: Mapping[str, Sheet], rules,
                  rng: random.Random, by: str, memo: Memo | None = None):
         self.state = state
-        # what this call reuses (combat/memo.py): the attack and soak plans
+        # what this call reuses (combat/core/memo.py): the attack and soak plans
         self.memo = Memo() if memo is None else memo
         self.rules = rules
         self.rng = rng

@@ -4,8 +4,8 @@ for the Gurahl, that the ruleset's initiative modifiers name. Set by staff with
 
 from __future__ import annotations
 
-from .. import scheduler as sch
-from ..errors import InputError
+from . import scheduler as sch
+from ..core.errors import InputError
 from .fight import Fight
 
 

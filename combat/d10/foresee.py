@@ -10,8 +10,8 @@ where the ruleset allows it, changes to a related one (TURN-10).
 
 from __future__ import annotations
 
-from ..attack import Attack, build_attack_pool
-from ..errors import IllegalAction
+from .attack import Attack, build_attack_pool
+from ..core.errors import IllegalAction
 from . import close
 from .fight import Fight
 

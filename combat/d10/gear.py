@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from ..attack import WeaponState
-from ..powers import TurnSpending
-from ..values import copyable, replace
+from .attack import WeaponState
+from .powers import TurnSpending
+from ..core.values import copyable, replace
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +41,7 @@ class Penalty:
     reason: str
 
 
-@copyable  # copied at every step of a fight: combat/values.py
+@copyable  # copied at every step of a fight: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class Close:
     """Close-combat facts that outlive one attack (combat/d10/close.py): CLOSE-09 a riposte
@@ -66,7 +66,7 @@ class Close:
                       if k in ("riposte", "tackled", "blind_fight", "ambush") and v})
 
 
-@copyable  # copied at every step of a fight: combat/values.py
+@copyable  # copied at every step of a fight: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class Gear:
     cover: str = "none"

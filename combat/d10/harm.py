@@ -17,9 +17,9 @@ named source (fire, sunlight, silver, an "unsoakable" power) rather than as fixe
 
 from __future__ import annotations
 
-from .. import damage as dmg
-from ..errors import IllegalAction, InputError
-from ..maneuvers import tables
+from . import damage as dmg
+from ..core.errors import IllegalAction, InputError
+from ..core.maneuvers import tables
 from .fight import Fight, roll_event
 
 ARMOR_DAMAGED = "armor_damaged"

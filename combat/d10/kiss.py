@@ -1,5 +1,5 @@
 """CLOSE-14, the Kiss (everyman, seed 002 "Bite"), in a fight: a vampire's draining bite
-latches on (``combat/kiss.py`` decides the blood and who resists how). While it lasts a
+latches on (``combat/d10/kiss_rules.py`` decides the blood and who resists how). While it lasts a
 mortal victim is helpless: they can only try to resist, if the rules let them (Willpower
 9+); a vampire victim rolls Self-Control at difficulty 8. Each turn the vampire bites
 again to keep drinking; the Kiss ends when the victim resists, either breaks the grapple,
@@ -8,9 +8,9 @@ or the vampire does not drink again next turn.
 
 from __future__ import annotations
 
-from .. import kiss as kissrules
-from .. import scheduler as sch
-from ..errors import IllegalAction
+from . import kiss_rules as kissrules
+from . import scheduler as sch
+from ..core.errors import IllegalAction
 from .fight import Fight, roll_event
 
 CONDITION = "kissed"

@@ -1,5 +1,5 @@
-"""Healing in a d10 fight (HEAL-01..10, HLT-08, HLT-09): the pure rules of ``combat/healing.py``
-and ``combat/field_healing.py`` played from a declaration or a staff switch.
+"""Healing in a d10 fight (HEAL-01..10, HLT-08, HLT-09): the pure rules of ``combat/d10/healing.py``
+and ``combat/d10/field_healing.py`` played from a declaration or a staff switch.
 
 What heals when (the seeds):
 
@@ -22,14 +22,14 @@ track before and after) after the roll it made, if any.
 
 from __future__ import annotations
 
-from .. import damage as dmg
-from .. import field_healing as fh
-from .. import healing as hl
-from .. import powers
-from .. import scheduler as sch
-from ..errors import IllegalAction, InputError
-from ..health import damage_type as parse_type
-from ..pools import PoolSpec
+from . import damage as dmg
+from . import field_healing as fh
+from . import healing as hl
+from . import powers
+from . import scheduler as sch
+from ..core.errors import IllegalAction, InputError
+from ..core.health import damage_type as parse_type
+from ..core.pools import PoolSpec
 from .fight import Fight, roll_event
 from .spending import keep_spending, spending_of
 

@@ -23,9 +23,9 @@ import random
 from itertools import repeat
 from operator import attrgetter, is_
 
-from .. import scheduler as sch
-from ..errors import IllegalAction, WodError
-from ..values import replace
+from . import scheduler as sch
+from ..core.errors import IllegalAction, WodError
+from ..core.values import replace
 from . import acting, declare
 from .fight import Fight
 

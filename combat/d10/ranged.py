@@ -19,18 +19,18 @@ changes later (a range, a weapon knocked away) loses the action when acted, neve
 
 from __future__ import annotations
 
-from .. import damage as dmg
-from ..attack import (
+from . import damage as dmg
+from .attack import (
     WeaponState,
     _waived,
     crossbow_reload_actions,
     ready_weapon,
     two_weapons_no_multi_penalty,
 )
-from ..errors import IllegalAction, InputError
-from ..maneuvers import Weapon, tables
-from ..pools import Modifier
-from ..values import replace
+from ..core.errors import IllegalAction, InputError
+from ..core.maneuvers import Weapon, tables
+from ..core.pools import Modifier
+from ..core.values import replace
 from .fight import Fight, roll_event
 
 SHOOTING = ("firearm", "bow", "crossbow")

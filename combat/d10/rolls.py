@@ -9,8 +9,8 @@ anything is spent, never at the moment of acting.
 
 from __future__ import annotations
 
-from ..errors import IllegalAction
-from ..maneuvers import tables
+from ..core.errors import IllegalAction
+from ..core.maneuvers import tables
 from .fight import Fight
 
 ROLLED = ("attack", "dodge", "block", "parry")

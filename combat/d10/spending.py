@@ -5,9 +5,9 @@ healing with blood or an Arete effect (``mending.py``).
 
 from __future__ import annotations
 
-from .. import powers
-from ..errors import IllegalAction, InputError
-from ..sheet import Sheet
+from . import powers
+from ..core.errors import IllegalAction, InputError
+from ..core.sheet import Sheet
 from .fight import Fight
 from .gear import Spending
 

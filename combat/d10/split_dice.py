@@ -4,10 +4,10 @@ from a roll of "[no dice]")."""
 
 from __future__ import annotations
 
-from .. import scheduler as sch
-from ..attack import _roll_terms, _wounds
-from ..errors import WodError
-from ..maneuvers import tables
+from . import scheduler as sch
+from .attack import _roll_terms, _wounds
+from ..core.errors import WodError
+from ..core.maneuvers import tables
 from . import foresee
 from .fight import Fight
 

@@ -3,15 +3,15 @@ set or lifted, cover placed."""
 
 from __future__ import annotations
 
-from .. import damage as dmg
-from .. import scheduler as sch
-from ..attack import CONDITIONS
-from ..conditions import check_turns, known_name
+from . import damage as dmg
+from . import scheduler as sch
+from .attack import CONDITIONS
+from ..core.conditions import check_turns, known_name
 from ..core.events import Event
-from ..errors import IllegalAction, InputError
-from ..health import DAMAGE_TYPES
-from ..maneuvers import tables
-from ..values import replace
+from ..core.errors import IllegalAction, InputError
+from ..core.health import DAMAGE_TYPES
+from ..core.maneuvers import tables
+from ..core.values import replace
 from . import harm, mending
 from .fight import Fight
 
@@ -153,7 +153,7 @@ def known_condition(rules, name: str) -> str:
 
 def condition(f: Fight, key: str, name: str, remove: bool, turns: int | None = None) -> None:
     """+combat/mod: put a condition on (for ``turns`` turns, or until removed; its end is
-    announced: combat/conditions.py) or take it off."""
+    announced: combat/core/conditions.py) or take it off."""
     start = len(f.events)
     if remove and turns is not None:
         raise InputError(f"Take a condition off without a number: +combat/mod <name>="

@@ -15,10 +15,10 @@ goes on. It never stops the attacker.
 
 from __future__ import annotations
 
-from .. import damage as dmg
-from .. import dice
-from .. import scheduler as sch
-from ..attack import (
+from . import damage as dmg
+from ..core import dice
+from . import scheduler as sch
+from .attack import (
     Attack,
     Context,
     Defense,
@@ -30,9 +30,9 @@ from ..attack import (
     resolve_strafe,
     stake_holds,
 )
-from ..errors import IllegalAction
-from ..pools import Modifier, PoolSpec
-from ..values import replace
+from ..core.errors import IllegalAction
+from ..core.pools import Modifier, PoolSpec
+from ..core.values import replace
 from . import close, harm, mending, ranged, rolls
 from .fight import OUT_OF_ACTION, Fight, roll_event
 from .gear import Penalty

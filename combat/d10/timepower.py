@@ -12,8 +12,8 @@ outside the split penalty and last in the turn (MAN-06), declared as ``extra <ac
 from __future__ import annotations
 
 
-from ..errors import IllegalAction
-from ..maneuvers import time_power_actions
+from ..core.errors import IllegalAction
+from ..core.maneuvers import time_power_actions
 from .fight import Fight
 
 SOURCE = "time"

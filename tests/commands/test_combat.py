@@ -10,7 +10,7 @@ from unittest import mock
 import pytest
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.core.sheet import Sheet
 from wodcombat.commands.base import WodCommand
 from tests.fixed_dice import FixedDice
 from tests.helpers import capture_msgs, run_command
@@ -244,7 +244,7 @@ class TestReload(CombatTest):
         from evennia.scripts.models import ScriptDB
 
         fresh = ScriptDB.objects.get(id=script.id)
-        from wodcombat.combat.state import CombatState
+        from wodcombat.combat.d10.state import CombatState
 
         self.assertEqual(CombatState.from_dict(json.loads(fresh.stored_text())),
                          before)
@@ -382,7 +382,7 @@ class TestQueryCount(CombatTest):
     def test_sheet_read_once_and_stored_as_text(self):
         """A sheet is parsed once per stored value (not per read); it is stored as JSON
         text; one stored as a dict (before issue 13) still loads, and any write is seen."""
-        from wodcombat.combat import sheet as sheet_mod
+        from wodcombat.combat.core import sheet as sheet_mod
 
         self.char2.sheet.save(make_sheet(strength=4))
         self.assertIsInstance(self.char2.attributes.get("sheet", category="wod"), str)
@@ -589,8 +589,8 @@ def test_names_typed_are_found_as_a_scan_finds_them_and_the_table_is_kept():
     """Issue 13: ``+combat/act Bob`` finds Bob in a table of names kept while the same
     combatants stand in the same places; the first of two alike, any case; a join draws it
     again."""
-    from wodcombat.combat.state import Combatant, CombatState
-    from wodcombat.combat.values import replace
+    from wodcombat.combat.d10.state import Combatant, CombatState
+    from wodcombat.combat.core.values import replace
     from wodcombat.commands import combat as cmd
 
     state = CombatState(id="1-t", ruleset="numetal", combatants=(

@@ -8,7 +8,7 @@ declares first.
 
 import pytest
 
-from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.core.sheet import Sheet
 from tests.commands.test_combat import CombatTest, make_sheet
 from wodcombat.typeclasses.combat import combat_in
 from wodcombat.world import combatlog
@@ -295,7 +295,7 @@ class TestGearAndTemplates(EffectsTest):
 
 class TestTemplatesValid(EffectsTest):
     def test_every_template_uses_known_traits_weapons_and_armor(self):
-        from wodcombat.combat.maneuvers import tables
+        from wodcombat.combat.core.maneuvers import tables
         from wodcombat.world import rulebook
         from wodcombat.world.prototypes import NPC_TEMPLATES
 

@@ -339,6 +339,6 @@ class TestJoinIncapacitated(EffectsTest):
                          {"bashing": 0, "lethal": 7, "aggravated": 0})  # nothing changed
 
     def waiting(self):
-        from wodcombat.combat import scheduler
+        from wodcombat.combat.d10 import scheduler
 
         return scheduler.prompts(self.state())

@@ -17,8 +17,8 @@ import pytest
 from evennia import create_object
 from evennia.utils.idmapper.models import flush_cache
 
-from wodcombat.combat import scheduler as sch
-from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.d10 import scheduler as sch
+from wodcombat.combat.core.sheet import Sheet
 from wodcombat.typeclasses import combat_timers
 from wodcombat.typeclasses.sheets import AttributeSheet
 from wodcombat.typeclasses.combat import combat_in

@@ -3,7 +3,7 @@ handler, with exact dice (FixedDice).
 
 char1 (staff) organizes; char2 is a plain player; "Thug" and "Boss" are opponents the
 organizer creates. Initiative is 2d6 + the higher of Wits / Blood Potency (the YAML
-default); the attack roll is the YAML house default of combat/spotlight_attack.py.
+default); the attack roll is the YAML house default of combat/spotlight/attack.py.
 """
 
 import re
@@ -12,7 +12,7 @@ from unittest import mock
 import pytest
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.core.sheet import Sheet
 from wodcombat.commands.base import WodCommand
 from tests.fixed_dice import FixedDice
 from tests.helpers import capture_msgs, run_command

@@ -1,11 +1,11 @@
 """A typo gets "Did you mean ...?" wherever it is typed: switches, traits, templates and
-(issue 28) the action of a declaration, all from one helper (combat/player_text.py)."""
+(issue 28) the action of a declaration, all from one helper (combat/core/player_text.py)."""
 
 import pytest
 
 from tests.commands.test_combat import CombatTest
-from wodcombat.combat.errors import InputError
-from wodcombat.combat.player_text import did_you_mean
+from wodcombat.combat.core.errors import InputError
+from wodcombat.combat.core.player_text import did_you_mean
 from wodcombat.commands.combat_declare import ACTION_WORDS, DeclarationParser
 from wodcombat.typeclasses.combat import combat_in
 from wodcombat.world import rulebook
@@ -24,7 +24,8 @@ class TestActionTypo(CombatTest):
         self.assertNotIn("Did you mean", self.player("+combat/declare fly away").text)
 
     def test_a_misspelt_switch_still_gets_its_hint(self):
-        self.assertIn("Did you mean /attack or /watch or /stake?", self.cmd("+combat/atack Thug").text)
+        self.assertIn("Did you mean /attack or /watch or /stake?",
+                      self.cmd("+combat/atack Thug").text)
         # an alias is named as the switch it stands for: /pending -> /slackers
         self.assertIn("Did you mean /slackers or", self.cmd("+combat/pendng").text)
 

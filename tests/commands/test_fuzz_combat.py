@@ -45,7 +45,7 @@ from evennia.utils.test_resources import EvenniaCommandTest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.core.sheet import Sheet
 from wodcombat.commands import combat_odds
 from wodcombat.commands.base import WodCommand
 from wodcombat.commands.combat import CmdCombat

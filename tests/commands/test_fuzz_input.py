@@ -503,9 +503,9 @@ class TestInputRegressions(FuzzCase):
 
     def test_specialty_of_only_escapes_is_refused(self):
         """Engine level: text that is nothing but escapes is refused, not stored empty."""
-        from wodcombat.combat.errors import InputError
-        from wodcombat.combat.player_text import printable
-        from wodcombat.combat.sheet import Sheet
+        from wodcombat.combat.core.errors import InputError
+        from wodcombat.combat.core.player_text import printable
+        from wodcombat.combat.core.sheet import Sheet
 
         traits = rulebook.get().traits
         with self.assertRaises(InputError):

@@ -8,7 +8,7 @@ from unittest import mock
 
 from django.conf import settings
 
-from wodcombat.combat.errors import IllegalAction
+from wodcombat.combat.core.errors import IllegalAction
 from wodcombat.commands import combat_odds
 from wodcombat.commands.combat_odds import OddsSwitches
 from tests.commands.test_combat import CombatTest, make_sheet

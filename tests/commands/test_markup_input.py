@@ -11,8 +11,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wodcombat.combat.errors import InputError
-from wodcombat.combat.player_text import NAME_MAX, checked_name, plain_text
+from wodcombat.combat.core.errors import InputError
+from wodcombat.combat.core.player_text import NAME_MAX, checked_name, plain_text
 from tests.commands.test_combat import CombatTest
 from wodcombat.typeclasses.combat import combat_in
 
@@ -65,7 +65,7 @@ class TestNamesThroughCommands(CombatTest):
         self.assertLessEqual({"Big Al", "O'Neil-2"}, names)
 
     def test_the_service_checks_the_name_whoever_calls_it(self):
-        from wodcombat.combat.sheet import Sheet
+        from wodcombat.combat.core.sheet import Sheet
         from wodcombat.world import combat_service
 
         before, contents = self.fight()

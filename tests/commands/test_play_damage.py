@@ -8,7 +8,7 @@ sheet is set per test. Rule IDs: ../shared/rules-catalog.md.
 
 import pytest
 
-from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.core.sheet import Sheet
 from tests.commands.test_play_turns import PlayTest
 from wodcombat.world import rulebook
 

@@ -10,7 +10,7 @@ from unittest import mock
 import pytest
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.core.sheet import Sheet
 from wodcombat.commands.base import WodCommand
 from tests.fixed_dice import FixedDice
 from tests.helpers import run_command

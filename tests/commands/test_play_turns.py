@@ -286,7 +286,7 @@ class TestTurnPhases(PlayTest):
             self.cmd("+combat/end")
 
     def engine_pending(self):
-        from wodcombat.combat import scheduler
+        from wodcombat.combat.d10 import scheduler
         return scheduler.pending(self.state())
 
     @pytest.mark.rule("TURN-09")

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.test import override_settings
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from wodcombat.combat.ruleset import load_library
+from wodcombat.combat.rules.ruleset import load_library
 from tests.helpers import run_command
 from wodcombat.world import rulebook
 

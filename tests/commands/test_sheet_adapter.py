@@ -14,7 +14,7 @@ from django.test import override_settings
 
 from tests.commands.test_combat import CombatTest
 from wodcombat import conf
-from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.core.sheet import Sheet
 from wodcombat.typeclasses.sheets import SheetAdapter
 
 ADAPTER = "tests.commands.test_sheet_adapter.StatsSheet"

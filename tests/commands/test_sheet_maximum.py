@@ -6,7 +6,7 @@ generation chart for a vampire, else 5. Staff may go past it with +sheet/set/for
 from types import SimpleNamespace
 
 from tests.commands.test_combat import CombatTest
-from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.core.sheet import Sheet
 from wodcombat.combat.trait_maximum import trait_maximum
 from wodcombat.world import rulebook
 

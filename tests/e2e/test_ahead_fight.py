@@ -18,7 +18,7 @@ import pathlib
 import re
 import uuid
 
-from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.combat.rules.ruleset import load_ruleset
 from wodcombat.world import combat_replay
 
 TRANSCRIPT = "/tmp/ahead_fight_transcript.txt"

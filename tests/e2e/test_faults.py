@@ -63,7 +63,7 @@ from wodcombat.world import combat_replay as _cr, combatlog as _cl, rulebook as 
 from wodcombat.combat.core import intents as _it
 from wodcombat.combat.core.dice_log import ReplayDice as _RD
 from wodcombat.combat.core.engine import engine_of_state as _eos
-from wodcombat.combat.sheet import Sheet as _Sh
+from wodcombat.combat.core.sheet import Sheet as _Sh
 def _faultcheck(cid):
     recs = _cl.read(cid)
     out = {"records": len(recs)}

@@ -5,7 +5,7 @@ import glob
 import os
 import pathlib
 
-from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.combat.rules.ruleset import load_ruleset
 from wodcombat.world import combat_replay
 
 RULES = pathlib.Path(__file__).resolve().parents[2] / "rules"

@@ -2,7 +2,7 @@ import pathlib
 
 import pytest
 
-from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.combat.rules.ruleset import load_ruleset
 
 RULES = pathlib.Path(__file__).resolve().parents[2] / "rules"
 

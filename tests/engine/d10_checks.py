@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import pytest
 
-from wodcombat.combat import damage as D
-from wodcombat.combat import dice as dicemod
-from wodcombat.combat import healing as H
-from wodcombat.combat import maneuvers as M
-from wodcombat.combat import powers as P
-from wodcombat.combat import scheduler as S
-from wodcombat.combat.attack import (
+from wodcombat.combat.d10 import damage as D
+from wodcombat.combat.core import dice as dicemod
+from wodcombat.combat.d10 import healing as H
+from wodcombat.combat.core import maneuvers as M
+from wodcombat.combat.d10 import powers as P
+from wodcombat.combat.d10 import scheduler as S
+from wodcombat.combat.d10.attack import (
     Attack,
     Context,
     Defense,
@@ -38,9 +38,9 @@ from wodcombat.combat.attack import (
     stake_holds,
     two_weapons_no_multi_penalty,
 )
-from wodcombat.combat.errors import IllegalAction
-from wodcombat.combat.pools import Modifier, PoolSpec
-from wodcombat.combat.sheet import Pool, Sheet
+from wodcombat.combat.core.errors import IllegalAction
+from wodcombat.combat.core.pools import Modifier, PoolSpec
+from wodcombat.combat.core.sheet import Pool, Sheet
 
 # ---------------------------------------------------------------- sheets and helpers
 

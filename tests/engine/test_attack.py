@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from wodcombat.combat.attack import (
+from wodcombat.combat.d10.attack import (
     Attack,
     Context,
     Defense,
@@ -32,10 +32,10 @@ from wodcombat.combat.attack import (
     thrown_max_range,
     two_weapons_no_multi_penalty,
 )
-from wodcombat.combat.errors import IllegalAction, InputError
-from wodcombat.combat.pools import Modifier, PoolSpec
-from wodcombat.combat.ruleset import load_ruleset
-from wodcombat.combat.sheet import Pool, Sheet
+from wodcombat.combat.core.errors import IllegalAction, InputError
+from wodcombat.combat.core.pools import Modifier, PoolSpec
+from wodcombat.combat.rules.ruleset import load_ruleset
+from wodcombat.combat.core.sheet import Pool, Sheet
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
 
@@ -173,7 +173,7 @@ def test_ATK_06_thrown_range_weight_and_lift(rs, variant):
     beyond the maximum is an automatic miss."""
     w = rs.section("weapons")
     assert w["items"]["Axe"]["weight_lb"] == 5
-    from wodcombat.combat.maneuvers import tables
+    from wodcombat.combat.core.maneuvers import tables
     t = tables(rs)
     assert thrown_max_range(rs, A(Strength=3), t.weapon("Knife")) == 15
     assert thrown_max_range(rs, A(Strength=3), t.weapon("Axe")) == 10  # 5 lb: one 2-lb step

@@ -15,8 +15,8 @@ import re
 
 import pytest
 
-from wodcombat.combat.catalog import _lookup, check, statement
-from wodcombat.combat.ruleset import load_library
+from wodcombat.combat.rules.catalog import _lookup, check, statement
+from wodcombat.combat.rules.ruleset import load_library
 
 from .conftest import RULES
 

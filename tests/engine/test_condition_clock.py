@@ -12,13 +12,13 @@ import pytest
 from tests.engine.test_close_flow import ANN, DEE, OTHER, STAFF, Fight
 from tests.engine.test_spotlight_engine import ALICE, BOB, ELDER, RULES, scene, sheet, started
 from tests.fixed_dice import FixedDice
-from wodcombat.combat.conditions import Condition
+from wodcombat.combat.core.conditions import Condition
 from wodcombat.combat.core import intents as I
-from wodcombat.combat.errors import IllegalAction, InputError
-from wodcombat.combat.ruleset import load_ruleset
-from wodcombat.combat.spotlight_engine import ENGINE as SPOT
-from wodcombat.combat.spotlight_state import SpotlightState
-from wodcombat.combat.state import CombatState
+from wodcombat.combat.core.errors import IllegalAction, InputError
+from wodcombat.combat.rules.ruleset import load_ruleset
+from wodcombat.combat.spotlight.engine import ENGINE as SPOT
+from wodcombat.combat.spotlight.state import SpotlightState
+from wodcombat.combat.d10.state import CombatState
 
 
 def blind(f, turns=None, name="blinded", who=DEE):

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from wodcombat.combat import damage as D
-from wodcombat.combat.errors import IllegalAction, InputError, RulesError
-from wodcombat.combat.pools import Modifier
-from wodcombat.combat.ruleset import Ruleset, load_ruleset
-from wodcombat.combat.sheet import Pool, Sheet
+from wodcombat.combat.d10 import damage as D
+from wodcombat.combat.core.errors import IllegalAction, InputError, RulesError
+from wodcombat.combat.core.pools import Modifier
+from wodcombat.combat.rules.ruleset import Ruleset, load_ruleset
+from wodcombat.combat.core.sheet import Pool, Sheet
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
 

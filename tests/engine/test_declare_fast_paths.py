@@ -9,10 +9,10 @@ import pathlib
 
 import pytest
 
-from wodcombat.combat import scheduler as S
-from wodcombat.combat.errors import IllegalAction, InputError
-from wodcombat.combat.ruleset import load_ruleset
-from wodcombat.combat.state import plain
+from wodcombat.combat.d10 import scheduler as S
+from wodcombat.combat.core.errors import IllegalAction, InputError
+from wodcombat.combat.rules.ruleset import load_ruleset
+from wodcombat.combat.d10.state import plain
 
 RULES = pathlib.Path(__file__).resolve().parents[2] / "rules"
 
@@ -109,7 +109,7 @@ def test_close_08_attack_table_mended_after_a_declaration_equals_a_whole_build()
     from types import SimpleNamespace
 
     from wodcombat.combat.d10 import close
-    from wodcombat.combat.memo import Memo
+    from wodcombat.combat.core.memo import Memo
 
     rng = random.Random(5)
     keys = [f"#{i}" for i in range(12)]

@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from wodcombat.combat.dice import DiceRules, count, roll, roll_faces
-from wodcombat.combat.errors import InputError
+from wodcombat.combat.core.dice import DiceRules, count, roll, roll_faces
+from wodcombat.combat.core.errors import InputError
 
 
 @pytest.mark.rule("DICE-01")

@@ -32,9 +32,9 @@ from wodcombat.combat.core import intents as I
 from wodcombat.combat.core.engine import engine_for, engine_of_state
 from wodcombat.combat.core.events import Event
 from wodcombat.combat.core.outcome import Outcome
-from wodcombat.combat.errors import IllegalAction, InputError, WodError
-from wodcombat.combat.ruleset import load_ruleset
-from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.core.errors import IllegalAction, InputError, WodError
+from wodcombat.combat.rules.ruleset import load_ruleset
+from wodcombat.combat.core.sheet import Sheet
 from tests.fixed_dice import FixedDice
 
 RULES = pathlib.Path(__file__).resolve().parents[2] / "rules"

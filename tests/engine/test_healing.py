@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from wodcombat.combat import healing as H
-from wodcombat.combat.errors import IllegalAction, InputError
-from wodcombat.combat.ruleset import load_ruleset
-from wodcombat.combat.sheet import Pool, Sheet
+from wodcombat.combat.d10 import healing as H
+from wodcombat.combat.core.errors import IllegalAction, InputError
+from wodcombat.combat.rules.ruleset import load_ruleset
+from wodcombat.combat.core.sheet import Pool, Sheet
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
 

@@ -1,4 +1,4 @@
-"""combat/idle.py: idle players under the combat timeout, with an injected clock (issue 5).
+"""combat/d10/idle.py: idle players under the combat timeout, with an injected clock (issue 5).
 
 Rule IDs: DEF-04 (the full defense the game declares), TURN-01/TURN-03 (who the turn waits
 for), INIT-01 (initiative phase). The clock is a plain number: no sleeps.
@@ -10,9 +10,9 @@ import json
 
 import pytest
 
-from wodcombat.combat import idle
-from wodcombat.combat import scheduler as S
-from wodcombat.combat.state import CombatState
+from wodcombat.combat.d10 import idle
+from wodcombat.combat.d10 import scheduler as S
+from wodcombat.combat.d10.state import CombatState
 from tests.fixed_dice import FixedDice
 
 

@@ -1,4 +1,4 @@
-"""The attack tables as data (combat/maneuvers.py): schemas, lookups, movement, time powers,
+"""The attack tables as data (combat/core/maneuvers.py): schemas, lookups, movement, time powers,
 strafe splitting and the Fera notes. Rule IDs: ../shared/rules-catalog.md."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from wodcombat.combat.errors import IllegalAction, InputError, RulesError
-from wodcombat.combat.maneuvers import (
+from wodcombat.combat.core.errors import IllegalAction, InputError, RulesError
+from wodcombat.combat.core.maneuvers import (
     Damage,
     fera_trait_difficulty,
     form_allowed,
@@ -18,8 +18,8 @@ from wodcombat.combat.maneuvers import (
     tables,
     time_power_actions,
 )
-from wodcombat.combat.ruleset import load_ruleset
-from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.rules.ruleset import load_ruleset
+from wodcombat.combat.core.sheet import Sheet
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
 

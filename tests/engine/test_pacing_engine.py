@@ -9,8 +9,8 @@ import pytest
 
 from wodcombat.combat.core import intents as I
 from wodcombat.combat.d10.engine import ENGINE
-from wodcombat.combat.errors import IllegalAction
-from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.core.errors import IllegalAction
+from wodcombat.combat.core.sheet import Sheet
 from tests.fixed_dice import FixedDice
 
 ANN, BOB = "#1", "#2"

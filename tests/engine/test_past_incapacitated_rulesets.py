@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from wodcombat.combat import damage as D
-from wodcombat.combat import healing as H
-from wodcombat.combat.ruleset import Ruleset, load_library
+from wodcombat.combat.d10 import damage as D
+from wodcombat.combat.d10 import healing as H
+from wodcombat.combat.rules.ruleset import Ruleset, load_library
 from tests.engine.d10_checks import full, hit
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
@@ -135,8 +135,8 @@ def test_CLOSE_11_revised_garou_in_crinos_sweeps_with_an_arm():
     """CLOSE-11 revised (issue 31, finding 8): "Garou in Crinos can sweep smaller target with
     arm": the leg sweep's Dexterity + Brawl at +1, Strength damage, knockdown at +2; only a
     Garou in Crinos may (a Homid Garou is told to shift; anyone else to sweep)."""
-    from wodcombat.combat.attack import resolve_attack
-    from wodcombat.combat.errors import IllegalAction
+    from wodcombat.combat.d10.attack import resolve_attack
+    from wodcombat.combat.core.errors import IllegalAction
     from tests.engine.d10_checks import A, B, F, atk
 
     rs = rules("revised")

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from wodcombat.combat import powers as P
-from wodcombat.combat.errors import IllegalAction, InputError
-from wodcombat.combat.ruleset import load_ruleset
-from wodcombat.combat.sheet import Pool, Sheet
+from wodcombat.combat.d10 import powers as P
+from wodcombat.combat.core.errors import IllegalAction, InputError
+from wodcombat.combat.rules.ruleset import load_ruleset
+from wodcombat.combat.core.sheet import Pool, Sheet
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
 T0 = P.TurnSpending()

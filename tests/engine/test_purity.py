@@ -30,7 +30,7 @@ def test_every_module_imports_with_frameworks_blocked():
         "import sys\n"
         f"for name in {FORBIDDEN!r}: sys.modules[name] = None\n"
         f"import importlib\nfor m in {modules!r}: importlib.import_module(m)\n"
-        "from wodcombat.combat.ruleset import load_library\n"
+        "from wodcombat.combat.rules.ruleset import load_library\n"
         f"lib = load_library({str(COMBAT.parent / 'rules')!r})\n"
         "assert 'numetal' in lib.rulesets, lib.issues\n"
     )

@@ -14,8 +14,8 @@ import pytest
 
 from wodcombat.combat.core import intents as I
 from wodcombat.combat.core.engine import engine_for
-from wodcombat.combat.errors import IllegalAction
-from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.core.errors import IllegalAction
+from wodcombat.combat.core.sheet import Sheet
 from tests.fixed_dice import FixedDice
 
 ANN, DEE, EVE, STAFF = "#1", "#2", "#3", "#9"

@@ -3,7 +3,7 @@ rules/README.md, which names the file and the key the note is about."""
 
 import re
 
-from wodcombat.combat.ruleset import _read
+from wodcombat.combat.rules.ruleset import _read
 
 from .conftest import RULES
 

@@ -2,9 +2,9 @@
 
 import pytest
 
-from wodcombat.combat.errors import InputError
-from wodcombat.combat.rollexpr import evaluate, parse
-from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.core.errors import InputError
+from wodcombat.combat.core.rollexpr import evaluate, parse
+from wodcombat.combat.core.sheet import Sheet
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ import tracemalloc
 
 import pytest
 
-from wodcombat.combat import ruleset as loader
-from wodcombat.combat.ruleset import MAX_DEPTH, MAX_FILE_BYTES, load_library
+from wodcombat.combat.rules import ruleset as loader
+from wodcombat.combat.rules.ruleset import MAX_DEPTH, MAX_FILE_BYTES, load_library
 
 from .conftest import RULES
 

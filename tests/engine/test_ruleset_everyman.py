@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from wodcombat.combat import damage as D
-from wodcombat.combat import field_healing as FH
-from wodcombat.combat import kiss as K
-from wodcombat.combat import scheduler as S
-from wodcombat.combat.attack import (
+from wodcombat.combat.d10 import damage as D
+from wodcombat.combat.d10 import field_healing as FH
+from wodcombat.combat.d10 import kiss_rules as K
+from wodcombat.combat.d10 import scheduler as S
+from wodcombat.combat.d10.attack import (
     Context,
     Defense,
     Side,
@@ -27,8 +27,8 @@ from wodcombat.combat.attack import (
     resolve_strafe,
     two_weapons_no_multi_penalty,
 )
-from wodcombat.combat.errors import IllegalAction, InputError
-from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.combat.core.errors import IllegalAction, InputError
+from wodcombat.combat.rules.ruleset import load_ruleset
 from tests.engine import d10_checks as C
 from tests.engine.d10_checks import (
     A, B, DODGE, STRIKE, F, atk, declare_all, events, full, hit, started,
@@ -543,7 +543,7 @@ def test_RNG_07_no_extra_difficulty_to_dodge_a_strafe(rs, nu):
 def test_ATK_07_08_no_specialty_waivers_for_nocking_or_reloading(rs, nu):
     """ATK-07/08: numetal's Archery-specialty nocking waiver and crossbow-specialty one-action
     reload are house rules: every shot nocks, a crossbow reloads in two actions."""
-    from wodcombat.combat.attack import crossbow_reload_actions
+    from wodcombat.combat.d10.attack import crossbow_reload_actions
     archer = A(Archery=3, specialties={"Archery": "Short bow"})
     with pytest.raises(IllegalAction, match="Nock an arrow"):
         resolve_attack(rs, archer, B(), atk(weapon="Short bow"), Context(range_yards=10),

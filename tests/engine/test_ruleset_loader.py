@@ -5,8 +5,8 @@ import shutil
 
 import pytest
 
-from wodcombat.combat.errors import RulesError
-from wodcombat.combat.ruleset import load_library, load_ruleset
+from wodcombat.combat.core.errors import RulesError
+from wodcombat.combat.rules.ruleset import load_library, load_ruleset
 
 from .conftest import RULES
 
@@ -157,7 +157,7 @@ def test_switch_off_something_not_inherited_is_an_error(rules_copy):
 
 
 def test_a_base_is_not_played(rules_copy):
-    from wodcombat.combat.errors import InputError
+    from wodcombat.combat.core.errors import InputError
 
     lib = load_library(rules_copy)
     assert lib.rulesets["core"].is_base and not lib.rulesets["numetal"].is_base

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from wodcombat.combat import damage as D
-from wodcombat.combat import field_healing as FH
-from wodcombat.combat import healing as H
-from wodcombat.combat import maneuvers as M
-from wodcombat.combat import powers as P
-from wodcombat.combat import scheduler as S
-from wodcombat.combat.attack import (
+from wodcombat.combat.d10 import damage as D
+from wodcombat.combat.d10 import field_healing as FH
+from wodcombat.combat.d10 import healing as H
+from wodcombat.combat.core import maneuvers as M
+from wodcombat.combat.d10 import powers as P
+from wodcombat.combat.d10 import scheduler as S
+from wodcombat.combat.d10.attack import (
     Context,
     Defense,
     Side,
@@ -30,8 +30,8 @@ from wodcombat.combat.attack import (
     ready_weapon,
     resolve_attack,
 )
-from wodcombat.combat.errors import IllegalAction, InputError
-from wodcombat.combat.ruleset import load_library, load_ruleset
+from wodcombat.combat.core.errors import IllegalAction, InputError
+from wodcombat.combat.rules.ruleset import load_library, load_ruleset
 from tests.engine import d10_checks as C
 from tests.engine.d10_checks import A, B, DODGE, F, atk, declare_all, events, full, hit, started
 

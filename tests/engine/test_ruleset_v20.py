@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from wodcombat.combat import scheduler as S
-from wodcombat.combat.attack import (
+from wodcombat.combat.d10 import scheduler as S
+from wodcombat.combat.d10.attack import (
     Context,
     Defense,
     Side,
@@ -26,8 +26,8 @@ from wodcombat.combat.attack import (
     resolve_attack,
     substitution_difficulty,
 )
-from wodcombat.combat.errors import IllegalAction
-from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.combat.core.errors import IllegalAction
+from wodcombat.combat.rules.ruleset import load_ruleset
 from tests.engine import d10_checks as C
 from tests.engine.d10_checks import A, B, DODGE, STRIKE, F, atk, declare_all, events, started
 
@@ -109,7 +109,7 @@ def test_COMP_01_MAN_12_blind_all_actions_plus_two_no_ranged(rs, nu):
     assert build_attack_pool(nu, A(), B(), gun, Context(attacker=blind, range_yards=5)
                              ).difficulty == 12
     assert build_attack_pool(rs, A(), B(), atk(), Context(attacker=blind)).difficulty == 8
-    from wodcombat.combat.attack import build_defense_pool
+    from wodcombat.combat.d10.attack import build_defense_pool
     d = build_defense_pool(rs, B(), A(), Defense("b", "dodge"), atk(),
                            Context(target=blind))
     assert d.difficulty == 8
@@ -202,7 +202,7 @@ def test_no_specialty_shortcuts_for_bows_and_crossbows(rs, nu):
 def test_no_banking_blood_over_several_turns(rs, nu):
     """numetal's PWR-01 house rule (bank blood toward a power over turns) is off; the V20
     generation limit stays."""
-    from wodcombat.combat import powers as P
+    from wodcombat.combat.d10 import powers as P
 
     neo = C.full(rs, "vampire")  # 13th generation: 1 blood a turn
     t = P.check_spend(rs, neo, P.TurnSpending(), "Blood", 1, purpose="Blood Rage")
@@ -226,7 +226,7 @@ def test_ATK_03_armor_takes_dice_off_attacks_and_dodges(rs, nu):
     assert C.mod(p, "armor").dice == -1 and C.mod(p, "armor").difficulty == 0
     n = build_attack_pool(nu, vest, B(), atk())
     assert (n.dice, n.difficulty) == (5, 7)
-    from wodcombat.combat.attack import build_defense_pool
+    from wodcombat.combat.d10.attack import build_defense_pool
     d = build_defense_pool(rs, B(armor="Kevlar vest", Athletics=2), A(), Defense("b", "dodge"),
                            atk())
     assert (d.dice, d.difficulty) == (3, 6)  # Dex 2 + Athletics 2 - 1
@@ -282,7 +282,7 @@ def test_DEF_02_dodge_is_dexterity_plus_athletics(rs, nu):
     """V20 has no Dodge ability: a dodge rolls Dexterity + Athletics (a Talent: Dexterity
     alone without it, no penalty); a Dodge rating counts for nothing and v20's sheet has no
     Dodge trait (numetal, DEF-02: Dexterity + Dodge)."""
-    from wodcombat.combat.attack import build_defense_pool
+    from wodcombat.combat.d10.attack import build_defense_pool
     sheet = B(Dodge=3, Athletics=1)
     d = build_defense_pool(rs, sheet, A(), Defense("b", "dodge"), atk())
     assert d.terms == (("Dexterity", 2), ("Athletics", 1)) and d.difficulty == 6
@@ -291,7 +291,7 @@ def test_DEF_02_dodge_is_dexterity_plus_athletics(rs, nu):
     bare = build_defense_pool(rs, B(Dodge=3), A(), Defense("b", "dodge"), atk())
     assert bare.terms == (("Dexterity", 2),) and bare.difficulty == 6
     assert "Dodge" not in rs.traits.traits and "Dodge" in nu.traits.traits
-    from wodcombat.combat.errors import InputError
+    from wodcombat.combat.core.errors import InputError
     with pytest.raises(InputError, match="not a trait here"):
         rs.traits.resolve("Dodge")
 
@@ -301,8 +301,8 @@ def test_PWR_02_to_04_no_race_limits_on_powers(rs, nu):
     """PWR-02..04 are numetal's (PWR-03 also revised's): a v20 shifter spends Rage and
     Gnosis in one turn, a Kuei-jin Yin and Yang chi and more Demon Chi than Stamina, and no
     Arete or Lore effect is counted (there is nothing to declare as an effect)."""
-    from wodcombat.combat import powers as P
-    from wodcombat.combat.errors import InputError
+    from wodcombat.combat.d10 import powers as P
+    from wodcombat.combat.core.errors import InputError
 
     wolf = C.full(rs, "shifter", race="Garou", form="Homid")
     t = P.check_spend(rs, wolf, P.TurnSpending(), "Rage", 1)
@@ -330,7 +330,7 @@ def test_PWR_02_to_04_no_race_limits_on_powers(rs, nu):
 def test_PWR_01_blood_per_turn_by_generation_stays(rs):
     """PWR-01 (V20 p. 121): the generation limits blood a turn; an 8th-generation vampire
     spends 3, not 4."""
-    from wodcombat.combat import powers as P
+    from wodcombat.combat.d10 import powers as P
 
     from dataclasses import replace
 

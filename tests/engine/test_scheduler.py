@@ -9,10 +9,10 @@ import shutil
 
 import pytest
 
-from wodcombat.combat import scheduler as S
-from wodcombat.combat.errors import IllegalAction, InputError, RulesError
-from wodcombat.combat.ruleset import load_ruleset
-from wodcombat.combat.state import CombatState
+from wodcombat.combat.d10 import scheduler as S
+from wodcombat.combat.core.errors import IllegalAction, InputError, RulesError
+from wodcombat.combat.rules.ruleset import load_ruleset
+from wodcombat.combat.d10.state import CombatState
 from tests.fixed_dice import FixedDice
 
 RULES = pathlib.Path(__file__).resolve().parents[2] / "rules"
@@ -117,7 +117,7 @@ def test_initiative_is_rating_plus_one_d10_with_exact_faces(rs):
 
 @pytest.mark.rule("INIT-01")
 def test_initiative_rating_is_dexterity_plus_wits_from_the_sheet(rs):
-    from wodcombat.combat.sheet import Sheet
+    from wodcombat.combat.core.sheet import Sheet
 
     sheet = Sheet(traits={"Dexterity": 3, "Wits": 4, "Strength": 5})
     assert S.initiative_rating(sheet, rs) == 7

@@ -2,9 +2,9 @@
 
 import pytest
 
-from wodcombat.combat.errors import InputError
-from wodcombat.combat.health import HealthTrack
-from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.core.errors import InputError
+from wodcombat.combat.core.health import HealthTrack
+from wodcombat.combat.core.sheet import Sheet
 
 
 def blank(numetal, splat="mortal"):
@@ -98,10 +98,10 @@ def test_marks_shown_worst_first(numetal):
 
 
 def test_soak_value_leaves_out_only_the_health_marks(numetal):
-    """The soak pool memo (combat/damage.py, combat/memo.py) is keyed on every field but the
-    marks: a hit keeps the number, anything a soak may read (a pool, a trait) changes it."""
-    from wodcombat.combat.damage import track_of
-    from wodcombat.combat.memo import Memo
+    """The soak pool memo (combat/d10/damage.py, combat/core/memo.py) is keyed on every field
+    but the marks: a hit keeps the number, anything a soak may read (a pool, a trait) changes it."""
+    from wodcombat.combat.d10.damage import track_of
+    from wodcombat.combat.core.memo import Memo
 
     memo = Memo()
 

@@ -6,7 +6,7 @@ import pathlib
 import pytest
 
 from wodcombat.combat import simulate as sim
-from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.combat.rules.ruleset import load_ruleset
 from wodcombat.world.prototypes import NPC_TEMPLATES
 
 RULES = str(pathlib.Path(__file__).resolve().parents[2] / "rules")

@@ -8,11 +8,11 @@ import shutil
 
 import pytest
 
-from wodcombat.combat import spotlight as S
-from wodcombat.combat.errors import IllegalAction, InputError, RulesError
-from wodcombat.combat.ruleset import load_library, load_ruleset
-from wodcombat.combat.sheet import Sheet
-from wodcombat.combat.spotlight_state import SpotlightState
+from wodcombat.combat.spotlight import turns as S
+from wodcombat.combat.core.errors import IllegalAction, InputError, RulesError
+from wodcombat.combat.rules.ruleset import load_library, load_ruleset
+from wodcombat.combat.core.sheet import Sheet
+from wodcombat.combat.spotlight.state import SpotlightState
 from tests.fixed_dice import FixedDice
 
 RULES = pathlib.Path(__file__).resolve().parents[2] / "rules"

@@ -1,4 +1,4 @@
-"""The spotlight engine behind the one interface (combat/spotlight_engine.py; seed 004,
+"""The spotlight engine behind the one interface (combat/spotlight/engine.py; seed 004,
 SPOT-01..14; issues 5 and 8): every intent kind, with exact dice faces."""
 
 from __future__ import annotations
@@ -9,15 +9,15 @@ import shutil
 
 import pytest
 
-from wodcombat.combat import spotlight as S
+from wodcombat.combat.spotlight import turns as S
 from wodcombat.combat.core import intents as I
 from wodcombat.combat.core.engine import engine_for, engine_of_state
 from wodcombat.combat.core.events import Event
-from wodcombat.combat.errors import IllegalAction, InputError, RulesError
-from wodcombat.combat.ruleset import load_ruleset
-from wodcombat.combat.sheet import Sheet
-from wodcombat.combat.spotlight_engine import ENGINE, SpotlightEngine
-from wodcombat.combat.spotlight_state import SpotlightOptions, SpotlightState
+from wodcombat.combat.core.errors import IllegalAction, InputError, RulesError
+from wodcombat.combat.rules.ruleset import load_ruleset
+from wodcombat.combat.core.sheet import Sheet
+from wodcombat.combat.spotlight.engine import ENGINE, SpotlightEngine
+from wodcombat.combat.spotlight.state import SpotlightOptions, SpotlightState
 from tests.fixed_dice import FixedDice
 
 RULES = pathlib.Path(__file__).resolve().parents[2] / "rules"

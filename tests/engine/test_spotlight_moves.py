@@ -10,10 +10,10 @@ import shutil
 
 import pytest
 
-from wodcombat.combat import spotlight_moves as mv
+from wodcombat.combat.spotlight import moves as mv
 from wodcombat.combat.core import intents as I
-from wodcombat.combat.errors import IllegalAction, InputError
-from wodcombat.combat.ruleset import load_library, load_ruleset
+from wodcombat.combat.core.errors import IllegalAction, InputError
+from wodcombat.combat.rules.ruleset import load_library, load_ruleset
 from tests.engine.test_spotlight_engine import RULES, Run, sheet
 
 ALICE, BOB, RAT, STAFF = "#1", "#2", "#3", "#9"

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import pytest
 
-from wodcombat.combat import spotlight as S
-from wodcombat.combat import spotlight_attack as spa
-from wodcombat.combat import v5dice
+from wodcombat.combat.spotlight import turns as S
+from wodcombat.combat.spotlight import attack as spa
+from wodcombat.combat.spotlight import dice as v5dice
 from wodcombat.combat.core import intents as I
-from wodcombat.combat.errors import IllegalAction, InputError
-from wodcombat.combat.maneuvers import tables
-from wodcombat.combat.sheet import Sheet
-from wodcombat.combat.spotlight_engine import ENGINE
+from wodcombat.combat.core.errors import IllegalAction, InputError
+from wodcombat.combat.core.maneuvers import tables
+from wodcombat.combat.core.sheet import Sheet
+from wodcombat.combat.spotlight.engine import ENGINE
 from tests.engine.test_spotlight_engine import RULES, Run, sheet
 from tests.fixed_dice import FixedDice
-from wodcombat.combat.ruleset import load_ruleset
+from wodcombat.combat.rules.ruleset import load_ruleset
 
 ALICE, BOB, RAT, STAFF = "#1", "#2", "#3", "#9"
 
@@ -384,7 +384,7 @@ def test_spot11_willpower_reroll_state_round_trips(rs, sheets):
 def test_spot11_impairment_terms_physical_for_health_social_mental_for_willpower(rs):
     """V5 Impairment (spotlight/dice.yaml): a full Harm track costs 2 dice on Physical
     pools, no Willpower left 2 dice on Social and Mental pools; other pools keep theirs."""
-    from wodcombat.combat import v5_impairment as imp
+    from wodcombat.combat.spotlight import impairment as imp
 
     body, mind = ("Strength", "Brawl"), ("Wits", "Awareness")
     assert imp.terms(rs, body, health_full=True, willpower_left=3) == [

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from wodcombat.combat import scheduler as S
+from wodcombat.combat.d10 import scheduler as S
 from wodcombat.combat.core import intents as I
-from wodcombat.combat.errors import IllegalAction, InputError
+from wodcombat.combat.core.errors import IllegalAction, InputError
 from tests.engine.test_engine_contract import (
     ALICE,
     BOB,
@@ -158,7 +158,7 @@ def test_sourced_staff_damage_soaks_and_wears_armor():
 
 @pytest.mark.rule("DMG-10")
 def test_kitsune_breed_form_soaks_silver_with_stamina_at_8():
-    from wodcombat.combat import damage as D
+    from wodcombat.combat.d10 import damage as D
     fox = make_sheet(NUMETAL, splat="shifter", race="Kitsune", breed="homid", form="Hito",
                      stamina=3)
     pool = D.soak_pool(NUMETAL, fox, "aggravated", materials=("silver",))

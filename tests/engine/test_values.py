@@ -1,4 +1,4 @@
-"""combat/values.py: ``replace`` and ``fast_init`` are ``dataclasses.replace`` and the
+"""combat/core/values.py: ``replace`` and ``fast_init`` are ``dataclasses.replace`` and the
 generated ``__init__``, only faster (bench/engine.py); these check they give the same values."""
 
 import dataclasses
@@ -6,10 +6,10 @@ import dataclasses
 import pytest
 
 from wodcombat.combat.d10.gear import Gear, Grip
-from wodcombat.combat.pools import Modifier
-from wodcombat.combat.sheet import Sheet
-from wodcombat.combat.state import Combatant, CombatState, Condition
-from wodcombat.combat.values import fast_init, replace
+from wodcombat.combat.core.pools import Modifier
+from wodcombat.combat.core.sheet import Sheet
+from wodcombat.combat.d10.state import Combatant, CombatState, Condition
+from wodcombat.combat.core.values import fast_init, replace
 
 
 @pytest.mark.parametrize("changes", [

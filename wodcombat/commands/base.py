@@ -15,8 +15,8 @@ import re
 from evennia.commands.default.muxcommand import MuxCommand
 from evennia.utils import logger
 
-from wodcombat.combat.errors import WodError
-from wodcombat.combat.player_text import did_you_mean, plain_text
+from wodcombat.combat.core.errors import WodError
+from wodcombat.combat.core.player_text import did_you_mean, plain_text
 from wodcombat.world.dice_source import GAME_DICE, GameDice
 from wodcombat.world.combat_text import plain, second_person
 from wodcombat.world.text_width import wrap
@@ -122,7 +122,7 @@ class WodCommand(MuxCommand):
         # Terminal escapes, control characters and Evennia markup are never part of what a
         # player meant to a game command (a client's stray ESC, a pasted NUL, a colour or a
         # link hidden in a name); drop them before switches and args are read, so no command
-        # can store or echo them to others (combat/player_text.py says why).
+        # can store or echo them to others (combat/core/player_text.py says why).
         self.args = plain_text(self.args or "")
         super().parse()
         # "+combat/start=simple": MuxCommand reads "start=simple" as the switch (no space
@@ -255,7 +255,7 @@ class WodCommand(MuxCommand):
         """A character by name, anywhere (staff commands), with a clear message if not."""
         from evennia.utils.search import search_object
 
-        from wodcombat.combat.errors import InputError
+        from wodcombat.combat.core.errors import InputError
 
         name = name.strip()
         if not name:

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from wodcombat import conf
 from wodcombat.combat.core import intents as it
-from wodcombat.combat.errors import IllegalAction, InputError
-from wodcombat.combat.player_text import checked_name, did_you_mean, plain_text
-from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.core.errors import IllegalAction, InputError
+from wodcombat.combat.core.player_text import checked_name, did_you_mean, plain_text
+from wodcombat.combat.core.sheet import Sheet
 from wodcombat.typeclasses import combat_guard
 from wodcombat.typeclasses.combat import combat_in
 from wodcombat.world import combat_limits, combat_service, combat_text, combatlog, rulebook

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from wodcombat.combat.core import intents as it
-from wodcombat.combat.errors import IllegalAction, InputError, WodError
+from wodcombat.combat.core.errors import IllegalAction, InputError, WodError
 from wodcombat.world.combat_text import plain
 
 from .combat_declare import COVER_WORDS, DEFENSES, ROLL_FLAGS, DeclarationParser, cover_level

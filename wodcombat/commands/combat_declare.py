@@ -12,10 +12,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from wodcombat.combat.errors import InputError
-from wodcombat.combat.health import damage_type
-from wodcombat.combat.maneuvers import COVER, tables
-from wodcombat.combat.player_text import did_you_mean
+from wodcombat.combat.core.errors import InputError
+from wodcombat.combat.core.health import damage_type
+from wodcombat.combat.core.maneuvers import COVER, tables
+from wodcombat.combat.core.player_text import did_you_mean
 
 DEFENSES = ("dodge", "block", "parry")
 # RNG-03: everyman calls cover Concealment (same values); both words are accepted.

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 from wodcombat.combat.core import intents as it
-from wodcombat.combat.errors import InputError
+from wodcombat.combat.core.errors import InputError
 from wodcombat.world import combatlog
 from wodcombat.world.combat_service import timeout_of
 from wodcombat.world.combat_text import fmt_secs, is_npc

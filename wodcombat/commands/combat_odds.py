@@ -17,7 +17,7 @@ import time
 from wodcombat import conf
 
 from wodcombat.combat import simulate as sim
-from wodcombat.combat.errors import IllegalAction, InputError
+from wodcombat.combat.core.errors import IllegalAction, InputError
 from wodcombat.world.preview_queue import PreviewQueue
 from wodcombat.world.text_width import wrap
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from wodcombat.combat.errors import IllegalAction, InputError
+from wodcombat.combat.core.errors import IllegalAction, InputError
 from wodcombat.world import reader_mode
 
 _SAY = {True: "Screen-reader mode is on: +combat, +sheet and the fight's turn lines come "

@@ -7,9 +7,9 @@ spotlight-only intents with what to type there instead.
 
 from __future__ import annotations
 
-from wodcombat.combat import spotlight_moves
+from wodcombat.combat.spotlight import moves as spotlight_moves
 from wodcombat.combat.core import intents as it
-from wodcombat.combat.errors import IllegalAction, InputError
+from wodcombat.combat.core.errors import IllegalAction, InputError
 
 from .combat_declare import split_words
 

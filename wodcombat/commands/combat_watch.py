@@ -3,7 +3,7 @@ keeps the watchers' keys; ``wodcombat/world/fight_relay.py`` tells them what its
 
 from __future__ import annotations
 
-from wodcombat.combat.errors import IllegalAction, InputError
+from wodcombat.combat.core.errors import IllegalAction, InputError
 from wodcombat.typeclasses.combat_guard import combat_scripts
 from wodcombat.world.fight_relay import WATCHERS, where
 

@@ -13,10 +13,12 @@ from __future__ import annotations
 from typing import Mapping
 
 from wodcombat.combat import simulate as sim
-from wodcombat.combat import spotlight, spotlight_attack, spotlight_moves
-from wodcombat.combat.errors import InputError, WodError
-from wodcombat.combat.player_text import did_you_mean
-from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.spotlight import attack as spotlight_attack
+from wodcombat.combat.spotlight import moves as spotlight_moves
+from wodcombat.combat.spotlight import turns as spotlight
+from wodcombat.combat.core.errors import InputError, WodError
+from wodcombat.combat.core.player_text import did_you_mean
+from wodcombat.combat.core.sheet import Sheet
 from wodcombat.world.prototypes import NPC_TEMPLATE_ALIASES, NPC_TEMPLATES
 from wodcombat.world.text_width import WIDTH, wrap
 

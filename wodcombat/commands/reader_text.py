@@ -4,7 +4,7 @@ facts the drawn screens show, one a line, with no box art, leader dots or aligne
 
 from __future__ import annotations
 
-from wodcombat.combat import spotlight
+from wodcombat.combat.spotlight import turns as spotlight
 from wodcombat.combat.d10.fight import OUT_OF_ACTION
 from wodcombat.world.combat_text import Names, actions_text
 from wodcombat.world.spotlight_text import resolution_text

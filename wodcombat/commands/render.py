@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import re
 
-from wodcombat.combat import spotlight
-from wodcombat.combat.dice import Roll
-from wodcombat.combat.pools import PoolSpec
-from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.spotlight import turns as spotlight
+from wodcombat.combat.core.dice import Roll
+from wodcombat.combat.core.pools import PoolSpec
+from wodcombat.combat.core.sheet import Sheet
 from wodcombat.world import dice_text
 from wodcombat.world.text_width import WIDTH
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from wodcombat.combat import v5_impairment, v5dice
-from wodcombat.combat.dice import roll
-from wodcombat.combat.errors import IllegalAction, InputError
-from wodcombat.combat.rollexpr import evaluate, parse
-from wodcombat.combat.pools import Modifier
+from wodcombat.combat.spotlight import dice as v5dice
+from wodcombat.combat.spotlight import impairment as v5_impairment
+from wodcombat.combat.core.dice import roll
+from wodcombat.combat.core.errors import IllegalAction, InputError
+from wodcombat.combat.core.rollexpr import evaluate, parse
+from wodcombat.combat.core.pools import Modifier
 
 from .base import WodCommand
 from .render import roll_text, v5_roll_text

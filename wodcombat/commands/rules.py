@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from wodcombat.combat.catalog import statement
-from wodcombat.combat.errors import IllegalAction, InputError
+from wodcombat.combat.rules.catalog import statement
+from wodcombat.combat.core.errors import IllegalAction, InputError
 from wodcombat.world import rulebook
 from wodcombat.world.spotlight_text import resolution_text
 from wodcombat.world.text_width import wrap
@@ -140,7 +140,7 @@ class CmdRules(WodCommand):
         self.msg("\n".join(lines))
 
     def _tables(self):
-        from wodcombat.combat.maneuvers import tables
+        from wodcombat.combat.core.maneuvers import tables
 
         name = self.args.strip() or None
         rs = rulebook.get(name)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wodcombat.combat.errors import IllegalAction, InputError
+from wodcombat.combat.core.errors import IllegalAction, InputError
 from wodcombat.combat.trait_maximum import maximum_reading, newly_over_maximum
 from wodcombat.world.text_width import wrap
 
@@ -201,7 +201,7 @@ class CmdSheet(WodCommand):
         return f"{target.key} {verb[:-1] + 'ies' if verb.endswith('y') else verb + 's'}"
 
     def do_equip(self):
-        from wodcombat.combat.maneuvers import tables
+        from wodcombat.combat.core.maneuvers import tables
 
         target, sheet, item = self._gear_target("equip")
         weapon = tables(self.ruleset_here()).weapon(item).name
@@ -213,7 +213,7 @@ class CmdSheet(WodCommand):
         self.msg(f"{self._says(target, 'now carry')}: {', '.join(sheet.weapons + (weapon,))}.")
 
     def do_unequip(self):
-        from wodcombat.combat.maneuvers import tables
+        from wodcombat.combat.core.maneuvers import tables
 
         target, sheet, item = self._gear_target("unequip")
         low = item.lower()
@@ -233,7 +233,7 @@ class CmdSheet(WodCommand):
         self.msg(f"{self._says(target, 'now carry')}: {', '.join(keep) or 'no weapons'}.")
 
     def do_armor(self):
-        from wodcombat.combat.maneuvers import tables
+        from wodcombat.combat.core.maneuvers import tables
 
         target, sheet, item = self._gear_target("armor")
         name = "" if item.lower() in ("none", "off", "-") else tables(self.ruleset_here()).armor(
@@ -275,7 +275,7 @@ class CmdSheet(WodCommand):
 
     def do_heal(self):
         """Staff: <name>=<levels> <type>, outside a fight (HLT-09 healing by hand)."""
-        from wodcombat.combat.health import DAMAGE_TYPES
+        from wodcombat.combat.core.health import DAMAGE_TYPES
 
         usage = "Usage: +sheet/heal <name>=<levels> <bashing|lethal|aggravated>"
         target = self._staff_target("heal", usage)

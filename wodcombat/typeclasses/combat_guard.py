@@ -5,7 +5,7 @@ middle of a fight. (A failed command's writes are undone in ``rollback.py``.)
   in at most one combat).
 * ``remove_deleted``: ``Character.at_object_delete`` takes the character out of its combat
   and tells the room. A character who only disconnects stays in; the idle rules
-  (``combat/idle.py``) deal with them.
+  (``combat/d10/idle.py``) deal with them.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def where(script) -> str:
 
 def refuse_second_combat(key: str, name: str, here=None) -> None:
     """Raise IllegalAction when ``key`` already fights somewhere other than ``here``."""
-    from wodcombat.combat.errors import IllegalAction
+    from wodcombat.combat.core.errors import IllegalAction
 
     other = combat_of(key)
     if other is not None and (here is None or other.id != here.id):

@@ -24,7 +24,7 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from evennia.typeclasses.attributes import Attribute
 
-from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.core.sheet import Sheet
 from wodcombat.world import jsontext, oob, plain_writes, rulebook
 
 SHEET_ATTR = ("sheet", "wod")

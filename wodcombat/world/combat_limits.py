@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from wodcombat import conf
 
-from wodcombat.combat.errors import IllegalAction
+from wodcombat.combat.core.errors import IllegalAction
 
 from .combat_text import is_npc
 

@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
-from wodcombat.combat import idle
+from wodcombat.combat.d10 import idle
 from wodcombat.combat.core import intents as it
 from wodcombat.combat.core.dice_log import OutOfDice, ReplayDice
 from wodcombat.combat.core.engine import engine_of_state
 from wodcombat.combat.core.events import Event
-from wodcombat.combat.errors import WodError
-from wodcombat.combat.sheet import Sheet
+from wodcombat.combat.core.errors import WodError
+from wodcombat.combat.core.sheet import Sheet
 
 from . import combat_text, combatlog
 from .combat_text import Names

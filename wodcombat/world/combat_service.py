@@ -24,14 +24,14 @@ from typing import Any
 from wodcombat import conf
 from django.db import transaction
 
-from wodcombat.combat import idle
+from wodcombat.combat.d10 import idle
 from wodcombat.combat.core import intents as it
 from wodcombat.combat.core.dice_log import RecordingDice
 from wodcombat.combat.core.engine import engine_for
 from wodcombat.combat.core.events import Event
-from wodcombat.combat.errors import IllegalAction
-from wodcombat.combat.memo import Memo
-from wodcombat.combat.player_text import checked_name, plain_text
+from wodcombat.combat.core.errors import IllegalAction
+from wodcombat.combat.core.memo import Memo
+from wodcombat.combat.core.player_text import checked_name, plain_text
 
 from . import (combat_limits, combat_text, combatlog, fight_relay, jsontext, oob, reader_mode,
                sheet_log)
@@ -136,10 +136,10 @@ class Applied:
     names: Names | None = None  # who is who in that text (drawn once for room and prompts)
 
 
-# The plans the engine may reuse from one command to the next (combat/memo.py), handed to
+# The plans the engine may reuse from one command to the next (combat/core/memo.py), handed to
 # ``apply`` explicitly: a sheet read afresh from its Attribute finds the plan an equal one
 # left (a new memo per command built every plan anew: 0.4 M instructions more per act,
-# bench/callgrind.py). Bounded (combat/memo.py SIZE); it never changes an answer, only
+# bench/callgrind.py). Bounded (combat/core/memo.py SIZE); it never changes an answer, only
 # spares building it, so nothing a test leaves in it can leak into another's result.
 ENGINE_MEMO = Memo()
 
@@ -321,7 +321,7 @@ def is_mock(script) -> bool:
 
 def put_back(script, objects: Objects, only: str | None = None) -> list[str]:
     """A mock fight: the sheets it changed as they were before it (names put back)."""
-    from wodcombat.combat.sheet import Sheet
+    from wodcombat.combat.core.sheet import Sheet
 
     kept = dict(script.attributes.get("mock_sheets") or {})
     done = []
@@ -471,7 +471,7 @@ def _undoable(script, state):
 def undo(script, by: str, rng: random.Random) -> Applied:
     """Revert the last resolution exactly (state, sheets, pools spent), say so, and mark it
     undone in the log (nothing is deleted). Repeated, it walks back within the turn."""
-    from wodcombat.combat.sheet import Sheet
+    from wodcombat.combat.core.sheet import Sheet
 
     engine = script.engine()
     before = script.get_state()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 
-from wodcombat.combat.player_text import printable
+from wodcombat.combat.core.player_text import printable
 
 from . import fight_view
 from .web_text import to_plain

@@ -7,7 +7,7 @@ import re
 from typing import Callable
 
 from wodcombat.combat.core.events import Event
-from wodcombat.combat.pools import Modifier
+from wodcombat.combat.core.pools import Modifier
 
 from .dice_text import faces_text, outcome_text
 
@@ -40,7 +40,7 @@ def turns_text(first: int, last: int | None) -> str:
 
 def conditions_shown(names, timers, unit: str = "turn") -> list[str]:
     """Conditions as +combat and the fight page show them: "blinded: 2 turns left" for one
-    with an end (the turns left count the current one: combat/conditions.py), "blinded:
+    with an end (the turns left count the current one: combat/core/conditions.py), "blinded:
     last turn" in its last, a plain name for one that lasts until removed."""
     out = []
     for name in names:

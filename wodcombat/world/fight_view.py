@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 
-from wodcombat.combat.errors import IllegalAction
+from wodcombat.combat.core.errors import IllegalAction
 
 from . import combatlog, combat_text
 from .fight_phrases import conditions_shown

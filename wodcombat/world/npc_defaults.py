@@ -8,7 +8,7 @@ so the engine checks and declares it exactly as if staff had typed it.
 
 from __future__ import annotations
 
-from wodcombat.combat.maneuvers import tables
+from wodcombat.combat.core.maneuvers import tables
 
 #: outcomes of a character still on their feet (the rest: incapacitated, torpor, dead ...)
 STANDING = ("", "ok")

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from wodcombat.combat.errors import WodError
+from wodcombat.combat.core.errors import WodError
 
 
 class Busy(WodError):

@@ -51,7 +51,7 @@ See the `spawn` command and `evennia.prototypes.spawner.spawn` for more info.
 # ---------------------------------------------------------------- ready NPCs for +combat/npc
 #
 # ``+combat/npc <name>=<template>`` copies one of these sheets
-# (``wodcombat.combat.sheet.Sheet.from_dict`` form) onto a new NPC. They are plain data, not
+# (``wodcombat.combat.core.sheet.Sheet.from_dict`` form) onto a new NPC. They are plain data, not
 # spawnable prototypes: the combat creates the NPC object itself. Values: V20 "Storyteller
 # characters" stat blocks, rounded to typical numbers; edit freely (a sheet a staffer wants to
 # tweak is +sheet/set <npc>/<trait>=<value>).

@@ -1,17 +1,17 @@
 """The rules the running server uses: loaded once, replaced only by a valid reload.
 
-The pure loader (wodcombat.combat.ruleset) never raises on bad data; this module decides what the
-server does with the result. At start a broken ruleset is refused and reported in the
-server log, the others are used. ``+rules/reload`` applies new files only when every
-ruleset in them is valid, so a typo never takes a running game's rules away.
+The pure loader (wodcombat.combat.rules.ruleset) never raises on bad data; this module
+decides what the server does with the result. At start a broken ruleset is refused and
+reported in the server log, the others are used. ``+rules/reload`` applies new files only
+when every ruleset in them is valid, so a typo never takes a running game's rules away.
 """
 
 from __future__ import annotations
 
 from wodcombat import conf
 
-from wodcombat.combat.errors import RuleIssue
-from wodcombat.combat.ruleset import Library, Ruleset, load_library
+from wodcombat.combat.core.errors import RuleIssue
+from wodcombat.combat.rules.ruleset import Library, Ruleset, load_library
 
 _library: Library | None = None
 
@@ -200,17 +200,17 @@ def restore(text: str) -> Ruleset:
     """A ruleset back from ``snapshot`` text, validated again by the same schemas."""
     import yaml
 
-    from wodcombat.combat.errors import RulesError
-    from wodcombat.combat.ruleset import META
-    from wodcombat.combat.schema import Struct
-    from wodcombat.combat.sections import SECTIONS
+    from wodcombat.combat.core.errors import RulesError
+    from wodcombat.combat.rules.ruleset import META
+    from wodcombat.combat.rules.schema import Struct
+    from wodcombat.combat.rules.sections import SECTIONS
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     raw = yaml.load(text, Loader=loader)
     problems: list = []
     data = Struct(optional={"ruleset": META, **SECTIONS}).check(raw["data"], "", problems)
     if problems:
-        from wodcombat.combat.errors import RuleIssue
+        from wodcombat.combat.core.errors import RuleIssue
 
         raise RulesError([RuleIssue("snapshot", p, m) for p, m in problems])
     return Ruleset(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from wodcombat.combat import spotlight_moves as mv
+from wodcombat.combat.spotlight import moves as mv
 from wodcombat.combat.core.events import Event
 
 from . import d10_text
@@ -15,7 +15,7 @@ from .text_width import wrap
 
 
 def order_text(state, n) -> str:
-    from wodcombat.combat import spotlight as sp
+    from wodcombat.combat.spotlight import turns as sp
 
     parts = [f"{' = '.join(n(k) for k in slot['keys'])} {slot['total']}"
              for slot in sp.order_view(state)]

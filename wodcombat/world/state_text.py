@@ -13,7 +13,7 @@ import json
 from itertools import compress
 from operator import is_not
 
-from wodcombat.combat.values import replace
+from wodcombat.combat.core.values import replace
 
 from . import jsontext
 

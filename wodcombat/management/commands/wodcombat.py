@@ -16,7 +16,7 @@ import shutil
 from django.core.management.base import BaseCommand, CommandError
 
 from wodcombat import conf
-from wodcombat.combat.ruleset import load_library
+from wodcombat.combat.rules.ruleset import load_library
 
 
 class Command(BaseCommand):

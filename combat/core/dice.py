@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass
 
 from .errors import InputError
-from .schema import Bool, Int, Str, Struct
+from ..rules.schema import Bool, Int, Str, Struct
 from .values import fast_init
 
 
@@ -51,7 +51,7 @@ class DiceRules:
         return max(self.min_difficulty, min(self.max_difficulty, difficulty))
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class Roll:
     """One counted roll with every input, so a staffer can recompute it by hand."""

@@ -2,12 +2,12 @@
 
 ``ENGINE.apply(state, intent, sheets, rules, rng) -> Outcome`` runs a spotlight fight: it
 turns a typed intent (``combat/core/intents.py``) into calls of the pure spotlight steps
-(``combat/spotlight.py``, ``combat/spotlight_attack.py``) and returns the new state and the
+(``combat/spotlight/turns.py``, ``combat/spotlight/attack.py``) and returns the new state and the
 events. Every game decision a spotlight ``+combat`` command used to take lives here, so the
 command only parses text into an intent, checks who may ask (organizer/staff or player) and
 renders events; the text it prints is rebuilt from the events' fields alone.
 
-Why an adapter and not a rewrite: ``combat/spotlight.py`` is the tested rules engine; this
+Why an adapter and not a rewrite: ``combat/spotlight/turns.py`` is the tested rules engine; this
 module adds what sat in the command (the attack roll and its Harm, reading sheets, the
 refusals of d10-only intents) and the idle clock (issue 5), nothing else.
 
@@ -32,22 +32,22 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Mapping
 
-from . import spotlight as sp
-from . import spotlight_attack as spa
-from . import spotlight_conditions as spc
-from . import spotlight_rouse as rouse
-from . import v5_impairment as imp
-from . import spotlight_moves as mv
-from . import v5dice
-from .core import intents
-from .core.events import events_of
-from .core.outcome import Outcome
-from .errors import IllegalAction, InputError
-from .spotlight_state import ENGINE as NAME
-from .spotlight_state import SpotlightState
-from .values import replace
+from . import turns as sp
+from . import attack as spa
+from . import conditions as spc
+from . import rouse
+from . import impairment as imp
+from . import moves as mv
+from . import dice as v5dice
+from ..core import intents
+from ..core.events import events_of
+from ..core.outcome import Outcome
+from ..core.errors import IllegalAction, InputError
+from .state import ENGINE as NAME
+from .state import SpotlightState
+from ..core.values import replace
 
-PASS, REMOVED = "pass", "removed"  # the idle defaults, as combat/idle.py names them
+PASS, REMOVED = "pass", "removed"  # the idle defaults, as combat/d10/idle.py names them
 ATTACKS = ("attack", "bite", "grapple")  # the acts that roll (spotlight_attack)
 HOLDS = "grapple"  # V5: a grapple won holds the target (attack.yaml bite_hold)
 POWER = "power"  # a Discipline Power: a vampire's Rouse Check (SPOT-07, issue 31)
@@ -534,7 +534,7 @@ def _picks(dice, normal: int, most: int) -> tuple[int, ...]:
 
 def _attack(step: sp.Step, c, action: dict, w, sheet, sheets, rules, rng,
             kept=None, replay: bool = False) -> Outcome:
-    """A V5 contest (combat/spotlight_attack.py, issue 10): the attacker's pool against the
+    """A V5 contest (combat/spotlight/attack.py, issue 10): the attacker's pool against the
     defender's, Hunger dice for vampires; Harm = margin + weapon damage on the target, with
     worn armor against Superficial (SPOT-11) and Superficial to vampires halved (V5); in
     close combat a defender who fought back and won deals its own Harm to the attacker.
@@ -725,7 +725,7 @@ def _armor(sheet, rules) -> int:
     """SPOT-11: the rating of the armor the target wears (the ruleset's armor table)."""
     if sheet is None or not sheet.armor:
         return 0
-    from .maneuvers import tables
+    from ..core.maneuvers import tables
 
     try:
         return tables(rules).armor(sheet.armor).rating
@@ -866,7 +866,7 @@ class SpotlightEngine:
 
     def apply(self, state: SpotlightState, intent: intents.Intent, sheets: Mapping[str, Any],
               rules, rng: random.Random, *, memo=None) -> Outcome:
-        # ``memo`` (combat/memo.py): the d10 engine's plans; nothing here is worth keeping.
+        # ``memo`` (combat/core/memo.py): the d10 engine's plans; nothing here is worth keeping.
         handler = _HANDLERS.get(intent.kind)
         if handler is None:
             raise IllegalAction(d10_only(intent))
@@ -885,7 +885,7 @@ class SpotlightEngine:
     def pending(self, state: SpotlightState) -> list[str]:
         return sp.pending(state)
 
-    # The idle clock, shaped like combat/idle.py so the service treats both engines alike.
+    # The idle clock, shaped like combat/d10/idle.py so the service treats both engines alike.
 
     def stamp(self, state: SpotlightState, timeout: int | None, now: float) -> SpotlightState:
         return stamp(state, timeout, now)

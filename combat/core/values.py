@@ -100,7 +100,7 @@ def _make_copier(cls: type) -> Callable[..., Any]:
     fields = dataclasses.fields(cls)  # raises TypeError for a non-dataclass, as replace does
     names = [f.name for f in fields if f.init]
     # A field left out of __init__ is not copied by ``replace`` but set to its default again
-    # (the state's caches, combat/state.py); one with a factory keeps dataclasses.replace.
+    # (the state's caches, combat/d10/state.py); one with a factory keeps dataclasses.replace.
     fresh = {f.name: f.default for f in fields if not f.init}
     # Only where ``replace`` would run the generated __init__ (not one written by hand).
     generated = cls.__dataclass_params__.init and cls.__init__.__code__.co_filename == "<string>"
@@ -217,7 +217,7 @@ def fast_init(cls: type[T]) -> type[T]:
 
 
 # ---------------------------------------------------------------- plain data
-# Shared by both engines' states (combat/state.py, combat/spotlight.py): what a combat's
+# Shared by both engines' states (combat/d10/state.py, combat/spotlight/turns.py): what a combat's
 # Attribute may hold.
 
 

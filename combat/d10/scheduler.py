@@ -38,14 +38,14 @@ import random
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from . import dice
-from .core.events import Event
-from .errors import IllegalAction, InputError, RuleIssue, RulesError
-from .pools import Modifier
-from .schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
-from .conditions import ended_event, split_expired
+from ..core import dice
+from ..core.events import Event
+from ..core.errors import IllegalAction, InputError, RuleIssue, RulesError
+from ..core.pools import Modifier
+from ..rules.schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
+from ..core.conditions import ended_event, split_expired
 from .state import MODES, Combatant, CombatState, Condition, Options, Slot, plain
-from .values import copier, fast_init, replace
+from ..core.values import copier, fast_init, replace
 
 # ---------------------------------------------------------------- the YAML this module reads
 
@@ -128,7 +128,7 @@ TURNS_SCHEMA = Struct(
                 },
             )
         ),
-        # Idle players (read by combat/idle.py): what the game declares for someone who lets
+        # Idle players (read by combat/d10/idle.py): what the game declares for someone who lets
         # the combat's timeout pass: nothing (pass) or a full (desperate) defense.
         "idle": Struct(
             required={"declare": Str(choices=("pass", "full_defense"))},
@@ -217,7 +217,7 @@ def turn_rules(ruleset) -> TurnRules:
 # ---------------------------------------------------------------- results
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class Step:
     """The new state and what happened, in order."""
@@ -359,7 +359,7 @@ def _prompts(state: CombatState) -> list[tuple[str, str]]:
 
 
 def _remember(state: CombatState, waiting: Iterable[tuple[str, str]]) -> tuple:
-    """Keep ``prompts(state)`` on the state (its ``_waiting`` cache, combat/state.py)."""
+    """Keep ``prompts(state)`` on the state (its ``_waiting`` cache, combat/d10/state.py)."""
     waiting = tuple(waiting)
     object.__setattr__(state, "_waiting", waiting)
     return waiting
@@ -391,7 +391,7 @@ def anticipated_defense(
 
 
 # Hot copies (every act starts a phase or a turn): positional copiers made once here
-# (combat/values.py ``copier``), in the order of their fields below.
+# (combat/core/values.py ``copier``), in the order of their fields below.
 _NEW_PHASE = copier(CombatState, "phase", "order", "cursor")
 # What a new turn resets on each combatant (TURN-01): the values passed in this order.
 _NEW_TURN = copier(Combatant, "declared", "actions", "main", "reactive", "desperate", "used",
@@ -1802,7 +1802,7 @@ def add_condition(
 
     Its timing and effects come from ``turns.conditions``; names the table doesn't know are
     kept for other layers (e.g. ``blinded``) and last ``turns`` turns from now (None: until
-    removed; combat/conditions.py says how they are counted). A condition of the same name
+    removed; combat/core/conditions.py says how they are counted). A condition of the same name
     is replaced. ``announce``: the room is told when its turns run out (put on by hand).
     """
     rules = turn_rules(ruleset)

@@ -1,14 +1,14 @@
 """The attack half of the resolution chain: attack and defense pools, the attack and defense
-rolls, and what the hit hands to damage (``combat/damage.py``): damage dice, damage type,
+rolls, and what the hit hands to damage (``combat/d10/damage.py``): damage dice, damage type,
 damage source, whether armor applies, head shot, targeted location, and the effects to apply.
 
 Rules: ATK-01..09, DICE-06..09, DEF-01..03, DEF-05, DMG-03, DMG-16, DMG-17, MAN-01..04,
 MAN-10..12, CLOSE-01..13, RNG-01..09, COMP-01, COMP-03..05, PWR-06 (seed 000, NuMetal combat
-page; V20 p. 271-278). Every number comes from the ruleset's tables (``combat/maneuvers.py``);
+page; V20 p. 271-278). Every number comes from the ruleset's tables (``combat/core/maneuvers.py``);
 every modifier carries its reason so the room and the log can show the arithmetic.
 
 Not here: multiple-action and desperate-defense penalties (the scheduler hands them in as
-``Context.extra`` / ``Defense.extra``), the damage roll, soak and health (``combat/damage.py``).
+``Context.extra`` / ``Defense.extra``), the damage roll, soak and health (``combat/d10/damage.py``).
 
 Shape: ``build_attack_pool`` answers "what would I roll"; ``resolve_attack`` rolls (exact faces
 or an injected ``random.Random``) and returns a frozen ``AttackResult`` holding every input.
@@ -23,11 +23,11 @@ from operator import attrgetter
 from typing import Callable, Mapping
 
 from .damage import wound_modifier
-from .dice import Roll, count, roll_faces
-from .errors import IllegalAction, InputError
-from .memo import IDENTITY_SIZE, Memo
-from .memo import SIZE as MEMO_SIZE
-from .maneuvers import (
+from ..core.dice import Roll, count, roll_faces
+from ..core.errors import IllegalAction, InputError
+from ..core.memo import IDENTITY_SIZE, Memo
+from ..core.memo import SIZE as MEMO_SIZE
+from ..core.maneuvers import (
     COVER,
     PACES,
     Damage,
@@ -41,9 +41,9 @@ from .maneuvers import (
     strafe_shares,
     tables,
 )
-from .pools import Modifier, PoolSpec
-from .sheet import Sheet
-from .values import copyable, fast_init, replace
+from ..core.pools import Modifier, PoolSpec
+from ..core.sheet import Sheet
+from ..core.values import copyable, fast_init, replace
 
 # Conditions the combat may report on a side; a closed set so a typo is caught.
 CONDITIONS = frozenset({
@@ -76,7 +76,7 @@ class Magic:
     area: bool = False  # area of effect: escape the area instead of defending
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class Attack:
     """What the attacker declared."""
@@ -100,7 +100,7 @@ class Attack:
     extra: tuple[Modifier, ...] = ()  # declared situational modifiers, each with its reason
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class Side:
     """Plain facts the combat knows about one side of an attack."""
@@ -119,7 +119,7 @@ class Side:
     in_combat: bool = True  # MAN-01: someone in combat cannot be ambushed
 
 
-@copyable  # copied at every step of a fight: combat/values.py
+@copyable  # copied at every step of a fight: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class WeaponState:
     """A ranged weapon's readiness, as plain values the combat saves between turns."""
@@ -147,7 +147,7 @@ class WeaponState:
                 "load": self.load}
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class Context:
     """What the scheduler and the combat know about this attack (attacker's point of view)."""
@@ -167,7 +167,7 @@ class Context:
     extra: tuple[Modifier, ...] = ()  # from the scheduler: multiple actions (MAN-05..08) ...
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class Defense:
     """A declared defense against one attack (DEF-01..03)."""
@@ -206,7 +206,7 @@ class Effect:
     detail: str = ""
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class DefenseResult:
     defense: Defense
@@ -216,7 +216,7 @@ class DefenseResult:
     counter_type: str = ""
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class AttackResult:
     intent: Attack
@@ -262,8 +262,8 @@ class AttackResult:
         return bool(self.armor_rating and self.armor_stops_source and not self.unarmored_part)
 
     def soak_kwargs(self) -> dict:
-        """The keyword arguments ``wodcombat.combat.damage.resolve_damage`` takes for this hit (the
-        damage dice already include DMG-02's extra successes)."""
+        """The keyword arguments ``wodcombat.combat.d10.damage.resolve_damage`` takes for this
+        hit (the damage dice already include DMG-02's extra successes)."""
         return {"dice": self.damage_dice, "damage_type": self.damage_type,
                 "source": self.damage_source, "materials": self.materials,
                 "armor_rating": self.armor_rating, "armor_applies": self.armor_stops_source,
@@ -356,7 +356,7 @@ def _roll_terms(ruleset, sheet, row: dict, attribute: str, wanted: str | None, w
 
 
 def _wounds(ruleset, sheet, ignore: bool) -> Modifier | None:
-    """HLT-06 / HLT-08: the wound penalty on an action pool, from combat.damage (one source of
+    """HLT-06 / HLT-08: the wound penalty on an action pool, from combat.d10.damage (one source of
     truth, variants included); an incapacitated character cannot act. Unhurt: no work."""
     if not sheet.health or not any(sheet.health.values()):
         return None
@@ -1121,7 +1121,7 @@ def _magic_plan(ruleset, intent: Attack, ctx: Context, costs) -> _Plan:
 
 # ================================================================ plans, through a memo
 
-# Plans are pure functions of frozen inputs; a ``Memo`` (combat/memo.py) handed down from
+# Plans are pure functions of frozen inputs; a ``Memo`` (combat/core/memo.py) handed down from
 # ``apply`` keeps them, so neither the three asks of one attack nor a simulation of one
 # matchup (bench/engine.py) builds them again. Without a memo (a test, a tool) each ask
 # builds its plan. The ruleset is matched by identity (its mappings are not hashable); each
@@ -1333,7 +1333,7 @@ def _check_block(ruleset, defender, defense: Defense, plan: _Plan, side: Side,
     if not ok:
         if can_soak is None:
             raise InputError("Blocking a lethal or aggravated attack needs the defender's "
-                             "can_soak answer (from combat/damage.py).")
+                             "can_soak answer (from combat/d10/damage.py).")
         ok = bool(can_soak(plan.damage_type))
     if not ok:
         raise IllegalAction(f"You can't block {plan.damage_type} damage you cannot soak. "
@@ -1500,7 +1500,7 @@ def resolve_attack(ruleset, attacker, target, intent: Attack, context: Context |
 
     ``faces`` / ``defense_faces`` give exact dice (tests, replays); otherwise ``rng`` rolls.
     ``can_soak(type)`` answers DMG-16 for a block against lethal or aggravated damage.
-    ``memo`` (combat/memo.py) spares building the same plans again.
+    ``memo`` (combat/core/memo.py) spares building the same plans again.
     """
     ctx = context or Context()
     plan = _plan(ruleset, attacker, target, intent, ctx, memo)

@@ -7,7 +7,7 @@ HEAL-09 (everyman, seed 002 "In combat healing"): vampires and ghouls roll Survi
 Stamina at difficulty 8 and spend a blood point whatever the result; success heals a level
 of lethal or bashing, a botch adds a level of damage. Werewolves roll Stamina alone at 8.
 
-Both read the ``field_healing:`` section (schema below, registered in ``combat/sections.py``);
+Both read the ``field_healing:`` section (schema below, registered in ``combat/rules/sections.py``);
 a ruleset without the row refuses with a clear message.
 
 API
@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import random
 
-from . import dice as dicemod
+from ..core import dice as dicemod
 from .damage import faces_for, family_of, pay_costs, track_of, wound_modifier
-from .errors import IllegalAction, InputError
+from ..core.errors import IllegalAction, InputError
 from .healing import HealResult, _heal, _result
-from .health import DAMAGE_TYPES, damage_type as parse_damage_type
-from .pools import PoolSpec
-from .schema import Bool, Int, ListOf, MapOf, Str, Struct
+from ..core.health import DAMAGE_TYPES, damage_type as parse_damage_type
+from ..core.pools import PoolSpec
+from ..rules.schema import Bool, Int, ListOf, MapOf, Str, Struct
 
 _TYPES = Str(choices=DAMAGE_TYPES)
 

@@ -6,7 +6,7 @@ deals (those are its "Basic Moves", outside the seed). The seed is a V5 hack, so
 ruleset's YAML (``spotlight_attack:``) makes an attack what V5 makes it:
 
 * the attacker rolls the traits listed for the weapon's range tag (or the ``default`` row),
-  the defender rolls ``defense.pool``; both are V5 pools (``combat/v5dice.py``: no ones
+  the defender rolls ``defense.pool``; both are V5 pools (``combat/spotlight/dice.py``: no ones
   cancelling, no botch, a pair of 10s = 4 successes), a vampire's with Hunger dice;
 * the attacker hits on more successes than the defender (a tie is a miss); the Harm is the
   margin plus the weapon's damage (``bonus``: the weapon's own row in ``weapons``, else its
@@ -26,9 +26,9 @@ import random
 from dataclasses import dataclass
 from typing import Mapping
 
-from . import v5dice
-from .errors import InputError
-from .schema import Bool, Int, ListOf, MapOf, Str, Struct
+from . import dice as v5dice
+from ..core.errors import InputError
+from ..rules.schema import Bool, Int, ListOf, MapOf, Str, Struct
 
 KIND = Str(choices=("superficial", "aggravated"))
 ROW = Struct(

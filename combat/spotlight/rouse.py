@@ -18,9 +18,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from . import dice
-from .errors import IllegalAction, InputError
-from .schema import Int, Str, Struct
+from ..core import dice
+from ..core.errors import IllegalAction, InputError
+from ..rules.schema import Int, Str, Struct
 
 SCHEMA = Struct(
     required={"dice": Int(1, 10), "success_at": Int(1, 100), "hunger_on_failure": Int(0, 10),

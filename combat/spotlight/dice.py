@@ -16,9 +16,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .dice import roll_faces
-from .errors import InputError
-from .schema import Int, Str, Struct
+from ..core.dice import roll_faces
+from ..core.errors import InputError
+from ..rules.schema import Int, Str, Struct
 
 SCHEMA = Struct(
     required={"success_at": Int(2, 100)},

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import InputError
-from .schema import Bool, Int, ListOf, Optional, Str, Struct
+from ..rules.schema import Bool, Int, ListOf, Optional, Str, Struct
 from .values import fast_init, replace
 
 DAMAGE_TYPES = ("bashing", "lethal", "aggravated")  # DMG-18
@@ -59,11 +59,11 @@ class Level:
 
 def _levels_of(section: dict) -> tuple[Level, ...]:
     """The levels of a health section. The engine's hot path builds them once per ruleset
-    and keeps them on it (combat/damage.py ``track_of``: ``Ruleset.derived``)."""
+    and keeps them on it (combat/d10/damage.py ``track_of``: ``Ruleset.derived``)."""
     return tuple(Level(lv["name"], lv["penalty"], lv.get("move", "")) for lv in section["levels"])
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class Applied:
     """What one application of damage did: the new track and what went past Incapacitated."""
@@ -79,7 +79,7 @@ class Applied:
         return self.overflow_lethal + self.overflow_aggravated
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class HealthTrack:
     levels: tuple[Level, ...]

@@ -5,19 +5,20 @@ A new table means: a schema beside the code that reads it, one line here.
 
 from __future__ import annotations
 
-from . import catalog, dice, health, traits
-from .errors import RuleIssue
-from . import scheduler as _scheduler  # noqa: E402 (initiative and turn tables)
-from . import damage as _damage, healing as _healing  # noqa: E402 (damage/heal tables)
-from . import maneuvers as _maneuvers  # noqa: E402 (attack, maneuver, weapon, armor tables)
-from . import spotlight as _spotlight  # noqa: E402 (the spotlight engine's tables, SPOT-xx)
-from . import powers as _powers  # noqa: E402 (power limits, wound movement)
-from . import field_healing as _field_healing, kiss as _kiss  # noqa: E402 (HEAL-08/09, CLOSE-14)
-from . import spotlight_attack as _spot_attack  # noqa: E402 (spotlight attack roll, issue 4)
-from . import v5dice as _v5dice  # noqa: E402 (V5 dice of the spotlight ruleset, issue 10)
-from . import conditions as _conditions  # noqa: E402 (a condition's clock, issue 31)
-from . import v5_impairment as _impairment  # noqa: E402 (V5 Impairment, issue 31)
-from . import spotlight_moves as _spot_moves  # noqa: E402 (spotlight's moves reading, issue 31)
+from . import catalog
+from ..core import dice, health, traits
+from ..core.errors import RuleIssue
+from ..d10 import scheduler as _scheduler  # noqa: E402 (initiative and turn tables)
+from ..d10 import damage as _damage, healing as _healing  # noqa: E402 (damage/heal tables)
+from ..core import maneuvers as _maneuvers  # noqa: E402 (attack, maneuver, weapon, armor tables)
+from ..spotlight import turns as _spotlight  # noqa: E402 (the spotlight engine's tables, SPOT-xx)
+from ..d10 import powers as _powers  # noqa: E402 (power limits, wound movement)
+from ..d10 import field_healing as _field_healing, kiss_rules as _kiss  # noqa: E402 (HEAL-08/09, CLOSE-14)
+from ..spotlight import attack as _spot_attack  # noqa: E402 (spotlight attack roll, issue 4)
+from ..spotlight import dice as _v5dice  # noqa: E402 (V5 dice of spotlight, issue 10)
+from ..core import conditions as _conditions  # noqa: E402 (a condition's clock, issue 31)
+from ..spotlight import impairment as _impairment  # noqa: E402 (V5 Impairment, issue 31)
+from ..spotlight import moves as _spot_moves  # noqa: E402 (spotlight's moves reading, issue 31)
 
 SECTIONS = {
     "catalog": catalog.SCHEMA,

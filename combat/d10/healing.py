@@ -22,7 +22,7 @@ API
 ``regenerate(sheet, ruleset, *, kind=None, stressed=False, blocked_until_rest=False,
 flags=(), faces=None, rng=None)``: HEAL-03 / HEAL-05 shifter regeneration.
 ``rage_heal(sheet, ruleset, *, condition, used_this_scene=False, faces=None, rng=None)``
-    HEAL-04: the result's ``condition`` is the new condition (see wodcombat.combat.damage).
+    HEAL-04: the result's ``condition`` is the new condition (see wodcombat.combat.d10.damage).
 ``mage_heal(caster, ruleset, *, kind, levels, target=None)``: HEAL-06.
 ``changeling_heal_time(sheet, ruleset, kind, *, chimerical, place="mundane") -> HealTime``
     HEAL-07; ``place`` is mundane, freehold or dreaming.
@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from . import dice as dicemod
+from ..core import dice as dicemod
 from .damage import (
     DAMAGE_TYPES,
     DEAD,
@@ -49,10 +49,10 @@ from .damage import (
     require_section,
     track_of,
 )
-from .errors import IllegalAction, InputError
-from .health import HealthTrack, damage_type as parse_damage_type
-from .schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
-from .sheet import Sheet
+from ..core.errors import IllegalAction, InputError
+from ..core.health import HealthTrack, damage_type as parse_damage_type
+from ..rules.schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
+from ..core.sheet import Sheet
 
 # ---------------------------------------------------------------- schemas
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from .values import fast_init
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class Modifier:
     reason: str
@@ -32,7 +32,7 @@ class Modifier:
         return f"{self.reason} {' '.join(parts)}".strip()
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class PoolSpec:
     """Traits and numbers that make a pool, the modifiers on it, and the difficulty asked."""

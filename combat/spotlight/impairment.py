@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from .schema import Int, ListOf, Str, Struct
-from .spotlight import sheet_health
+from ..rules.schema import Int, ListOf, Str, Struct
+from .turns import sheet_health
 
 SCHEMA = Struct(
     required={

@@ -9,7 +9,7 @@ from typing import Mapping
 
 from .errors import InputError
 from .player_text import did_you_mean
-from .schema import Int, ListOf, MapOf, Optional, Str, Struct
+from ..rules.schema import Int, ListOf, MapOf, Optional, Str, Struct
 
 KINDS = ("attribute", "ability", "power", "merit", "background", "virtue", "other")
 

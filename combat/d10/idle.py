@@ -25,9 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import scheduler as sch
-from .errors import WodError
+from ..core.errors import WodError
 from .state import CombatState
-from .values import replace
+from ..core.values import replace
 
 PASS, FULL_DEFENSE, DELAY, ROLLED = "pass", "full_defense", "delay", "rolled"
 

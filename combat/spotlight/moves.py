@@ -3,7 +3,7 @@
 Seed 004 names no dice for an action; its words ("Roll +Wits or +Blood", "Any Basic Move or
 Discipline Power ... narrate your character's actual actions to trigger your Moves!", HP,
 Harm) read like a 2d6-plus-stat moves game. ``spotlight.resolution: moves`` plays that
-reading (``v5``, the default, keeps the V5 contest of ``combat/spotlight_attack.py``):
+reading (``v5``, the default, keeps the V5 contest of ``combat/spotlight/attack.py``):
 
 * a move is a row of the admin's ``spotlight_moves.moves`` table: the stat it rolls and what
   10+ (``full``), 7-9 (``partial``) and 6- (``miss``) do;
@@ -22,9 +22,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .dice import roll_faces
-from .errors import InputError
-from .schema import Bool, Int, ListOf, MapOf, Str, Struct
+from ..core.dice import roll_faces
+from ..core.errors import InputError
+from ..rules.schema import Bool, Int, ListOf, MapOf, Str, Struct
 
 RESULTS = ("full", "partial", "miss")  # 10+, 7-9, 6-
 KIND = Str(choices=("superficial", "aggravated"))

@@ -3,9 +3,9 @@
 Why a second state shape rather than the d10 ``CombatState``: the spotlight engine has no
 declare/act phases, no initiative for opponents, a per-round action budget for opponents, an
 HP track instead of the seven health levels, and a range band per pair of combatants. The
-storage habits are the same as ``combat/state.py``: plain data, defaults left out of
+storage habits are the same as ``combat/d10/state.py``: plain data, defaults left out of
 ``to_dict`` so a big combat stays a small Attribute, ``from_dict`` tolerant of missing keys.
-The operations live in ``combat/spotlight.py``.
+The operations live in ``combat/spotlight/turns.py``.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from .conditions import Condition
-from .errors import InputError
-from .values import copyable, replace
+from ..core.conditions import Condition
+from ..core.errors import InputError
+from ..core.values import copyable, replace
 
 VERSION = 1
 ENGINE = "spotlight"
@@ -26,7 +26,7 @@ STAGES = ("initiative", "opening", "pcs", "closing", "ended")
 AMBUSH = ("opponents", "pcs")  # SPOT-08: who got the drop
 
 
-@copyable  # copied at every step of a fight: combat/values.py
+@copyable  # copied at every step of a fight: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class Fighter:
     key: str
@@ -187,7 +187,7 @@ def pair(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a <= b else (b, a)
 
 
-@copyable  # copied at every step of a fight: combat/values.py
+@copyable  # copied at every step of a fight: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class SpotlightState:
     id: str

@@ -2,9 +2,10 @@
 
 Tables are YAML: the ``powers:`` and ``wound_movement:`` sections (``rules/numetal/
 powers.yaml``); blood per turn comes from the generation chart (``generations:``, read through
-``combat.healing``), movement from ``movement:`` (``combat.maneuvers``) and the wound levels
-from ``health:``. Nothing here rolls dice or changes a sheet: each check returns the new
-per-turn tally or raises ``IllegalAction`` saying which limit refuses it and what is allowed.
+``combat.d10.healing``), movement from ``movement:`` (``combat.core.maneuvers``) and the
+wound levels from ``health:``. Nothing here rolls dice or changes a sheet: each check
+returns the new per-turn tally or raises ``IllegalAction`` saying which limit refuses it
+and what is allowed.
 
 API
 ---
@@ -29,12 +30,12 @@ from types import MappingProxyType
 from typing import Iterable, Mapping
 
 from .damage import family_of, require_section, track_of
-from .errors import IllegalAction, InputError
+from ..core.errors import IllegalAction, InputError
 from .healing import blood_per_turn
-from .maneuvers import movement_yards, tables
-from .schema import Bool, Int, ListOf, MapOf, Str, Struct
-from .sheet import Sheet
-from .values import replace
+from ..core.maneuvers import movement_yards, tables
+from ..rules.schema import Bool, Int, ListOf, MapOf, Str, Struct
+from ..core.sheet import Sheet
+from ..core.values import replace
 
 # ---------------------------------------------------------------- schemas
 

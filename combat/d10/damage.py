@@ -25,7 +25,7 @@ flags=(), modifiers=()) -> SoakPool | None``
       silver, gold, ...); ``materials``: extra sources touching the target (a silver bullet
       is ``source="firearm", materials=("silver",)``).
     - ``faces_damage`` / ``faces_soak``: exact faces (tests, staff recomputation); otherwise
-      ``rng`` (a ``random.Random``) rolls them through ``combat.dice``. ``faces_soak`` must
+      ``rng`` (a ``random.Random``) rolls them through ``combat.core.dice``. ``faces_soak`` must
       have exactly the soak pool's size; it is not rolled when no damage succeeded.
     - ``damage_difficulty``: default the ruleset's base difficulty.
     - ``armor_rating``, ``armor_applies`` (the armor table's say for this kind of damage),
@@ -59,7 +59,7 @@ COMP-02.
 
 Conditions (``CONDITIONS``): ok, incapacitated, unconscious, torpor, rage_active, reverted,
 dying, dead. rage_active / reverted / dying die on any further damage (HLT-04); dying is
-"dead unless it Rage-heals now" (``wodcombat.combat.healing.rage_heal``).
+"dead unless it Rage-heals now" (``wodcombat.combat.d10.healing.rage_heal``).
 """
 
 from __future__ import annotations
@@ -69,13 +69,13 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from . import dice as dicemod
-from .errors import IllegalAction, InputError, RuleIssue, RulesError
-from .health import DAMAGE_TYPES, Applied, HealthTrack, damage_type as parse_damage_type
-from .pools import Modifier, PoolSpec
-from .schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
-from .sheet import Pool, Sheet
-from .values import fast_init, replace
+from ..core import dice as dicemod
+from ..core.errors import IllegalAction, InputError, RuleIssue, RulesError
+from ..core.health import DAMAGE_TYPES, Applied, HealthTrack, damage_type as parse_damage_type
+from ..core.pools import Modifier, PoolSpec
+from ..rules.schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
+from ..core.sheet import Pool, Sheet
+from ..core.values import fast_init, replace
 
 # ---------------------------------------------------------------- conditions
 
@@ -274,7 +274,7 @@ def net_attack_successes(attack: int, defense: int) -> int:
 # ---------------------------------------------------------------- values
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class HealthState:
     """The track as the log shows it: level name, penalty, marks and the boxes."""
@@ -344,7 +344,7 @@ class ShifterSoak:
     notes: tuple[str, ...] = ()
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class DamageRequest:
     """Every input of one hit, as given (the log keeps it for recomputation)."""
@@ -368,7 +368,7 @@ class DamageRequest:
     stay_active_with_rage: bool = False
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class DamageResult:
     ruleset: str
@@ -461,7 +461,7 @@ def _soak_family(ruleset, family: str) -> str:
 
 
 def _answers(memo, ruleset) -> dict | None:
-    """The answers a ``Memo`` (combat/memo.py) keeps for ``ruleset``: rule-table answers on
+    """The answers a ``Memo`` (combat/core/memo.py) keeps for ``ruleset``: rule-table answers on
     plain values (a source name, a sheet's splat/race/breed/form) and soak pools, which
     every hit asks again (bench/engine.py). None without a memo: compute each time."""
     return None if memo is None else memo.for_ruleset(ruleset)
@@ -751,7 +751,7 @@ def soak_pool(
     memo=None,
 ) -> SoakPool | None:
     """DMG-04..DMG-11, DMG-15, DICE-10: the pool the target rolls, or None if nothing soaks.
-    ``memo`` (combat/memo.py) spares building the same pools again."""
+    ``memo`` (combat/core/memo.py) spares building the same pools again."""
     dtype = parse_damage_type(damage_type)
     tags = source_tags(ruleset, source, materials, memo=memo)
     plan = _plan(ruleset, sheet, dtype, tags, head_shot, memo)
@@ -970,7 +970,7 @@ def resolve_damage(
     memo=None,
 ) -> DamageResult:
     """DMG-01..DMG-15, DMG-18, HLT-02..HLT-05, COMP-02, DICE-10 for one hit (see module doc).
-    ``memo`` (combat/memo.py) spares building the same soak pools again."""
+    ``memo`` (combat/core/memo.py) spares building the same soak pools again."""
     request = DamageRequest(
         int(dice),
         damage_type,

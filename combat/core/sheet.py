@@ -33,7 +33,7 @@ class Pool:
     permanent: int
 
 
-@copyable  # copied at every step of a fight: combat/values.py
+@copyable  # copied at every step of a fight: combat/core/values.py
 @dataclass(frozen=True)
 class Sheet:
     splat: str = "mortal"
@@ -123,7 +123,7 @@ class Sheet:
 
     def value(self) -> tuple:
         """Every field as one hashable tuple, built once per instance: plan memos
-        (combat/memo.py) match sheets by value with it, so a sheet read afresh from an
+        (combat/core/memo.py) match sheets by value with it, so a sheet read afresh from an
         Attribute on each command still finds the plan an equal sheet left. Kept in the
         instance ``__dict__`` beside the (frozen) fields, like a cached hash;
         ``with_health`` drops it."""
@@ -141,7 +141,7 @@ class Sheet:
         """``value`` of every field but the health marks: what a soak pool may read
         (ratings, pools, splat, armor; never the track: DICE-10, no wound penalty). A hit
         changes only the marks (``with_health`` keeps this tuple), so the next hit on the
-        same character finds its soak pool again (combat/damage.py ``_soak``)."""
+        same character finds its soak pool again (combat/d10/damage.py ``_soak``)."""
         value = self.__dict__.get("_soak_value")
         if value is None:
             value = self.__dict__["_soak_value"] = (

@@ -3,7 +3,7 @@ complications, movement, time powers, Fera notes, weapons and armor (``rules/*/m
 ``weapons.yaml``, ``armor.yaml``).
 
 This module owns the schemas of those sections and turns the validated plain data into small
-frozen values the resolver (``combat/attack.py``) reads. Nothing here rolls dice. The tables
+frozen values the resolver (``combat/d10/attack.py``) reads. Nothing here rolls dice. The tables
 of one ruleset are built once and cached (the engine must resolve tens of thousands of attacks
 a second, so per-attack YAML walking is avoided).
 """
@@ -17,7 +17,7 @@ from typing import Any
 from .errors import IllegalAction, InputError
 from .health import DAMAGE_TYPES
 from .player_text import did_you_mean
-from .schema import Bool, Int, ListOf, MapOf, Optional, Spec, Str, Struct
+from ..rules.schema import Bool, Int, ListOf, MapOf, Optional, Spec, Str, Struct
 from .values import replace
 
 ATTACK_KINDS = ("brawl", "melee", "thrown", "firearm", "bow", "crossbow")
@@ -331,7 +331,7 @@ ARMOR_SCHEMA = Struct(
     },
 )
 
-# Section name -> schema; combat/sections.py registers these.
+# Section name -> schema; combat/rules/sections.py registers these.
 SCHEMAS = {
     "attacks": ATTACKS_SCHEMA,
     "defenses": DEFENSES_SCHEMA,

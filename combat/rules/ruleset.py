@@ -28,7 +28,7 @@ from typing import Any
 
 import yaml
 
-from .errors import RuleIssue, RulesError
+from ..core.errors import RuleIssue, RulesError
 from .schema import Bool, ListOf, Optional, Str, Struct
 
 META = Struct(
@@ -102,13 +102,13 @@ class Ruleset:
 
     @cached_property
     def dice(self):
-        from .dice import DiceRules
+        from ..core.dice import DiceRules
 
         return DiceRules.from_section(self.data.get("dice") or {})
 
     @cached_property
     def traits(self):
-        from .traits import TraitCatalog
+        from ..core.traits import TraitCatalog
 
         return TraitCatalog.from_ruleset(self)
 
@@ -146,7 +146,7 @@ class Library:
 
     def get(self, name: str, bases: bool = False) -> Ruleset:
         """The named ruleset; a base (rules/core) only when ``bases`` (to read its tables)."""
-        from .errors import InputError
+        from ..core.errors import InputError
 
         key = name.strip().lower()
         if key in self.rulesets and (bases or not self.rulesets[key].is_base):

@@ -3,7 +3,7 @@ to three blood points a turn; a mortal victim is helpless under it. To resist, a
 rolls Self-Control at difficulty 8; a mortal may try only with Willpower 9 or better, and
 must roll again every turn.
 
-The ``kiss:`` section (schema below, registered in ``combat/sections.py``) says whether the
+The ``kiss:`` section (schema below, registered in ``combat/rules/sections.py``) says whether the
 ruleset has the Kiss and its numbers; a ruleset without the section has no Kiss.
 
 API
@@ -19,12 +19,12 @@ import random
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from . import dice as dicemod
+from ..core import dice as dicemod
 from .damage import faces_for, family_of
-from .errors import IllegalAction, InputError
-from .schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
-from .sheet import Pool, Sheet
-from .values import replace
+from ..core.errors import IllegalAction, InputError
+from ..rules.schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
+from ..core.sheet import Pool, Sheet
+from ..core.values import replace
 
 _RESIST = Struct(
     required={"trait": Str(), "difficulty": Int(1, 10)},

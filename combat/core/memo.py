@@ -27,8 +27,8 @@ IDENTITY_SIZE = 16
 
 
 class Memo:
-    """Plans (combat/attack.py), their value tokens, the sheets' value numbers, soak pools
-    (combat/damage.py) and CLOSE-08's table of declared attacks (combat/d10/close.py)."""
+    """Plans (combat/d10/attack.py), their value tokens, the sheets' value numbers, soak pools
+    (combat/d10/damage.py) and CLOSE-08's table of declared attacks (combat/d10/close.py)."""
 
     __slots__ = ("plans", "tokens", "token_of", "values", "sheets", "_next", "last_plan",
                  "last_defense", "rulesets", "attacks")
@@ -42,7 +42,7 @@ class Memo:
         self._next = itertools.count(1)
         self.last_plan = None  # the last plan by the identity of its inputs
         self.last_defense = None  # the last defense plan, likewise
-        self.rulesets: dict = {}  # id(ruleset) -> (ruleset, its answers: combat/damage.py)
+        self.rulesets: dict = {}  # id(ruleset) -> (ruleset, its answers: combat/d10/damage.py)
         # CLOSE-08: (the declarations, the attacks on each target): combat/d10/close.py
         self.attacks: tuple = ((), MappingProxyType({}))
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping
 
 from .errors import InputError
-from .schema import Int, Str, Struct
+from ..rules.schema import Int, Str, Struct
 
 CLOCK_SCHEMA = Struct(required={"max_turns": Int(1, 1000)}, optional={"source": Str()})
 SECTIONS = {"condition_clock": CLOCK_SCHEMA}

@@ -2,18 +2,18 @@
 
 Seed 004 names no conditions and gives them no effect, so here a condition is a reminder the
 Storyteller plays out in the fiction: the engine keeps it, shows it and counts it down in
-rounds (combat/conditions.py: the round it is put on counts as the first; set before round
+rounds (combat/core/conditions.py: the round it is put on counts as the first; set before round
 1, the count starts with round 1), and the room is told when it ends. The names the
 organizer may use are the YAML's ``spotlight.conditions.names``.
 """
 
 from __future__ import annotations
 
-from .conditions import Condition, check_turns, known_name
-from .errors import IllegalAction, InputError
-from .spotlight import Step, _finish, _live, _put, spot_rules
-from .spotlight_state import SpotlightState
-from .values import replace
+from ..core.conditions import Condition, check_turns, known_name
+from ..core.errors import IllegalAction, InputError
+from .turns import Step, _finish, _live, _put, spot_rules
+from .state import SpotlightState
+from ..core.values import replace
 
 
 def names(ruleset) -> tuple[str, ...]:

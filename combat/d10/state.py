@@ -1,7 +1,7 @@
 """The state of one combat: a frozen value stored as plain JSON data in one Attribute.
 
 Why one value: a combat must survive ``evennia reload`` and a restart, and every command
-must see one consistent snapshot. The scheduler (``combat/scheduler.py``) turns a state and
+must see one consistent snapshot. The scheduler (``combat/d10/scheduler.py``) turns a state and
 an intent into a new state and events; this module only holds the shapes and their storage.
 
 Sheets stay out: a combatant is a stable key (the character's dbref or an NPC id) plus what
@@ -16,11 +16,11 @@ import copy
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from .conditions import Condition
-from .d10.gear import EMPTY as EMPTY_GEAR
-from .d10.gear import Gear, Spending
-from .errors import InputError
-from .values import copier, copyable, fast_init, plain, replace
+from ..core.conditions import Condition
+from .gear import EMPTY as EMPTY_GEAR
+from .gear import Gear, Spending
+from ..core.errors import InputError
+from ..core.values import copier, copyable, fast_init, plain, replace
 
 VERSION = 1
 MODES = ("classic", "simple")  # TURN-01/TURN-03 vs TURN-05
@@ -34,7 +34,7 @@ def _pairs(value: Mapping | Iterable | None) -> tuple[tuple[str, int], ...]:
     return tuple(sorted((str(k), int(v)) for k, v in items if int(v)))
 
 
-@copyable  # copied at every step of a fight: combat/values.py
+@copyable  # copied at every step of a fight: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class Options:
     mode: str = "classic"  # TURN-05: chosen at combat start
@@ -73,7 +73,7 @@ class Options:
         )
 
 
-@copyable  # copied at every step of a fight: combat/values.py
+@copyable  # copied at every step of a fight: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class Combatant:
     key: str
@@ -213,7 +213,7 @@ class Combatant:
 _DEFAULTS = Combatant("", "")._full_dict()
 
 
-@fast_init  # built many times per command: combat/values.py
+@fast_init  # built many times per command: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class Slot:
     """One place in the order: everyone in it shares initiative and rating and acts
@@ -231,7 +231,7 @@ class Slot:
         return cls(int(d["initiative"]), int(d["rating"]), tuple(str(k) for k in d["keys"]))
 
 
-@copyable  # copied at every step of a fight: combat/values.py
+@copyable  # copied at every step of a fight: combat/core/values.py
 @dataclass(frozen=True, slots=True)
 class CombatState:
     id: str
@@ -253,7 +253,7 @@ class CombatState:
     # copy with the same combatants (a new cursor, phase, seq) keeps it, and
     # ``with_combatants`` hands it on (the positions do not change).
     _index: tuple | None = field(default=None, repr=False, compare=False)
-    # ``_waiting``: the scheduler's ``prompts`` of this very value (combat/scheduler.py);
+    # ``_waiting``: the scheduler's ``prompts`` of this very value (combat/d10/scheduler.py);
     # not an __init__ field, so every copy starts without it.
     _waiting: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -356,5 +356,5 @@ class CombatState:
         )
 
 
-# hot copies (every step of an act): positional copiers, made once (combat/values.py)
+# hot copies (every step of an act): positional copiers, made once (combat/core/values.py)
 _WITH_COMBATANTS = copier(CombatState, "combatants", "_index")

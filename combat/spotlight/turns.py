@@ -1,6 +1,6 @@
 """The spotlight engine (seed 004_c9ff39560d2353e0.txt "Combat"; SPOT-01..14 of the catalog).
 
-A different engine behind the same interface as the d10 scheduler (``combat/scheduler.py``):
+A different engine behind the same interface as the d10 scheduler (``combat/d10/scheduler.py``):
 every operation is ``(state, ..., ruleset, [rng]) -> Step(state, events)``, events are plain
 JSON-safe dicts with an ``event`` key, an illegal intent raises ``IllegalAction`` saying what
 is allowed instead and the caller's (frozen) state is untouched. ``prompts(state)`` and
@@ -52,14 +52,14 @@ import random
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from . import dice
-from .conditions import ended_event, split_expired
-from .errors import IllegalAction, InputError, RuleIssue, RulesError
-from .schema import Bool, Int, ListOf, MapOf, Str, Struct
-from .spotlight_rouse import SCHEMA as _ROUSE_SCHEMA
-from .spotlight_state import AMBUSH, ENGINE, Fighter, SpotlightState, pair
-from .values import plain
-from .values import replace
+from ..core import dice
+from ..core.conditions import ended_event, split_expired
+from ..core.errors import IllegalAction, InputError, RuleIssue, RulesError
+from ..rules.schema import Bool, Int, ListOf, MapOf, Str, Struct
+from .rouse import SCHEMA as _ROUSE_SCHEMA
+from .state import AMBUSH, ENGINE, Fighter, SpotlightState, pair
+from ..core.values import plain
+from ..core.values import replace
 
 # ---------------------------------------------------------------- the YAML this module reads
 
