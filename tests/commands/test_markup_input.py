@@ -124,3 +124,26 @@ def test_a_name_taken_is_its_own_plain_text(text):
         return
     assert plain_text(name) == name
     assert 1 <= len(name) <= NAME_MAX
+
+
+class TestLongNumbers(CombatTest):
+    """A run of thousands of digits (the fuzz test typed one at +combat/timeout) is refused
+    by every WoD command before a switch reads it, with what to type: int() of over 4,300
+    digits raises in Python 3.12+, which had answered "Something went wrong"."""
+
+    def test_a_number_of_thousands_of_digits_is_refused_and_nothing_changes(self):
+        self.assertIn("starts a fight", self.cmd("+combat/start").text)
+        before = self.state().to_dict()
+        huge = "9" * 5000
+        for line in (f"+combat/timeout {huge}", f"+combat/init {huge}",
+                     f"+combat/mod Char=blinded {huge}", f"+sheet/set dex={huge}",
+                     f"+roll {huge}"):
+            text = self.cmd(line).text
+            self.assertIn("no number here runs past 15 digits", text, line)
+            self.assertNotIn("went wrong", text, line)
+        self.assertEqual(self.state().to_dict(), before)
+
+    def test_a_fifteen_digit_number_still_reaches_the_command(self):
+        text = self.cmd("+roll 123456789012345").text
+        self.assertNotIn("runs past", text)
+        self.assertNotIn("went wrong", text)

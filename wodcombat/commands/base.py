@@ -70,6 +70,12 @@ def usage_switch(line: str, key: str) -> str | None:
     return parts[1] if len(parts) > 1 and parts[0] == key.lower() else None
 
 
+#: no count, rating, time or position this game reads is longer; a longer run of digits is
+#: refused before any switch parses it (int() of over 4,300 digits raises in Python 3.12+)
+MAX_DIGITS = 15
+_LONG_NUMBER = re.compile(r"\d{%d,}" % (MAX_DIGITS + 1))
+
+
 class WhenAsked:
     """A yes or no worked out only when someone asks (``bool(...)``): the permission checks
     a command may need cost more than the rest of its parsing (issue 13)."""
@@ -190,6 +196,10 @@ class WodCommand(MuxCommand):
             given = " ".join(f"/{f}" for f in sorted(self.switch_flags))
             takers = ", ".join(f"/{t}" for t in self.flag_takers)
             self.msg(f"|r{self.key}: {given} goes with {takers}, not /{switch}.|n")
+            return
+        if _LONG_NUMBER.search(self.args or ""):
+            self.msg(f"|r{self.key}: no number here runs past {MAX_DIGITS} digits; type a "
+                     f"smaller one.|n See |whelp {self.key}|n.")
             return
         try:
             handler()
