@@ -29,8 +29,7 @@ def parse_seconds(text: str) -> int:
     if not t.isdecimal():
         raise InputError(f"'{text.strip()}' is not a time: +combat/timeout <seconds> (or 5m, "
                          f"1h; 0 or off turns the timeout off).")
-    # a number longer than the limit's is past it; int() of thousands of digits raises
-    secs = int(t) * unit if len(t) <= len(str(MAX_TIMEOUT)) else MAX_TIMEOUT + 1
+    secs = int(t) * unit  # at most 15 digits: WodCommand refuses longer runs first
     if secs > MAX_TIMEOUT:
         raise InputError(f"At most {MAX_TIMEOUT // 86400} days; 0 turns the timeout off.")
     return secs
