@@ -27,6 +27,10 @@ def _int(text: str, what: str) -> int:
         raise InputError(f"{what} needs a whole number, not '{text}'. Example: {what}=3") from None
 
 
+# Spotlight Harm kinds kept on the sheet (seed 004, SPOT-13), apart from the d10 track.
+HARM_KINDS = ("superficial", "aggravated")
+
+
 @dataclass(frozen=True, slots=True)
 class Pool:
     current: int

@@ -68,3 +68,24 @@ class TestDeathOnTheSheet(CombatTest):
         self.assertEqual(combat_in(self.room1).get_state().get(f"#{self.char2.id}").outcome, "")
         self.assertIn("Char2 heals", self.cmd("+combat/heal Char2=7 lethal").text)
         self.assertIn("neither dead nor in torpor", self.cmd("+combat/heal Char2=revive").text)
+
+
+class TestHealingSpotlightHarm(CombatTest):
+    @pytest.mark.rule("SPOT-13", "HLT-09")
+    def test_staff_heal_harm_outside_a_fight(self):
+        """Spotlight Harm stays on the sheet after a fight (SPOT-13); staff heal it by hand
+        as they heal the d10 track, or a character left at 0 HP could never fight again."""
+        self.char2.sheet.save(self.char2.sheet.get().with_harm(2, 6))
+        self.assertIn("Only staff", self.player("+sheet/heal Char2=1 superficial").text)
+        out = self.cmd("+sheet/heal Char2=4 aggravated harm").text
+        self.assertIn("Char2 heals 4 aggravated Harm: 6 -> 2.", out)
+        out = self.cmd("+sheet/heal Char2=5 superficial").text
+        self.assertIn("Char2 heals 2 superficial Harm: 2 -> 0.", out)
+        self.assertEqual(dict(self.char2.sheet.get().harm), {"aggravated": 2})
+        self.assertIn("Harm is superficial or aggravated, not 'lethal'",
+                      self.cmd("+sheet/heal Char2=1 lethal harm").text)
+        self.assertIn("Usage: +sheet/heal", self.cmd("+sheet/heal Char2=1 aggravated x y").text)
+        self.assertEqual(dict(self.char2.sheet.get().harm), {"aggravated": 2})
+        # the d10 track is untouched by a Harm heal, and "aggravated" alone still means it
+        self.assertIn("Char2 heals 0 aggravated", self.cmd("+sheet/heal Char2=1 aggravated").text)
+        self.assertEqual(dict(self.char2.sheet.get().harm), {"aggravated": 2})

@@ -136,6 +136,11 @@ def test_scene_under_each_ruleset(game_server, ruleset):
                          "+sheet/set brawl=3"):
                 scene.do(a, admin, line, "set to")
             scene.do(b, bob, "+sheet/set wits=2", "set to")
+            # harm outlasts a fight (SPOT-13, HLT-02): an earlier scene's Goon may have left
+            # the admin hurt or out, so each scene starts him whole
+            for kind in ("bashing", "lethal", "aggravated", "superficial harm",
+                         "aggravated harm"):
+                scene.do(a, admin, f"+sheet/heal {admin}=20 {kind}", "heals")
             if ruleset.startswith("spotlight"):
                 spotlight_scene(scene, a, b, admin, bob, ruleset)
             else:

@@ -5,6 +5,7 @@ facts the drawn screens show, one a line, with no box art, leader dots or aligne
 from __future__ import annotations
 
 from wodcombat.combat.spotlight import turns as spotlight
+from wodcombat.combat.core.sheet import HARM_KINDS
 from wodcombat.combat.d10.fight import OUT_OF_ACTION
 from wodcombat.world.combat_text import Names, actions_text
 from wodcombat.world.spotlight_text import resolution_text
@@ -144,6 +145,6 @@ def _health(sheet, ruleset) -> str:
     line = f"Health: {state}; {harm}."
     if sheet.harm and spotlight.engine_of(ruleset) != "spotlight":
         line += " Harm carried from a spotlight fight: " + ", ".join(
-            f"{sheet.harm[k]} {k}" for k in ("superficial", "aggravated")
+            f"{sheet.harm[k]} {k}" for k in HARM_KINDS
             if sheet.harm.get(k)) + "."
     return line

@@ -10,7 +10,7 @@ import re
 from wodcombat.combat.spotlight import turns as spotlight
 from wodcombat.combat.core.dice import Roll
 from wodcombat.combat.core.pools import PoolSpec
-from wodcombat.combat.core.sheet import Sheet
+from wodcombat.combat.core.sheet import HARM_KINDS, Sheet
 from wodcombat.world import dice_text
 from wodcombat.world.text_width import WIDTH
 
@@ -132,7 +132,7 @@ def sheet_text(name: str, sheet: Sheet, ruleset) -> str:
                      f"(staff: +sheet/revive)")
     if sheet.harm and not in_hp:  # spotlight Harm carried between fights (issue 10)
         lines.append(" Harm (spotlight): " + ", ".join(
-            f"{sheet.harm[k]} {k}" for k in ("superficial", "aggravated") if sheet.harm.get(k)))
+            f"{sheet.harm[k]} {k}" for k in HARM_KINDS if sheet.harm.get(k)))
     if sheet.weapons or sheet.armor:
         lines.append(rule("Equipment"))
         if sheet.weapons:

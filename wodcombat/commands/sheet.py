@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from wodcombat.combat.core.errors import IllegalAction, InputError
+from wodcombat.combat.core.sheet import HARM_KINDS
 from wodcombat.combat.trait_maximum import maximum_reading, newly_over_maximum
 from wodcombat.world.text_width import wrap
 
@@ -44,7 +45,8 @@ class CmdSheet(WodCommand):
       unequip   - stop carrying it
       armor     - wear armor from the armor table, or none
                   Gear changes in play, so it is allowed on an approved sheet.
-      heal      - staff: heal levels outside a fight (logged)
+      heal      - staff: heal levels outside a fight (logged); spotlight Harm
+                  with <n> superficial harm or <n> aggravated harm
       revive    - staff: undo a death or torpor kept on the sheet (logged)
 
     Traits are the attributes, abilities, powers and merits of the ruleset in
@@ -277,24 +279,43 @@ class CmdSheet(WodCommand):
         """Staff: <name>=<levels> <type>, outside a fight (HLT-09 healing by hand)."""
         from wodcombat.combat.core.health import DAMAGE_TYPES
 
-        usage = "Usage: +sheet/heal <name>=<levels> <bashing|lethal|aggravated>"
+        usage = ("Usage: +sheet/heal <name>=<levels> <bashing|lethal|aggravated>, or "
+                 "spotlight Harm: <name>=<points> <superficial|aggravated> harm")
         target = self._staff_target("heal", usage)
         words = (self.rhs or "").lower().split()
-        if len(words) != 2 or not words[0].isdecimal() or int(words[0]) < 1:
+        if len(words) not in (2, 3) or not words[0].isdecimal() or int(words[0]) < 1:
             raise InputError(usage + ", e.g. +sheet/heal Bob=2 lethal")
-        hits = [k for k in DAMAGE_TYPES if k.startswith(words[1])]
-        if len(hits) != 1:
-            raise InputError(f"'{words[1]}' is not a damage type: {', '.join(DAMAGE_TYPES)}.")
         sheet = target.sheet.get()
         if sheet.fate == "dead":
             raise IllegalAction(f"{target.key} is dead: healing does not bring the dead "
                                 f"back. Undo the death first: +sheet/revive {target.key}")
+        kind = [w for w in words[1:] if w != "harm"]
+        if len(kind) != 1:
+            raise InputError(usage + ", e.g. +sheet/heal Bob=2 aggravated harm")
+        if "harm" in words or kind == ["superficial"]:  # spotlight's Harm, not the d10 track
+            if kind[0] not in HARM_KINDS:
+                raise InputError(f"Harm is superficial or aggravated, not '{kind[0]}'.")
+            return self._heal_harm(target, sheet, int(words[0]), kind[0])
+        hits = [k for k in DAMAGE_TYPES if k.startswith(kind[0])]
+        if len(hits) != 1:
+            raise InputError(f"'{kind[0]}' is not a damage type: {', '.join(DAMAGE_TYPES)}, "
+                             f"or superficial harm / aggravated harm (spotlight).")
         section = self.ruleset_here().section("health")
         before = sheet.track(section)
         after = before.heal(hits[0], int(words[0]))
         target.sheet.save(sheet.with_health(after))
         change = (f"{before.damage - after.damage} {hits[0]}: {before.level_name} -> "
                   f"{after.level_name}")
+        self._logged(target, f"{target.key} heals {change}.",
+                     f"{self.caller.key} heals you {change}.")
+
+    def _heal_harm(self, target, sheet, points: int, kind: str) -> None:
+        """Spotlight Harm (SPOT-13) is kept on the sheet apart from the d10 track: staff heal
+        it by hand too, or a character left at 0 HP after a fight could never fight again."""
+        had = {k: sheet.harm.get(k, 0) for k in HARM_KINDS}
+        left = dict(had, **{kind: max(0, had[kind] - points)})
+        target.sheet.save(sheet.with_harm(left["superficial"], left["aggravated"]))
+        change = f"{had[kind] - left[kind]} {kind} Harm: {had[kind]} -> {left[kind]}"
         self._logged(target, f"{target.key} heals {change}.",
                      f"{self.caller.key} heals you {change}.")
 
