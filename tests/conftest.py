@@ -33,6 +33,14 @@ if not apps.ready:  # pragma: no cover - pytest-django normally did this already
 
 from unittest import mock  # noqa: E402
 
+from hypothesis import settings as hypothesis_settings  # noqa: E402
+
+# The fuzz tests run the same examples on every run, so a landing is never refused by a
+# draw nobody saw before; `pytest --hypothesis-profile=explore` draws fresh ones to hunt.
+hypothesis_settings.register_profile("default", derandomize=True, database=None)
+hypothesis_settings.register_profile("explore", derandomize=False)
+hypothesis_settings.load_profile("default")
+
 import evennia  # noqa: E402
 from evennia.server.manager import ServerConfigManager  # noqa: E402
 
