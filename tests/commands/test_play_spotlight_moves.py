@@ -15,7 +15,7 @@ from wodcombat.commands.base import WodCommand
 from tests.fixed_dice import FixedDice
 from tests.helpers import run_command
 from wodcombat.typeclasses.combat import combat_in
-from wodcombat.world import combatlog
+from wodcombat.world import combatlog, fight_view
 
 
 class MovesPlay(EvenniaCommandTest):
@@ -83,6 +83,9 @@ class TestAFightUnderMoves(MovesPlay):
         self.assertIn("1) you take 1 Superficial Harm in return", out)
         self.assertIn("Char2 takes 1 superficial harm: HP 6 -> 5/6.", out)
         self.assertIn("Cost owed: Rat (attack); the organizer names it", self.cmd("+combat"))
+        snap = fight_view.snapshot(combat_in(self.room1))  # the web page says the same
+        self.assertEqual(snap["owed"], [{"name": "Rat", "move": "attack"}])
+        self.assertTrue(snap["reading"].startswith("moves (an example table): 2d6 + a stat"))
         self.assertIn("organizer", self.player("+combat/cost Rat=1").lower())
         self.assertEqual(self.fighter("Rat").cost_owed, "attack")
         self.assertIn("+combat/cost <name>=<cost>", self.cmd("+combat/cost Rat"))
@@ -90,6 +93,7 @@ class TestAFightUnderMoves(MovesPlay):
         self.assertIn("The cost of Rat's attack: you take 1 Superficial Harm in return.",
                       out)
         self.assertIsNone(self.fighter("Rat").cost_owed)
+        self.assertEqual(fight_view.snapshot(combat_in(self.room1))["owed"], [])
         self.assertIn("owes no cost", self.cmd("+combat/cost Rat=1"))
         out = self.cmd("+combat/done Rat")
         self.assertIn("Round 2 begins", out)

@@ -17,6 +17,7 @@ from wodcombat.combat.core.errors import IllegalAction
 
 from . import combatlog, combat_text
 from .fight_phrases import conditions_shown
+from .spotlight_text import resolution_text
 from .web_text import to_html, to_plain
 
 #: how many commands' room text the page shows
@@ -197,7 +198,11 @@ def snapshot(script) -> dict:
         out.update(mode=view["mode"], reroll=view["reroll"],
                    ranges=[[names(a), names(b), y] for a, b, y in view["ranges"]])
     else:
-        out.update(order=[{"names": [names(k) for k in s["keys"]], "total": s["total"]}
+        # issue 31: the reading in force and the costs owed, as +combat prints them
+        out.update(reading=resolution_text(rules),
+                   owed=[{"name": to_plain(r["name"]), "move": r["cost_owed"]}
+                         for r in view["rows"] if r.get("cost_owed")],
+                   order=[{"names": [names(k) for k in s["keys"]], "total": s["total"]}
                           for s in view["order"]],
                    holder=[names(k) for k in view["holder"]],
                    ranges=[[names(a), names(b), band] for a, b, band in view["ranges"]])

@@ -66,10 +66,17 @@
     }
     document.getElementById("fight-waiting").textContent =
       waiting.length ? "Now: " + waiting.join(", ") : "";
+    // issue 31 (spotlight): how an action is read, and the 7-9 costs the organizer owes
+    document.getElementById("fight-reading").textContent =
+      f.reading ? "Actions: " + f.reading : "";
+    document.getElementById("fight-owed").textContent = (f.owed || []).length
+      ? "Cost owed: " + f.owed.map(function (o) { return o.name + " (" + o.move + ")"; })
+          .join(", ") + "; the organizer names it: +combat/cost <name>=<cost>"
+      : "";
     var table = document.getElementById("fight-rows");
     var head = f.engine === "d10"
       ? ["Init", "Name", "Health", "Gear", "Declared", "Conditions"]
-      : ["Init", "Name", "Side", "Harm", "Status", "Conditions"];
+      : ["Init", "Name", "Side", "Harm", "HP", "Conditions"];
     clear(table.tHead);
     table.tHead.appendChild(el("tr", {}, head.map(function (h) { return el("th", {}, [h]); })));
     var body = table.tBodies[0];
