@@ -10,18 +10,7 @@
   var url = root.getAttribute("data-url");
   var shown = null;
 
-  function el(tag, attrs, children) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    (children || []).forEach(function (c) {
-      node.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
-    });
-    return node;
-  }
-
-  function clear(node) {
-    while (node.firstChild) { node.removeChild(node.firstChild); }
-  }
+  var el = window.WodDom.el, clear = window.WodDom.clear;  // dom.js
 
   var MARK_CLASS = {"*": "agg", "X": "lethal", "/": "bashing", " ": "free"};
 

@@ -15,18 +15,7 @@
   var yoursShown = null;  // what the fight last waited on this visitor for
   var answered = 0;  // replies shown so far (each entry's data-n)
 
-  function el(tag, attrs, children) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    (children || []).forEach(function (c) {
-      node.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
-    });
-    return node;
-  }
-
-  function clear(node) {
-    while (node.firstChild) { node.removeChild(node.firstChild); }
-  }
+  var el = window.WodDom.el, clear = window.WodDom.clear;  // dom.js
 
   function showReply(line, lines, failed) {
     answered += 1;
