@@ -21,7 +21,13 @@ import tempfile
 
 import pytest
 
-from tests.e2e.harness import GameServer, drop_pg_database
+from tests.e2e.harness import GameServer, chromium, drop_pg_database
+
+@pytest.fixture
+def browser():
+    """Headless Chromium with no way to the internet (harness.chromium)."""
+    yield from chromium()
+
 
 _E2E_DIR = os.path.dirname(os.path.abspath(__file__))
 

@@ -21,6 +21,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 
@@ -497,3 +498,41 @@ def _alive(pid: int) -> bool:
         return True
     # a zombie child of ours would still "exist"; the daemons are not our children
     return True
+
+
+CHROMIUM = os.environ.get("WOD_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("WOD_CHROMEDRIVER", "/usr/bin/chromedriver")
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage", "--window-size=1280,1000")
+
+
+def chromium(capabilities=None):
+    """Debian's headless Chromium (bin/setup-system installs it) for a browser test, as a
+    generator a fixture yields from; ``capabilities`` adds to the driver's options (a
+    network log). Without Chromium: the test fails under WOD_REQUIRE_BROWSER (CI), else
+    skips."""
+    import pytest
+
+    if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
+        if os.environ.get("WOD_REQUIRE_BROWSER"):
+            pytest.fail(f"no {CHROMIUM} / {CHROMEDRIVER}: run bin/setup-system")
+        pytest.skip("Chromium is not installed (bin/setup-system installs it)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="wod-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={profile}")
+    for name, value in (capabilities or {}).items():
+        options.set_capability(name, value)
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(60)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)

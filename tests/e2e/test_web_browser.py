@@ -9,46 +9,14 @@ to server/logs/screenshots/ (git-ignored)."""
 
 import base64
 import os
-import shutil
-import tempfile
 import time
 import uuid
 
-import pytest
 
 from tests.e2e.harness import REPO_ROOT
 from tests.web_payloads import ESCAPED, NESTED_STORED, SPEC_A_STORED, SPEC_B, URL
 
-CHROMIUM = os.environ.get("WOD_CHROMIUM", "/usr/bin/chromium")
-CHROMEDRIVER = os.environ.get("WOD_CHROMEDRIVER", "/usr/bin/chromedriver")
 SHOTS = os.path.join(REPO_ROOT, "server", "logs", "screenshots")
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage", "--window-size=1280,1000")
-
-
-@pytest.fixture
-def browser():
-    if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
-        if os.environ.get("WOD_REQUIRE_BROWSER"):
-            pytest.fail(f"no {CHROMIUM} / {CHROMEDRIVER}: run bin/setup-system")
-        pytest.skip("Chromium is not installed (bin/setup-system installs it)")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="wod-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={profile}")
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(60)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 def wait(pred, timeout=20.0, what="condition"):

@@ -9,7 +9,7 @@ import re
 import time
 import uuid
 
-from tests.e2e.test_web_browser import browser, shoot, wait  # noqa: F401  (the fixture)
+from tests.e2e.test_web_browser import shoot, wait
 
 WHO_UP = re.compile(r"(\S+) \((initiative|declare|act)\)")
 

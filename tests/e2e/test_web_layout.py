@@ -6,7 +6,7 @@ the copies the README shows)."""
 
 import uuid
 
-from tests.e2e.test_web_browser import browser, shoot, wait  # noqa: F401 (fixture)
+from tests.e2e.test_web_browser import shoot, wait
 
 WIDTHS = (1280, 800, 400)
 
@@ -16,7 +16,8 @@ OVERFLOW = """
 var W = document.documentElement.clientWidth, bad = [];
 function name(e) {
   return e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') +
-    (e.className && e.className.baseVal === undefined ? '.' + e.className.trim().split(/\\s+/).join('.') : '') +
+    (e.className && e.className.baseVal === undefined
+     ? '.' + e.className.trim().split(/\\s+/).join('.') : '') +
     ' "' + (e.textContent || '').trim().slice(0, 30) + '"';
 }
 if (document.documentElement.scrollWidth > W) {
@@ -40,7 +41,8 @@ document.querySelectorAll('.navbar .nav-link, .navbar button').forEach(function 
   var r = e.getBoundingClientRect();
   if (!r.width || e.closest('.dropdown-menu')) return;
   var range = document.createRange(); range.selectNodeContents(e);
-  var tops = new Set(Array.from(range.getClientRects()).map(function (q) { return Math.round(q.top); }));
+  var tops = new Set(Array.from(range.getClientRects())
+    .map(function (q) { return Math.round(q.top); }));
   if (tops.size > 1) bad.push(name(e) + ' breaks over ' + tops.size + ' lines');
 });
 return bad;

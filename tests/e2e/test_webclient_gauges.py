@@ -6,41 +6,19 @@ wound penalty (HLT-06), Willpower and the fight's turn in a panel, and the clien
 plugin asked fonts.googleapis.com for seven fonts)."""
 
 import json
-import os
-import shutil
-import tempfile
 import uuid
 from urllib.parse import urlparse
 
 import pytest
 
-from tests.e2e.test_web_browser import CHROMEDRIVER, CHROMIUM, FLAGS, shoot, wait
+from tests.e2e.harness import chromium
+from tests.e2e.test_web_browser import shoot, wait
 
 
 @pytest.fixture
 def logged_browser():
     """Chromium as in test_web_browser, keeping its network log (every request it made)."""
-    if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
-        if os.environ.get("WOD_REQUIRE_BROWSER"):
-            pytest.fail(f"no {CHROMIUM} / {CHROMEDRIVER}: run bin/setup-system")
-        pytest.skip("Chromium is not installed (bin/setup-system installs it)")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="wod-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={profile}")
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(60)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
+    yield from chromium({"goog:loggingPrefs": {"performance": "ALL"}})
 
 
 def requested_hosts(driver) -> set[str]:
