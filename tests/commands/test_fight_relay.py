@@ -106,6 +106,22 @@ class TestWatch(CombatTest):
             self.player("+combat/leave")
         self.assertEqual(seen[self.char1], [])
 
+    def test_a_watcher_with_a_screen_reader_hears_one_fact_a_line(self):
+        """Issue 29: +combat/screenreader reaches the lines a watcher reads from elsewhere."""
+        self.cmd("+combat/start")
+        self.player("+combat/join")
+        self.char1.move_to(self.room2, quiet=True)
+        self.cmd(f"+combat/watch #{self.room1.id}")
+        self.cmd("+combat/screenreader on")
+        try:
+            with capture_msgs(self.char1) as seen, self.dice(3):
+                self.player("+combat/init")
+        finally:
+            self.cmd("+combat/screenreader off")
+        told = "\n".join(seen[self.char1])
+        self.assertIn(f"Combat in {self.room1.key}: Char2 rolls initiative", told)
+        self.assertNotIn("[Combat", told)
+
     def test_refusals_change_nothing(self):
         self.cmd("+combat/start")
         script = combat_in(self.room1)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from wodcombat import conf
 
+from . import reader_mode
 from .combat_text import PREFIX
 
 STAFF_LOCKS = "control:perm(Admin);listen:perm(Builder);send:perm(Builder)"
@@ -52,7 +53,7 @@ def _to_watchers(script, text: str, room, objects) -> None:
     for key in watchers:
         obj = objects(key)
         if obj is not None and obj not in here:
-            obj.msg(told)
+            obj.msg(reader_mode.linear(told) if reader_mode.is_on(obj) else told)
 
 
 def _to_staff(script, text: str, room, kinds: set, objects) -> None:

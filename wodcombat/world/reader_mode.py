@@ -14,7 +14,7 @@ import re
 #: the Attribute on the Account; absent is off
 ATTR = "wod_screenreader"
 
-_PREFIX = re.compile(r"^\s*(\|w)?\[Combat\](\|n)?\s*")
+_PREFIX = re.compile(r"^\s*(?:\|w)?\[Combat(?:: ([^\]]*))?\](?:\|n)?\s*")
 
 
 def account_of(obj):
@@ -45,7 +45,9 @@ def linear(text: str) -> str:
     "=>") read as punctuation, the prefix said as a word."""
     out = []
     for line in text.split("\n"):
-        line = _PREFIX.sub("Combat: ", line).strip()
+        # "[Combat: Alley]" (a fight followed from elsewhere) is said "Combat in Alley:"
+        line = _PREFIX.sub(lambda m: f"Combat in {m[1]}: " if m[1] else "Combat: ",
+                           line).strip()
         if line:
             out.append(line.replace(" -> ", " to ").replace(" => ", ", result: "))
     return "\n".join(out)
