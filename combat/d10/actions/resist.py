@@ -19,8 +19,9 @@ class Resist:
                               "the kiss table")
 
     def check(self, f: Fight, key: str, a: dict, declared: Sequence[dict]) -> None:
-        if not kiss.enabled(f):
-            return  # a ruleset without the Kiss: nothing to judge when declaring
+        if not kiss.enabled(f):  # refused now: its act could never be made (a stalled turn)
+            raise IllegalAction("This game's rules have no Kiss to resist; to break a grapple "
+                                "declare escape, or declare another action.")
         if not kiss.kissed(f, key):
             raise IllegalAction(f"{f.name(key)} is under no Kiss to resist.")
         kiss_rules.check_can_resist(f.rules, f.sheet(key))
