@@ -27,12 +27,7 @@ def declare(f: Fight, key: str, actions, activations, desperate: bool) -> None:
     actions, heals = mending.split(f, key, [dict(a) for a in actions])
     activations = rolls.fold_spend(f, actions, [dict(a) for a in activations])
     rolls.check(f, key, actions)
-    for a in actions:  # each kind's own checks: actions/<kind>.py
-        action_for(a["kind"]).check(f, key, a, actions)
-    ranged.check_readiness(f, key, actions)  # RNG-04/06, ATK-07/08: the turn's shots
-    close.check_staked(f, key, actions, activations)  # MAN-11
-    kiss.check_helpless(f, key, actions)  # CLOSE-14
-    foresee.check_attacks(f, key, actions)
+    check_actions(f, key, actions, activations)
     for a in activations:  # spent before declaring (TURN-02, MAN-07/08)
         if a["activate"] == "ambush":  # MAN-01: resolves at once, ahead of everyone
             ambush.spring(f, key, dict(a), alone=len(activations) == 1 and not actions)
@@ -59,6 +54,17 @@ def declare(f: Fight, key: str, actions, activations, desperate: bool) -> None:
     except IllegalAction as why:
         raise IllegalAction(f"{why}{_shake_hint(f, key)}") from None
     split_dice.warn_empty(f, key)
+
+
+def check_actions(f: Fight, key: str, actions: list[dict], activations=()) -> None:
+    """The declared actions against the sheet and the fight: each by its kind's own checks
+    (``actions/<kind>.py``), then what spans the declaration. Also a TURN-10 change's."""
+    for a in actions:
+        action_for(a["kind"]).check(f, key, a, actions)
+    ranged.check_readiness(f, key, actions)  # RNG-04/06, ATK-07/08: the turn's shots
+    close.check_staked(f, key, actions, activations)  # MAN-11
+    kiss.check_helpless(f, key, actions)  # CLOSE-14
+    foresee.check_attacks(f, key, actions)
 
 
 def _shake_hint(f: Fight, key: str) -> str:

@@ -36,8 +36,8 @@ def test_actions_are_values_with_check_and_resolve():
         assert list(inspect.signature(action.resolve).parameters) == ["f", "key", "a", "mods"]
 
 
-def test_declare_and_act_dispatch_through_the_table_not_on_the_kind():
-    for fn in (acting.act, declare.declare):
+def test_declaring_and_acting_dispatch_through_the_table_not_on_the_kind():
+    for fn in (acting.act, declare.check_actions):
         src = inspect.getsource(fn)
         assert "action_for(" in src
         assert 'kind == "' not in src and "kind in (" not in src
