@@ -372,11 +372,11 @@ def check_staked(f: Fight, key: str, actions, activations) -> None:
             raise IllegalAction(f"{name} is staked and cannot spend blood.")
 
 
-def check_attack(f: Fight, key: str, a: dict, earlier: list[dict], grip=False) -> None:
+def check_attack(f: Fight, key: str, a: dict, earlier) -> None:
     """What can be known at declaration about a close attack (issue 9 #22): the maneuver
     fits the form (CLOSE-10), a claw or bite is possible (CLOSE-01/02), the grapple allows
     it (CLOSE-03/05). What changes later (a clinch that fails) loses the action then.
-    ``grip``: the attacker's grapple, when the caller has it at hand."""
+    ``earlier``: what the same declaration asked before ``a``."""
     if a.get("magic"):
         return
     t = tables(f.rules)
@@ -390,8 +390,7 @@ def check_attack(f: Fight, key: str, a: dict, earlier: list[dict], grip=False) -
         m = t.maneuver(name) if name else None
     sheet = f.sheet(key)
     tkey = a["target"]
-    if grip is False:
-        grip = f.gear(key).grapple
+    grip = f.gear(key).grapple
     if earlier:  # what the same declaration did first: an escape, a clinch or hold
         escaping = any(e.get("kind") == "escape" for e in earlier)
         locks = {e.get("maneuver") for e in earlier
