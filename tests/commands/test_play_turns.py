@@ -514,6 +514,22 @@ class TestChange(PlayTest):
         self.assertFalse(self.rolls("change"))
         self.assertEqual(self.who("Char").actions[0]["kind"], "attack")
 
+    @pytest.mark.rule("TURN-10", "HEAL-01")
+    def test_turn_10_a_reflexive_heal_cannot_take_an_actions_place(self):
+        """Blood healing is reflexive, not an action: a change to it is refused before any
+        Willpower (it was accepted, then refused at every act as a Faith heal)."""
+        self.char1.sheet.save(make_sheet(splat="vampire", strength=3, dexterity=3, wits=3,
+                                         brawl=2, stamina=2, blood="5/10"))
+        self.setup_in("everyman")
+        self.cmd("+combat/declare Thug=other growls")
+        self.player("+combat/declare other waits")
+        self.cmd("+combat/declare attack Thug")
+        self.cmd("+combat/range Char/Thug=10")
+        self.assertIn("reflexive, not an action",
+                      self.cmd("+combat/change/wp heal blood 1").text)
+        self.assertFalse(self.rolls("change"))
+        self.assertEqual(self.who("Char").actions[0]["kind"], "attack")
+
     @pytest.mark.rule("TURN-10")
     def test_failed_change_roll_then_the_action_is_lost_not_stalled(self):
         self.setup_in("everyman")

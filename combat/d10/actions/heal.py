@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from ...core.errors import IllegalAction
 from .. import mending
 from ..fight import Fight
 
@@ -18,6 +19,9 @@ class Heal:
                               "the field_healing table")
 
     def check(self, f: Fight, key: str, a: dict, declared: Sequence[dict]) -> None:
+        if mending.is_reflex(f, key, a):  # only a TURN-10 change brings one here
+            raise IllegalAction("That heal is reflexive, not an action, so it cannot take "
+                                "an action's place: declare it on its own (+combat/declare).")
         mending.check(f, key, a)
 
     def resolve(self, f: Fight, key: str, a: dict, mods) -> None:
