@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from . import scheduler as sch
 from ..core.errors import IllegalAction
-from . import foresee
+from . import declare, foresee
 from .fight import Fight
 
 
@@ -42,8 +42,9 @@ def change(f: Fight, key: str, to: dict, spend: bool) -> None:
         raise IllegalAction(f"{name}'s declared {declared['kind']} can still be made; only an "
                             f"impossible action may be changed.")
     to = dict(to)
-    if to.get("kind") == "attack" or to.get("target"):
-        foresee.check_attacks(f, key, [to])
+    if isinstance(to.get("kind"), str):  # the scheduler refuses a malformed one by name
+        to["kind"] = to["kind"].strip().lower()
+        declare.check_actions(f, key, [to])  # as if declared alone, before any Willpower
     rating = f.willpower_for_reflex(key, spend)
     step = sch.change_action(f.state, key, to, f.rules, f.rng, willpower=rating,
                              spend_willpower=spend)

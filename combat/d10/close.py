@@ -6,10 +6,11 @@ the fight knows and the pure attack layer (``combat/d10/attack.py``) cannot see:
 engage each side (CLOSE-08), how fast each side moves (COMP-05), a riposte earned by a parry
 (CLOSE-09), a tackle last turn (CLOSE-01 bite), a dazed target (COMP-02), a held target
 (COMP-03), blindness mitigations and Blind Fighting (COMP-01, MAN-12), an ambush won (MAN-01),
-and the off-balance penalty after a tackle on every action (CLOSE-12). Declarations are
-checked here against what is known when they are made: a claw without the power, a bite not
-allowed, what a grapple forbids, a parry with nothing to parry with, a staked vampire moving
-(CLOSE-01/02, CLOSE-03/05, DEF-03, MAN-11).
+and the off-balance penalty after a tackle on every action (CLOSE-12). The checks the
+declared actions call (``actions/attack.py``, ``actions/defend.py``) are here, against what is
+known when they are made: a claw without the power, a bite not allowed, what a grapple
+forbids, a parry with nothing to parry with; and a staked vampire moving (CLOSE-01/02,
+CLOSE-03/05, DEF-03, MAN-11).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from ..core.pools import Modifier, PoolSpec
 from ..core.sheet import Pool
 from ..core.memo import Memo
 from ..core.values import replace
-from . import kiss  # the Kiss (CLOSE-14) checked with the other declared close attacks
+from . import kiss  # CLOSE-01 drain: where the rules have the Kiss (CLOSE-14), it is one
 from .fight import OUT_OF_ACTION, Fight, roll_event
 from .gear import Close
 
@@ -371,11 +372,11 @@ def check_staked(f: Fight, key: str, actions, activations) -> None:
             raise IllegalAction(f"{name} is staked and cannot spend blood.")
 
 
-def check_attack(f: Fight, key: str, a: dict, earlier: list[dict], grip=False) -> None:
+def check_attack(f: Fight, key: str, a: dict, earlier) -> None:
     """What can be known at declaration about a close attack (issue 9 #22): the maneuver
     fits the form (CLOSE-10), a claw or bite is possible (CLOSE-01/02), the grapple allows
     it (CLOSE-03/05). What changes later (a clinch that fails) loses the action then.
-    ``grip``: the attacker's grapple, when the caller has it at hand."""
+    ``earlier``: what the same declaration asked before ``a``."""
     if a.get("magic"):
         return
     t = tables(f.rules)
@@ -389,8 +390,7 @@ def check_attack(f: Fight, key: str, a: dict, earlier: list[dict], grip=False) -
         m = t.maneuver(name) if name else None
     sheet = f.sheet(key)
     tkey = a["target"]
-    if grip is False:
-        grip = f.gear(key).grapple
+    grip = f.gear(key).grapple
     if earlier:  # what the same declaration did first: an escape, a clinch or hold
         escaping = any(e.get("kind") == "escape" for e in earlier)
         locks = {e.get("maneuver") for e in earlier
@@ -424,29 +424,6 @@ def check_attack(f: Fight, key: str, a: dict, earlier: list[dict], grip=False) -
         ctx = Context(grapple=held, tackled_last_turn=tackled)
         _natural(f.rules, sheet, ctx, m, Attack(key, tkey, maneuver=m.name,
                                                 **attack_fields(a)))
-
-
-def check_declared(f: Fight, key: str, actions, activations) -> None:
-    check_staked(f, key, actions, activations)
-    if kiss.enabled(f):
-        kiss.check_declared(f, key, actions)
-    grip = f.gear(key).grapple
-    for i, a in enumerate(actions):
-        kind = a["kind"]
-        if kind == "attack":
-            check_attack(f, key, a, actions[:i], grip)
-        elif kind == "parry":
-            check_parry(f, key)
-        if grip and not any(e.get("kind") == "escape" for e in actions[:i]):
-            if kind in ("dodge", "block", "parry"):
-                ok = (tables(f.rules).man.get("grapples") or {}).get(grip.kind, {}).get(
-                    "defenses", ())
-                if kind not in ok:
-                    raise IllegalAction(f"Locked in a {grip.kind}, {f.name(key)} cannot "
-                                        f"{kind}: escape first (declare escape; {kind}).")
-            if kind == "move":
-                raise IllegalAction(f"Locked in a {grip.kind}, {f.name(key)} cannot move "
-                                    f"away: escape first (declare escape; move ...).")
 
 
 # ---------------------------------------------------------------- COMP-01 Blind Fighting

@@ -1,8 +1,10 @@
 """Declaring (TURN-01/02): what is spent before the actions, and the actions checked against
 the sheet before they are stored, so a refused declaration changes nothing.
 
-Activations come first (MAN-07 Celerity, MAN-08 Rage, PWR-01..04 spending and effects,
-RNG-03 cover: where you stand is not an action), then the actions go to the scheduler.
+Each declared action is checked by its kind's class (``actions/``), then what spans the
+turn (the weapons' readiness, a stake, the Kiss, the first attack's pool). Activations come
+next (MAN-07 Celerity, MAN-08 Rage, PWR-01..04 spending and effects, RNG-03 cover: where you
+stand is not an action), then the actions go to the scheduler.
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ from . import damage as dmg
 from . import powers
 from . import scheduler as sch
 from ..core.errors import IllegalAction, InputError
-from ..core.maneuvers import COVER, movement_yards, tables
+from ..core.maneuvers import COVER, tables
 from ..core.values import replace
-from . import ambush, close, foresee, mending, ranged, rolls, split_dice, timepower
+from . import ambush, close, foresee, kiss, mending, ranged, rolls, split_dice, timepower
+from .actions import action_for
 from .fight import Fight
 from .spending import keep_spending, pay, spending_of
 
@@ -24,11 +27,7 @@ def declare(f: Fight, key: str, actions, activations, desperate: bool) -> None:
     actions, heals = mending.split(f, key, [dict(a) for a in actions])
     activations = rolls.fold_spend(f, actions, [dict(a) for a in activations])
     rolls.check(f, key, actions)
-    for a in actions:
-        check_action(f, key, a)
-    ranged.check_turn(f, key, actions)  # RNG-01/04/06/07/09, ATK-07/08
-    close.check_declared(f, key, actions, activations)
-    foresee.check_attacks(f, key, actions)
+    check_actions(f, key, actions, activations)
     for a in activations:  # spent before declaring (TURN-02, MAN-07/08)
         if a["activate"] == "ambush":  # MAN-01: resolves at once, ahead of everyone
             ambush.spring(f, key, dict(a), alone=len(activations) == 1 and not actions)
@@ -57,6 +56,17 @@ def declare(f: Fight, key: str, actions, activations, desperate: bool) -> None:
     split_dice.warn_empty(f, key)
 
 
+def check_actions(f: Fight, key: str, actions: list[dict], activations=()) -> None:
+    """The declared actions against the sheet and the fight: each by its kind's own checks
+    (``actions/<kind>.py``), then what spans the declaration. Also a TURN-10 change's."""
+    for a in actions:
+        action_for(a["kind"]).check(f, key, a, actions)
+    ranged.check_readiness(f, key, actions)  # RNG-04/06, ATK-07/08: the turn's shots
+    close.check_staked(f, key, actions, activations)  # MAN-11
+    kiss.check_helpless(f, key, actions)  # CLOSE-14
+    foresee.check_attacks(f, key, actions)
+
+
 def _shake_hint(f: Fight, key: str) -> str:
     """COMP-02 (everyman): a dazed character told it loses its actions learns the way out."""
     c = f.state.find(key)
@@ -66,56 +76,6 @@ def _shake_hint(f: Fight, key: str) -> str:
     if not mine:
         return ""
     return f" A point of {' or '.join(mine)} shakes it off: shake {mine[0].lower()}."
-
-
-def check_action(f: Fight, key: str, a: dict) -> None:
-    """What the sheet decides about one declared action (weapons carried, distances)."""
-    kind = a["kind"]
-    if kind == "attack":
-        t = f.state.find(a["target"])
-        if t.key == key:
-            raise IllegalAction("You cannot attack yourself.")
-        if t.outcome == "dead":
-            raise IllegalAction(f"{t.name} is dead already.")
-        if a.get("weapon"):
-            f.carries(key, a["weapon"])
-        if a.get("moving"):  # MAN-04: up to half the run while attacking
-            wa = tables(f.rules).movement["while_acting"]
-            run = movement_yards(f.rules, f.sheet(key), "run")
-            limit = run * wa["max_percent_of_run"] // 100
-            if a["moving"] > limit:
-                raise IllegalAction(
-                    f"{f.name(key)} can move at most {limit} yards while attacking (half a "
-                    f"run of {run}); to go {a['moving']} yards, declare move {a['moving']} "
-                    f"as its own action.")
-            wounded_move(f, key, a["moving"], powers.ACTING)
-    elif kind == "aim":  # RNG-01
-        f.state.find(a["target"])
-        a["weapon"] = a.get("weapon") or f.default_weapon(key)
-        f.carries(key, a["weapon"])
-    elif kind in ("reload", "nock"):  # RNG-06, ATK-07/08
-        a["weapon"] = a.get("weapon") or f.default_weapon(
-            key, ("firearm", "crossbow") if kind == "reload" else ("bow",))
-        f.carries(key, a["weapon"])
-    elif kind == "move":  # MAN-03
-        most = movement_yards(f.rules, f.sheet(key), "run")
-        if a["yards"] > most:
-            raise IllegalAction(f"{f.name(key)} runs at most {most} yards a turn.")
-        wounded_move(f, key, a["yards"], "run")
-    elif kind == "heal":  # HEAL-08 Faith, HEAL-09 the in-combat roll
-        mending.check(f, key, a)
-    elif kind == "ready":
-        if not f.gear(key).is_dropped(a["weapon"]):
-            raise IllegalAction(f"{a['weapon']} was not knocked away; nothing to pick up.")
-
-
-def wounded_move(f: Fight, key: str, yards: int, mode: str) -> None:
-    """HLT-07: wounds limit how far one moves (Injured half speed, Wounded walk, Mauled 3
-    yards, Crippled 1, Incapacitated none); the pace was checked first (MAN-03/04)."""
-    try:
-        powers.movement_limit(f.sheet(key), f.rules, yards, mode)
-    except IllegalAction as why:
-        raise IllegalAction(f"{f.name(key)}: {why}") from None
 
 
 def extra_source(f: Fight, key: str) -> str:

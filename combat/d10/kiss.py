@@ -35,19 +35,15 @@ def kissed(f: Fight, key: str) -> bool:
     return bool(c) and CONDITION in sch.active_conditions(c, f.state.turn)
 
 
-def check_declared(f: Fight, key: str, actions) -> None:
-    """A victim helpless under the Kiss can only try to resist; resisting needs a Kiss and
-    the rating the rules ask (a mortal: Willpower 9+), known when declaring."""
-    kinds = [a["kind"] for a in actions]
-    if "resist" in kinds:
-        if not kissed(f, key):
-            raise IllegalAction(f"{f.name(key)} is under no Kiss to resist.")
-        kissrules.check_can_resist(f.rules, f.sheet(key))
-    if kissed(f, key) and kissrules.is_helpless(f.rules, f.sheet(key)):
-        bad = [k for k in kinds if k not in ("resist", "pass")]
-        if bad:
-            raise IllegalAction(f"{f.name(key)} is helpless under the Kiss: only resist (if "
-                                f"the rules allow it) or pass.")
+def check_helpless(f: Fight, key: str, actions) -> None:
+    """A victim helpless under the Kiss can only try to resist (``actions/resist.py``) or
+    pass, known when declaring."""
+    if not enabled(f) or not kissed(f, key) or not kissrules.is_helpless(f.rules, f.sheet(key)):
+        return
+    bad = [a["kind"] for a in actions if a["kind"] not in ("resist", "pass")]
+    if bad:
+        raise IllegalAction(f"{f.name(key)} is helpless under the Kiss: only resist (if "
+                            f"the rules allow it) or pass.")
 
 
 def resist(f: Fight, key: str) -> None:

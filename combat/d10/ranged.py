@@ -2,7 +2,7 @@
 the same for revised): what a declaration may ask of a weapon, and what a shot takes from
 the turns before it (the aim, the load, the hand it is fired from).
 
-* RNG-01 aiming is a whole turn of nothing else; only aims of earlier turns count.
+* RNG-01 only aims of earlier turns count (aiming itself: ``actions/aim.py``).
 * RNG-04 shots a turn: never above the weapon's rate of fire (multiple-action penalties
   apply as usual: the scheduler's).
 * RNG-06 prepared arrows: shots from them need no nocking and are not held to the rate.
@@ -15,6 +15,9 @@ the turns before it (the aim, the load, the hand it is fired from).
 
 Checked when declared, so an impossible turn is refused before anything is spent; what
 changes later (a range, a weapon knocked away) loses the action when acted, never stalls it.
+Each action kind's own checks and its resolution live in ``actions/`` (reload, nock, prepare,
+repair, aim, attack); this module holds what spans the turn (the readiness walk) and what
+an attack reads (strafe, off hand, aim turns, the load).
 """
 
 from __future__ import annotations
@@ -24,14 +27,13 @@ from .attack import (
     WeaponState,
     _waived,
     crossbow_reload_actions,
-    ready_weapon,
     two_weapons_no_multi_penalty,
 )
-from ..core.errors import IllegalAction, InputError
+from ..core.errors import IllegalAction
 from ..core.maneuvers import Weapon, tables
 from ..core.pools import Modifier
 from ..core.values import replace
-from .fight import Fight, roll_event
+from .fight import Fight
 
 SHOOTING = ("firearm", "bow", "crossbow")
 READYING = ("nock", "reload", "prepare", "repair")  # actions that ready a weapon to shoot
@@ -56,93 +58,18 @@ def shot_weapon(f: Fight, key: str, a: dict) -> Weapon | None:
     return w
 
 
-def check_turn(f: Fight, key: str, actions: list[dict]) -> None:
-    """The whole declaration against the weapons (after each action's own checks)."""
-    if len(actions) > 1 and any(a["kind"] == "aim" for a in actions):  # RNG-01
-        raise IllegalAction("Aiming is a whole turn of doing nothing but aiming: declare aim "
-                            "alone, and shoot next turn.")
-    t = tables(f.rules)
-    shots = []  # each action's ranged weapon (or None), for _check_readiness
-    walk = False  # a shot, or an action readying a weapon: the readiness walk has work
-    for a in actions:
-        kind = a["kind"]
-        walk = walk or kind in READYING
-        if kind == "aim":
-            _check_aim(f, key, a)
-        elif kind == "reload" and a.get("ammo"):
-            _check_ammo(f, a)
-        elif kind in ("prepare", "repair"):
-            a["weapon"] = a.get("weapon") or f.default_weapon(key, ("bow",))
-            f.carries(key, a["weapon"])
-            w = t.weapon(a["weapon"])
-            if w.kind != "bow":
-                raise IllegalAction(f"Only a bow's arrows are prepared or its string "
-                                    f"repaired; the {w.name} is not a bow.")
-            st = _state(f, key, w)
-            if kind == "repair" and st.string_ok:
-                raise IllegalAction(f"The {w.name}'s string is whole; nothing to repair.")
-            if kind == "repair" and w.spare_strings <= st.strings_used:
-                raise IllegalAction(f"Repairing the {w.name} takes a spare bowstring, and "
-                                    f"{f.name(key)} has none left.")
-        if a.get("targets"):
-            _check_strafe(f, key, a)
-        if a.get("off_hand"):
-            _check_off_hand(f, key, a, actions)
-        w = shot_weapon(f, key, a) if kind == "attack" else None
-        shots.append(w)
-        walk = walk or w is not None
-        if w is not None and a.get("maneuver"):
-            m = t.maneuver(a["maneuver"])
-            if m.min_rate:  # RNG-08
-                if w.burst is False:
-                    raise IllegalAction(f"The {w.name} has no burst setting. Fire single "
-                                        f"shots.")
-                if w.rate < m.min_rate:
-                    raise IllegalAction(f"A {m.name} needs a rate of fire of {m.min_rate}+; "
-                                        f"the {w.name}'s is {w.rate}. Fire single shots "
-                                        f"instead.")
-        elif a.get("maneuver"):
-            t.maneuver(a["maneuver"])  # an unknown name is refused here, as before
-    if walk:  # a punch or a knife (most of a brawl) has no weapon to ready
-        _check_readiness(f, key, actions, shots)
-
-
-def _check_ammo(f: Fight, a: dict) -> None:
-    """CLOSE-06: a gun loaded with an ammunition kind its row takes (weapons.ammo)."""
-    t = tables(f.rules)
-    w = t.weapon(a["weapon"])
-    if a["ammo"] not in t.ammo:
-        raise InputError(f"'{a['ammo']}' is not a kind of ammunition here. Known: "
-                         f"{', '.join(t.ammo)}.")
-    if w.kind != "firearm" or (w.ammo and a["ammo"] not in w.ammo):
-        takes = ", ".join(w.ammo) if w.kind == "firearm" and w.ammo else "no special rounds"
-        raise IllegalAction(f"The {w.name} takes {takes}, not {a['ammo']}.")
-
-
-def _check_aim(f: Fight, key: str, a: dict) -> None:
-    """RNG-01: guns and bows only, not shotguns or SMGs, with the skill the table asks."""
-    t = tables(f.rules)
-    aim = t.ranged.get("aiming") or {}
-    w = t.weapon(a["weapon"])
-    need = (aim.get("requires") or {}).get(w.kind)
-    if need is None:
-        raise IllegalAction(f"Only guns and bows can be aimed, not the {w.name}.")
-    if w.cls in aim.get("forbidden_classes", ()):
-        raise IllegalAction(f"A {w.cls} cannot be aimed: fire it instead.")
-    sheet = f.sheet(key)
-    if need and not any(sheet.rating(f.rules.traits, tr) >= n for tr, n in need.items()):
-        text = " or ".join(f"{tr} {n}+" for tr, n in need.items())
-        raise IllegalAction(f"Aiming the {w.name} needs {text}.")
-
-
-def _state(f: Fight, key: str, w: Weapon) -> WeaponState:
+def state_of(f: Fight, key: str, w: Weapon) -> WeaponState:
+    """What ``key``'s ``w`` holds now (loaded, nocked, its string), fresh if never used."""
     return f.weapon_state(key, w.name) or WeaponState.fresh(w)
 
 
-def _check_readiness(f: Fight, key: str, actions: list[dict], shots: list) -> None:
+def check_readiness(f: Fight, key: str, actions: list[dict]) -> None:
     """RNG-04, RNG-06, ATK-07, ATK-08: walk the declared actions in order, as the weapon
-    would go through them, and refuse the first shot it could not fire. ``shots``: each
-    action's ranged weapon (``shot_weapon``), found once by ``check_turn``."""
+    would go through them, and refuse the first shot it could not fire (after each action's
+    own checks)."""
+    shots = [shot_weapon(f, key, a) if a["kind"] == "attack" else None for a in actions]
+    if not any(a["kind"] in READYING for a in actions) and not any(shots):
+        return  # a punch or a knife (most of a brawl) has no weapon to ready
     t = tables(f.rules)
     states: dict[str, WeaponState] = {}
     rated: dict[str, int] = {}  # shots held to the rate of fire, per weapon
@@ -158,7 +85,7 @@ def _check_readiness(f: Fight, key: str, actions: list[dict], shots: list) -> No
             continue
         if w is None:
             continue
-        st, free = _fired(f, key, a, w, states.get(w.name) or _state(f, key, w))
+        st, free = _fired(f, key, a, w, states.get(w.name) or state_of(f, key, w))
         states[w.name] = st
         if not free:
             rated[w.name] = rated.get(w.name, 0) + 1
@@ -175,7 +102,7 @@ def _readied(f: Fight, key: str, a: dict, w: Weapon, states: dict) -> WeaponStat
     if a["kind"] == "reload" and w.kind not in ("firearm", "crossbow"):
         raise IllegalAction(f"Guns and crossbows are reloaded, not the {w.name} "
                             f"(a bow: nock, or prepare arrows).")
-    st = states.get(w.name) or _state(f, key, w)
+    st = states.get(w.name) or state_of(f, key, w)
     if a["kind"] == "nock":
         if not st.string_ok:
             raise IllegalAction(f"The {w.name}'s string is snapped: repair it first "
@@ -240,7 +167,7 @@ def _nock_waived(f: Fight, key: str, bow: dict) -> bool:
     return _waived(f.rules, f.sheet(key), bow.get("nock_waived_by"))
 
 
-def _check_strafe(f: Fight, key: str, a: dict) -> None:
+def check_strafe(f: Fight, key: str, a: dict) -> None:
     """RNG-07: only a strafe has several targets, each someone else in the fight."""
     t = tables(f.rules)
     m = t.maneuver(a.get("maneuver") or "attack") if a.get("maneuver") else None
@@ -264,7 +191,7 @@ def spread_yards(f: Fight, keys) -> int:
     return max((f.yards(a, b) for i, a in enumerate(keys) for b in keys[i + 1:]), default=0)
 
 
-def _check_off_hand(f: Fight, key: str, a: dict, actions: list[dict]) -> None:
+def check_off_hand(f: Fight, key: str, a: dict, actions: list[dict]) -> None:
     """RNG-09: the off hand fires or strikes with a second weapon, not the main one."""
     if not a.get("weapon"):
         raise IllegalAction("Name the off-hand weapon: attack <target> with <weapon> off hand.")
@@ -324,31 +251,3 @@ def hands(f: Fight, key: str, action: dict, mods: list[Modifier]) -> tuple[list,
             f.emit("two_weapons", actor=key)
         mods = kept
     return mods, main
-
-
-# ---------------------------------------------------------------- readying
-
-
-def ready(f: Fight, key: str, action: dict) -> None:
-    """RNG-06 prepare arrows (arrows set ready for later shots) and ATK-07 repair a snapped
-    bowstring (a spare string and an action: Wits + Archery or Wits + Crafts)."""
-    name = action["weapon"]
-    w = tables(f.rules).weapon(name)
-    st = f.weapon_state(key, name) or WeaponState.fresh(w)
-    spares = w.spare_strings - st.strings_used
-    res = ready_weapon(f.rules, f.sheet(key), name, st, action["kind"],
-                       arrows=action.get("arrows", 0), spare_string=spares > 0, rng=f.rng)
-    new = res.state
-    if action["kind"] == "repair":
-        new = replace(new, strings_used=st.strings_used + 1)  # used up, success or not
-        if res.roll is not None:
-            f.events.append(roll_event(key, "repair", res.pool, res.roll))
-    f.set_gear(key, f.gear(key).with_weapon(new))
-    note = res.note
-    if action["kind"] == "prepare":
-        note = f"{new.prepared_arrows} arrow(s) ready"
-    elif action["kind"] == "repair":
-        note = ("the string is mended" if res.success else "the repair fails") + \
-            f"; {max(0, spares - 1)} spare string(s) left"
-    f.emit("weapon", actor=key, action=action["kind"], weapon=name, state=new.as_dict(),
-           note=note)

@@ -793,6 +793,24 @@ class TestKiss(CloseTest):
         self.player("+combat/declare pass")
 
 
+    @pytest.mark.rule("CLOSE-14")
+    def test_close_14_resist_is_refused_when_declared_where_the_rules_have_no_kiss(self):
+        """Where the rules have no Kiss (numetal), resist is refused when declared, saying
+        what to do instead, and the turn goes on (it was accepted, then its act refused every
+        time: the turn stalled on it)."""
+        self.start("numetal")
+        self.cmd("+combat/declare Thug=other growls")
+        text = self.player("+combat/declare resist").text
+        self.assertIn("no Kiss to resist", text)
+        self.assertIn("escape", text)
+        self.assertNotIn("CLOSE", text)
+        self.assertEqual(self.who("Char2").actions, ())
+        self.player("+combat/declare other waits")
+        self.cmd("+combat/declare other waits")
+        self.cmd("+combat/act")
+        self.assertIn("waits", self.player("+combat/act").text)
+
+
 # ------------------------------------------------------------------ MAN-01
 
 

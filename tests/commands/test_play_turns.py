@@ -496,6 +496,40 @@ class TestChange(PlayTest):
                       self.cmd("+combat/change/wp other shouts").text)
 
 
+    @pytest.mark.rule("TURN-10", "MAN-03", "RNG-01")
+    def test_turn_10_the_new_action_is_checked_as_if_declared(self):
+        """A change is refused, before any Willpower, when its new action could not be
+        declared: a run past the character's pace, an aim with no gun (it was accepted:
+        the run went 500 yards, the aim failed with 'Something went wrong' when acted)."""
+        self.setup_in("everyman")
+        self.cmd("+combat/declare Thug=other growls")
+        self.player("+combat/declare other waits")
+        self.cmd("+combat/declare attack Thug")
+        self.cmd("+combat/range Char/Thug=10")
+        wp = self.char1.sheet.get().pools["Willpower"].current
+        self.assertIn("runs at most", self.cmd("+combat/change/wp move 500 toward Thug").text)
+        self.assertIn("carry no firearm/crossbow/bow weapon",
+                      self.cmd("+combat/change/wp aim Thug").text)
+        self.assertEqual(self.char1.sheet.get().pools["Willpower"].current, wp)
+        self.assertFalse(self.rolls("change"))
+        self.assertEqual(self.who("Char").actions[0]["kind"], "attack")
+
+    @pytest.mark.rule("TURN-10", "HEAL-01")
+    def test_turn_10_a_reflexive_heal_cannot_take_an_actions_place(self):
+        """Blood healing is reflexive, not an action: a change to it is refused before any
+        Willpower (it was accepted, then refused at every act as a Faith heal)."""
+        self.char1.sheet.save(make_sheet(splat="vampire", strength=3, dexterity=3, wits=3,
+                                         brawl=2, stamina=2, blood="5/10"))
+        self.setup_in("everyman")
+        self.cmd("+combat/declare Thug=other growls")
+        self.player("+combat/declare other waits")
+        self.cmd("+combat/declare attack Thug")
+        self.cmd("+combat/range Char/Thug=10")
+        self.assertIn("reflexive, not an action",
+                      self.cmd("+combat/change/wp heal blood 1").text)
+        self.assertFalse(self.rolls("change"))
+        self.assertEqual(self.who("Char").actions[0]["kind"], "attack")
+
     @pytest.mark.rule("TURN-10")
     def test_failed_change_roll_then_the_action_is_lost_not_stalled(self):
         self.setup_in("everyman")

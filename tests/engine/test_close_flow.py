@@ -225,6 +225,17 @@ def test_kiss_drains_and_a_vampire_resists():
     assert f.state.get(DEE).gear.grapple is None
 
 
+@pytest.mark.rule("CLOSE-14")
+@pytest.mark.parametrize("ruleset", ["numetal", "v20", "revised"])
+def test_close_14_resist_without_the_kiss_is_refused_when_declared(ruleset):
+    """CLOSE-14 where the ruleset has no Kiss: nothing to resist, refused at declaration
+    (before, accepted and then refused at every act: a stalled turn)."""
+    f = Fight(ruleset)
+    with pytest.raises(IllegalAction, match="no Kiss to resist.*escape"):
+        f.declare(DEE, {"kind": "resist"})
+    assert f.state.get(DEE).actions == ()
+
+
 @pytest.mark.rule("DEF-05")
 def test_magic_is_dodged_like_an_attack():
     f = Fight(dee={"dodge": 1})

@@ -117,6 +117,47 @@ def test_change_only_an_impossible_action_everyman():
     assert run.state.get(ALICE).actions[0]["kind"] == "move"
 
 
+@pytest.mark.rule("TURN-10", "MAN-03", "RNG-01", "HEAL-08")
+@pytest.mark.parametrize("to, match", [
+    ({"kind": "move", "yards": 500}, "runs at most"),
+    ({"kind": "aim", "target": GOON}, "carries no firearm/crossbow/bow weapon"),
+    ({"kind": "reload"}, "carries no firearm/crossbow weapon"),
+    ({"kind": "heal", "how": "faith"}, "rules have no Faith healing"),
+])
+def test_turn_10_the_action_changed_to_is_checked_as_if_declared(to, match):
+    """TURN-10: the new action is checked like a declared one, before any Willpower is
+    rolled: a change could run 500 yards, or leave an aim or a reload without a weapon (a
+    traceback when acted) or a Faith heal no one could make (refused at every act)."""
+    run = to_declare(ruleset("everyman"))
+    run(I.Declare(by=ALICE, actor=ALICE, actions=({"kind": "attack", "target": GOON},)))
+    run(I.SetRange(by=STAFF, actor=ALICE, other=GOON, band="30"))
+    wp = run.sheets[ALICE].pools["Willpower"].current
+    with pytest.raises(IllegalAction, match=match):
+        run.engine.apply(run.state, I.Change(by=ALICE, actor=ALICE, to=to,
+                                             spend_willpower=True), run.sheets, run.rs, None)
+    assert run.state.get(ALICE).actions[0]["kind"] == "attack"
+    assert run.sheets[ALICE].pools["Willpower"].current == wp
+
+
+@pytest.mark.rule("TURN-10", "HEAL-01", "HLT-08")
+@pytest.mark.parametrize("to", [{"kind": "heal", "how": "blood", "levels": 1},
+                                {"kind": "heal", "how": "wounds"}])
+def test_turn_10_a_reflexive_heal_cannot_take_an_actions_place(to):
+    """TURN-10 with a reflexive heal (HEAL-01 blood, HLT-08 ignore wounds): not an action, so
+    not what a change puts in the action's place; refused before any Willpower. It was
+    accepted, then acted as a demon's Faith heal (refused at every act: a stalled turn)."""
+    sheets = make_sheets(ruleset("everyman"))
+    sheets[ALICE] = make_sheet(ruleset("everyman"), splat="vampire", blood="5/10", dexterity=3,
+                               wits=2, strength=2, stamina=2, brawl=2)
+    run = to_declare(ruleset("everyman"), sheets)
+    run(I.Declare(by=ALICE, actor=ALICE, actions=({"kind": "attack", "target": GOON},)))
+    run(I.SetRange(by=STAFF, actor=ALICE, other=GOON, band="30"))
+    with pytest.raises(IllegalAction, match="reflexive, not an action.*declare it"):
+        run.engine.apply(run.state, I.Change(by=ALICE, actor=ALICE, to=to,
+                                             spend_willpower=True), run.sheets, run.rs, None)
+    assert run.state.get(ALICE).actions[0]["kind"] == "attack"
+
+
 @pytest.mark.rule("INIT-05")
 def test_flag_known_to_the_ruleset_only():
     run = to_declare()
