@@ -296,18 +296,17 @@ def run_chunk(prepared: Prepared, seed: int, index: int, fights: int) -> Tally:
     return tally
 
 
-_WORKER: Prepared | None = None
-
-
-def _init_worker(m: Matchup) -> None:
-    global _WORKER
-    _WORKER = Prepared(m)
-
-
-def _work(job: tuple[int, int, int]) -> Tally:
-    seed, index, fights = job
-    assert _WORKER is not None
-    return run_chunk(_WORKER, seed, index, fights)
+def _serve(source: "Prepared | Matchup", jobs, results) -> None:
+    """One worker process: chunks from ``jobs`` until its ``None``, each tally (or the
+    error that stopped it) to ``results``. ``source`` is the run's ``Prepared`` itself when
+    the process was forked from the one that made it (nothing copied), else the matchup,
+    prepared here once (a spawned process reads the rules folder itself)."""
+    try:
+        prepared = source if isinstance(source, Prepared) else Prepared(source)
+        for seed, index, fights in iter(jobs.get, None):
+            results.put(run_chunk(prepared, seed, index, fights))
+    except BaseException as exc:  # noqa: BLE001 - handed to the parent, which raises it
+        results.put(exc)
 
 
 def simulate(m: Matchup, trials: int, seed: int, *, workers: int = 1, rules=None,
@@ -315,35 +314,54 @@ def simulate(m: Matchup, trials: int, seed: int, *, workers: int = 1, rules=None
     """``trials`` fights of ``m``; ``workers`` > 1 runs the chunks in that many processes
     (the same result: each chunk has its own seed). ``progress(done, trials)`` after each
     chunk. ``rules``: a loaded ruleset to use in this process instead of the folder's."""
-    total = Tally()
     jobs = [(seed, i, n) for i, n in chunks(trials)]
-    done = 0
     if workers <= 1 or len(jobs) <= 1:
         prepared = Prepared(m, rules)
-        for _, i, n in jobs:
-            total.merge(run_chunk(prepared, seed, i, n))
-            done += n
-            if progress:
-                progress(done, trials)
-        return total
+        return _collect((run_chunk(prepared, seed, i, n) for _, i, n in jobs), trials,
+                        progress)
+    return _in_processes(m, rules, jobs, min(workers, len(jobs)), trials, progress)
+
+
+def _collect(tallies, trials: int, progress) -> Tally:
+    total = Tally()
+    for tally in tallies:
+        total.merge(tally)
+        if progress:
+            progress(total.fights, trials)
+    return total
+
+
+def _in_processes(m: Matchup, rules, jobs: list, workers: int, trials: int,
+                  progress) -> Tally:
+    """The chunks shared out to ``workers`` processes through a queue, tallies merged as
+    they come (a sum: the order does not matter)."""
     import multiprocessing
 
-    global _WORKER
     ctx = multiprocessing.get_context()
-    if ctx.get_start_method() == "fork":  # the workers inherit the prepared matchup
-        _WORKER, init, initargs = Prepared(m, rules), None, ()
-    else:  # each worker reads the rules folder itself
-        init, initargs = _init_worker, (m,)
+    source = Prepared(m, rules) if ctx.get_start_method() == "fork" else m
+    todo, results = ctx.Queue(), ctx.Queue()
+    procs = [ctx.Process(target=_serve, args=(source, todo, results), daemon=True)
+             for _ in range(workers)]
+    for proc in procs:  # before the first put starts the queue's thread: fork a lone thread
+        proc.start()
+    for job in [*jobs, *[None] * workers]:
+        todo.put(job)
+    done = False
     try:
-        with ctx.Pool(workers, init, initargs) as pool:
-            for tally in pool.imap_unordered(_work, jobs):
-                total.merge(tally)
-                done += tally.fights
-                if progress:
-                    progress(done, trials)
+        total = _collect((_checked(results.get()) for _ in jobs), trials, progress)
+        done = True
+        return total
     finally:
-        _WORKER = None
-    return total
+        for proc in procs:
+            if not done:
+                proc.terminate()  # after an error; otherwise each ends on its None
+            proc.join()
+
+
+def _checked(result: "Tally | BaseException") -> Tally:
+    if isinstance(result, BaseException):
+        raise result
+    return result
 
 
 # ---------------------------------------------------------------- statistics

@@ -86,6 +86,20 @@ def test_workers_do_not_change_the_result(numetal, monkeypatch):
                                                           two.hits)
 
 
+def test_a_worker_error_is_raised_in_the_caller(monkeypatch):
+    """Issue 32: the worker processes get what a run reuses as an argument (no module-level
+    worker state); a chunk that fails in one of them is raised here, not waited for."""
+    monkeypatch.setattr(sim, "CHUNK", 5)
+
+    def broken(prepared, seed, index, fights):
+        raise RuntimeError(f"chunk {index} broke")
+
+    monkeypatch.setattr(sim, "run_chunk", broken)  # forked workers inherit it
+    with pytest.raises(RuntimeError, match="broke"):
+        sim.simulate(thug_vs_gunman(), 12, 11, workers=2)
+    assert not hasattr(sim, "_WORKER")
+
+
 def test_progress_is_reported_per_chunk(numetal, monkeypatch):
     monkeypatch.setattr(sim, "CHUNK", 4)
     seen = []

@@ -1,0 +1,383 @@
+"""Phases and prompts: who the turn waits for, and moving the cursor, phase and turn on."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ...core.conditions import ended_event, split_expired
+from ...core.errors import IllegalAction
+from ...core.events import Event
+from ...core.pools import Modifier
+from ...core.values import copier, replace
+from ..state import Combatant, CombatState, Condition, Slot
+from .rules import Step, TurnRules, turn_rules
+
+# ---------------------------------------------------------------- queries
+
+
+def initiative_rating(sheet, ruleset) -> int:
+    """INIT-01: the rating from a ``Sheet``: the traits ``initiative.rating`` names summed
+    (Dexterity + Wits). NPCs without a sheet give the number (INIT-02)."""
+    names = ruleset.section("initiative")["rating"]
+    return sum(sheet.rating(ruleset.traits, name) for name in names)
+
+
+def effective_initiative(c: Combatant, turn: int, ruleset) -> int:
+    """The total the order uses this turn: the roll plus conditions' initiative effects
+    (COMP-04 knockdown: -2 initiative next turn)."""
+    rules = turn_rules(ruleset)
+    return (c.init_total or 0) + condition_initiative(c, turn, rules)
+
+
+def condition_initiative(c: Combatant, turn: int, rules: TurnRules) -> int:
+    if not c.conditions:  # most combatants, at every phase's sort
+        return 0
+    return sum(
+        (rules.conditions.get(k.name) or {}).get("initiative", 0)
+        for k in c.conditions
+        if k.active(turn)
+    )
+
+
+def active_conditions(c: Combatant, turn: int) -> tuple[str, ...]:
+    return tuple(k.name for k in c.conditions if k.active(turn))
+
+
+def window(c: Combatant, phase: str) -> range:
+    if phase != "act" and c.delayed:  # TURN-04: a held main action goes on into the extras
+        return range(0, len(c.actions))
+    return range(0, c.main) if phase == "act" else range(c.main, len(c.actions))
+
+
+def next_index(c: Combatant, phase: str) -> int | None:
+    """The next declared action this phase runs (defenses wait for attacks instead)."""
+    if not c.actions:
+        return None
+    used, reactive = c.used, c.reactive  # a few indices each: a tuple is searched fastest
+    for i in window(c, phase):
+        if i not in used and i not in reactive:
+            return i
+    return None
+
+
+def _wants(st: CombatState, c: Combatant, tail: bool = False) -> str | None:
+    """What the turn waits for from ``c`` in its slot: initiative, declare, act, or nothing."""
+    if c.lost or c.joined_turn > st.turn:
+        return None
+    if st.phase == "initiative":
+        return "initiative" if c.init_total is None else None
+    if c.init_total is None or st.phase not in ("declare", "act", "extra"):
+        return None
+    if st.phase == "declare":
+        return None if c.declared else "declare"
+    if c.delayed and not tail:
+        return None
+    if st.phase == "act" and st.options.mode == "simple" and not c.declared:
+        return "declare"
+    return "act" if next_index(c, st.phase) is not None else None
+
+
+def _tail(st: CombatState) -> list[tuple[str, str]]:
+    """After the last slot: the delayed who still hold an action, higher rating first,
+    equal ratings together (INIT-06, "delay until the same moment")."""
+    waiting = [(c, w) for c in st.combatants if c.delayed and (w := _wants(st, c, tail=True))]
+    if not waiting:
+        return []
+    if st.phase == "act" and all(w == "act" for _, w in waiting) and any(
+        not c.delayed and not c.lost and c.joined_turn <= st.turn and c.init_total is not None
+        and next_index(c, "extra") is not None
+        for c in st.combatants
+    ):
+        return []  # TURN-04: "at any point later in the turn": the extra phase goes on
+    top = max(c.rating or 0 for c, _ in waiting)
+    return [(c.key, w) for c, w in waiting if (c.rating or 0) == top]
+
+
+def _scan(st: CombatState, idx: dict[str, int]) -> tuple[int, list[tuple[str, str]]]:
+    """The first slot from the cursor that waits for someone, and who; or the tail."""
+    cur = st.cursor
+    while cur < len(st.order):
+        found = []
+        for k in st.order[cur].keys:
+            i = idx.get(k)
+            if i is not None and (w := _wants(st, st.combatants[i])):
+                found.append((k, w))
+        if found:
+            return cur, found
+        cur += 1
+    return cur, _tail(st)
+
+
+def prompts(state: CombatState) -> list[tuple[str, str]]:
+    """(key, what) for everyone the turn waits for now; what is initiative/declare/act."""
+    return list(waiting_of(state))
+
+
+def waiting_of(state: CombatState) -> tuple[tuple[str, str], ...]:
+    """``prompts`` as the tuple kept on the state, not a copy (for readers here only).
+    A command asks this of the same state several times (the checks, ``finish``
+    comparing before and after); a state is frozen, so the answer is kept on it."""
+    waiting = state._waiting
+    if waiting is None:
+        waiting = _remember(state, _prompts(state))
+    return waiting
+
+
+def _prompts(state: CombatState) -> list[tuple[str, str]]:
+    if state.phase == "ended":
+        return []
+    if state.phase == "initiative":
+        return [(c.key, "initiative") for c in state.combatants if _wants(state, c)]
+    return _scan(state, state.index())[1]
+
+
+def _remember(state: CombatState, waiting: Iterable[tuple[str, str]]) -> tuple:
+    """Keep ``prompts(state)`` on the state (its ``_waiting`` cache, combat/d10/state.py)."""
+    waiting = tuple(waiting)
+    object.__setattr__(state, "_waiting", waiting)
+    return waiting
+
+
+def pending(state: CombatState) -> list[str]:
+    """The keys the turn waits for (the "slackers" list)."""
+    return [k for k, _ in prompts(state)]
+
+
+def simultaneous_with(state: CombatState, key: str) -> tuple[str, ...]:
+    """Who shares ``key``'s slot in this phase (INIT-06): their actions resolve together."""
+    for slot in state.order:
+        if key in slot.keys:
+            return tuple(k for k in slot.keys if k != key)
+    return ()
+
+
+def anticipated_defense(
+    state: CombatState, defender: str, attacker: str
+) -> tuple[int, dict] | None:
+    """TURN-09: the unused defense ``defender`` declared against ``attacker``'s anticipated
+    attack, as (index, action), so the attack layer resolves them together."""
+    c = state.find(defender)
+    for i in c.reactive:
+        if i not in c.used and c.actions[i].get("against") == attacker:
+            return i, c.actions[i]
+    return None
+
+
+# Hot copies (every act starts a phase or a turn): positional copiers made once here
+# (combat/core/values.py ``copier``), in the order of their fields below.
+_NEW_PHASE = copier(CombatState, "phase", "order", "cursor")
+# What a new turn resets on each combatant (TURN-01): the values passed in this order.
+_NEW_TURN = copier(Combatant, "declared", "actions", "main", "reactive", "desperate", "used",
+                   "defenses", "delayed", "aborted_to", "abort_failed", "abort_difficulty",
+                   "extra_actions", "next_extra", "rage_spent", "action_cap", "conditions",
+                   "lost", "ahead_declare", "ahead_act", "late")
+
+# ---------------------------------------------------------------- plumbing
+
+
+def check_live(st: CombatState) -> None:
+    if st.phase == "ended":
+        raise IllegalAction("This combat has ended. Start a new one with +combat/start.")
+
+
+def loses_actions(conds: Iterable[Condition], turn: int, rules: TurnRules) -> bool:
+    return any(
+        k.active(turn) and (rules.conditions.get(k.name) or {}).get("lose_actions") for k in conds
+    )
+
+
+def lost_reason(c: Combatant, turn: int, rules: TurnRules) -> str:
+    names = [
+        k.name
+        for k in c.conditions
+        if k.active(turn) and (rules.conditions.get(k.name) or {}).get("lose_actions")
+    ]
+    rule = " (COMP-02)" if "dazed" in names else ""
+    return (
+        f"{c.name} is {' and '.join(names) or 'out of action'} and loses all actions "
+        f"this turn{rule}."
+    )
+
+
+def names_of(st: CombatState, keys: Iterable[str]) -> str:
+    idx = st.index()
+    out = [st.combatants[idx[k]].name if k in idx else k for k in keys]
+    return ", ".join(out) or "nobody"
+
+
+def mods_dicts(mods: Iterable[Modifier]) -> list[dict]:
+    return [m.as_dict() for m in mods]
+
+
+def _begin(st: CombatState, rules: TurnRules, phase: str, events: list) -> CombatState:
+    """Start a phase: sort once (INIT-06 key: initiative, then rating, then join order)."""
+    turn = st.turn
+    # Sorted on (-initiative, -rating, place in the fight): ties keep the join order.
+    ranked = []
+    for i, c in enumerate(st.combatants):
+        if c.joined_turn <= turn and c.init_total is not None:
+            total = c.init_total + condition_initiative(c, turn, rules)
+            ranked.append((-total, -(c.rating or 0), i, c.key))
+    ranked.sort()
+    slots: list[Slot] = []
+    for total, rating, _, key in ranked:
+        total, rating = -total, -rating
+        if slots and slots[-1].initiative == total and slots[-1].rating == rating:
+            slots[-1] = Slot(total, rating, slots[-1].keys + (key,))
+        else:
+            slots.append(Slot(total, rating, (key,)))
+    if phase == "declare":
+        slots.reverse()  # TURN-01: declaration from low to high
+    st = _NEW_PHASE(st, phase, tuple(slots), 0)
+    events.append(
+        Event("phase", {
+            "turn": turn,
+            "phase": phase,
+            "mode": st.options.mode,
+            "order": [s.to_dict() for s in slots],
+        })
+    )
+    return st
+
+
+def new_turn(st: CombatState, rules: TurnRules, events: list) -> CombatState:
+    turn = st.turn + 1
+    reroll = st.options.reroll_initiative
+    out, expired, told = [], [], []
+    for c in st.combatants:
+        if c.conditions:
+            conds, ended = split_expired(c.conditions, turn)
+            expired += [{"actor": c.key, "condition": k.name} for k in ended]
+            # issue 31: one put on by hand with an end: the room hears that it ends
+            told += [Event("condition", ended_event(c.key, k)) for k in ended if k.announce]
+            lost = loses_actions(conds, turn, rules)
+        else:  # most combatants: nothing expires, nothing takes the turn away
+            conds, lost = (), False
+        c = _NEW_TURN(c, False, (), 0, (), False, (), 0, False, None, False, 0, c.next_extra,
+                      (), 0, None, conds, lost, None, "", False)
+        # INIT-04: the rating is kept, so NPCs re-roll without retyping it; a roll made late
+        # in the turn before counts for this turn (it was made for it).
+        if reroll and not (c.joined_turn == turn and c.init_total is not None):
+            c = replace(c, init_faces=(), init_mods=(), init_total=None)
+        out.append(c)
+    st = replace(st, turn=turn, phase="initiative", combatants=tuple(out), order=(), cursor=0)
+    events.append(Event("turn", {"turn": turn, "expired": expired}))
+    events.extend(told)
+    if any(_wants(st, c) for c in st.combatants):
+        events.append(
+            Event("phase", {
+                "turn": turn,
+                "phase": "initiative",
+                "mode": st.options.mode,
+                "order": [],
+            })
+        )
+    return st
+
+
+def settle(
+    st: CombatState, rules: TurnRules, events: list, *, allow_start: bool, boundaries: int = 1
+) -> CombatState:
+    """Move the cursor, phase and turn on while nobody is waited for.
+
+    Turn 1 leaves the initiative phase only on the organizer's ``advance`` (so everyone can
+    join first). At most ``boundaries`` turn ends are crossed per call, so a combat where
+    nobody can act (all dazed) does not spin.
+    """
+    st, cur, found = _settle_at(st, rules, events, allow_start, boundaries)
+    if cur != st.cursor:
+        st = replace(st, cursor=cur)
+    if found is not None:
+        _remember(st, found)  # what ``prompts`` would scan again, from the same cursor
+    return st
+
+
+def _settle_at(
+    st: CombatState, rules: TurnRules, events: list, allow_start: bool, boundaries: int
+) -> tuple[CombatState, int, list | None]:
+    """``settle`` without its last copy: (the state, the cursor it must get, who it then
+    waits for or None: ask ``prompts``). ``finish`` makes that copy along with its own
+    (seq, deadline): one copy of the state per operation instead of two (bench/engine.py)."""
+    while st.phase != "ended":
+        if st.phase == "initiative":
+            if any(_wants(st, c) for c in st.combatants):
+                break
+            ready = any(
+                c.joined_turn <= st.turn and c.init_total is not None for c in st.combatants
+            )
+            if not ready or (st.turn == 1 and not allow_start):
+                break
+            st = _begin(st, rules, "act" if st.options.mode == "simple" else "declare", events)
+            continue
+        cur, found = _scan(st, st.index())
+        if found:
+            return st, cur, found
+        if st.phase == "declare":
+            st = _begin(st, rules, "act", events)  # sets the cursor itself
+        elif st.phase == "act":
+            st = _begin(st, rules, "extra", events)
+        else:
+            if boundaries <= 0:
+                return st, cur, found  # nobody, from ``cur`` on
+            boundaries -= 1
+            st = new_turn(st, rules, events)
+    return st, st.cursor, None
+
+
+def prompt_events(st: CombatState) -> list[dict]:
+    """The ``prompt`` events for who the turn waits for now, grouped by what."""
+    groups: dict[str, list[str]] = {}
+    for k, w in waiting_of(st):
+        groups.setdefault(w, []).append(k)
+    if not groups and st.phase != "ended":
+        groups["advance"] = []  # nobody to wait for: the organizer moves on
+    return [Event("prompt", {"turn": st.turn, "phase": st.phase, "what": what, "who": who})
+            for what, who in groups.items()]
+
+
+def _where(st: CombatState) -> tuple:
+    return (st.turn, st.phase, st.cursor, waiting_of(st))
+
+
+def finish(
+    before: CombatState,
+    st: CombatState,
+    rules: TurnRules,
+    events: list,
+    *,
+    allow_start: bool = False,
+    boundaries: int = 1,
+) -> Step:
+    st, cur, found = _settle_at(st, rules, events, allow_start, boundaries)
+    waiting = waiting_of(st) if found is None else tuple(found)
+    now = (st.turn, st.phase, cur, waiting)
+    if now != _where(before):
+        # a new prompt gets a new deadline from the caller
+        st = replace(st, cursor=cur, deadline=None, seq=st.seq + 1)
+        _remember(st, waiting)
+        events.extend(prompt_events(st))
+    else:
+        st = replace(st, cursor=cur, seq=st.seq + 1)
+        _remember(st, waiting)  # the copy waits for the same (seq and deadline do not count)
+    return Step(st, tuple(events))
+
+
+def finish_spent(before: CombatState, st: CombatState, rules: TurnRules, events: list) -> Step:
+    """``finish`` after a declared defense was spent (``defend``): a defense waits for
+    attacks and never holds the turn up (``next_index`` skips it), so who the turn waits
+    for cannot change. When ``before`` is known to wait at its cursor's slot, the settling
+    ``finish`` would do finds exactly that again: only ``seq`` moves on."""
+    waiting = before._waiting
+    if (waiting and before.cursor < len(before.order)
+            and all(k in before.order[before.cursor].keys
+                    and _wants(st, st.get(k)) == what for k, what in waiting)):
+        # each one waited for in the cursor's own slot, not as a delayed one after the
+        # slots (TURN-04): that is what the settling scan from the cursor finds
+        st = replace(st, seq=st.seq + 1)
+        _remember(st, waiting)
+        return Step(st, tuple(events))
+    return finish(before, st, rules, events)
+
+
+def put_combatant(st: CombatState, c: Combatant) -> CombatState:
+    return st.with_combatants({c.key: c})
