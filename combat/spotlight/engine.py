@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Mapping
 
-from . import turns as sp
+from . import flow, harm, initiative, passing, ranges, roster, tables, turn
 from . import attack as spa
 from . import conditions as spc
 from . import rouse
@@ -111,7 +111,7 @@ def waited(state: SpotlightState) -> list[tuple[str, str]]:
     who have not rolled or not: nobody stalls the fight, so nobody gets a deadline."""
     if state.stage in ("initiative", "ended"):
         return []
-    return sp.prompts(state)
+    return flow.prompts(state)
 
 
 def stamp(state: SpotlightState, timeout: int | None, now: float) -> SpotlightState:
@@ -155,7 +155,7 @@ def _out(state: SpotlightState, events) -> Outcome:
     return Outcome(state, {}, events_of(events))
 
 
-def _step(step: sp.Step) -> Outcome:
+def _step(step: flow.Step) -> Outcome:
     return _out(step.state, step.events)
 
 
@@ -212,12 +212,12 @@ def _join(st, intent: intents.Join, sheets, rules, rng) -> Outcome:
         raise IllegalAction(f"Someone called {name} is already in this fight.")
     if intent.is_npc:
         sheet = _sheet_or_none(sheets, key)
-        profile = sp.sheet_profile(sheet, rules) if sheet is not None else {}
+        profile = roster.sheet_profile(sheet, rules) if sheet is not None else {}
         apr = intent.actions
     else:
-        profile = sp.sheet_profile(_sheet(sheets, key, name), rules)
+        profile = roster.sheet_profile(_sheet(sheets, key, name), rules)
         apr = 1 if intent.actions is None else intent.actions  # SPOT-04: once a round
-    step = sp.join(st, key, name, rules, is_npc=intent.is_npc, controller=intent.controller,
+    step = roster.join(st, key, name, rules, is_npc=intent.is_npc, controller=intent.controller,
                    hp=intent.hp, actions_per_round=apr, **profile)
     return _step(step)
 
@@ -236,7 +236,7 @@ def _remove(st, intent: intents.Remove, sheets, rules, rng) -> Outcome:
         first = [{"event": "deleted", "actor": key, "name": c.name}]
     elif c is None and intent.why == "leave":
         raise IllegalAction("You are not in this fight.")
-    step = sp.remove(st, key, rules)
+    step = roster.remove(st, key, rules)
     events = [{**e, "why": intent.why} if e.get("event") == "leave" else e for e in step.events]
     return _out(step.state, first + events)
 
@@ -252,8 +252,8 @@ def _end(st, intent, sheets, rules, rng) -> Outcome:
             s = _sheet_or_none(sheets, c.key)
             hungers[c.key] = v5dice.hunger_of(s, rules) if s is not None else 0
     sides = v5dice.v5_rules(rules).sides if v5dice.uses_v5(rules) else 10
-    healed, checks = sp.scene_end(st, rules, rng, hungers, sides)
-    step = sp.end(healed, rules)
+    healed, checks = harm.scene_end(st, rules, rng, hungers, sides)
+    step = roster.end(healed, rules)
     out = _out(step.state, [*checks, *step.events])
     return _with_hunger(out, checks, sheets, rules)
 
@@ -285,33 +285,33 @@ def _initiative(st, intent: intents.RollInitiative, sheets, rules, rng) -> Outco
     if intent.adjust:
         raise IllegalAction("Initiative here takes no modifier by hand: +combat/init.")
     c = _own(st, intent)
-    ratings = sp.initiative_ratings(_sheet(sheets, c.key, c.name), rules) if c.is_pc else {}
-    return _step(sp.roll_initiative(st, c.key, rules, rng, ratings=ratings))
+    ratings = initiative.initiative_ratings(_sheet(sheets, c.key, c.name), rules) if c.is_pc else {}
+    return _step(initiative.roll_initiative(st, c.key, rules, rng, ratings=ratings))
 
 
 @_handles(intents.Advance)
 def _advance(st, intent: intents.Advance, sheets, rules, rng) -> Outcome:
     """SPOT-04..06: the Storyteller gives an opponent the spotlight, or moves on."""
     if intent.actor:
-        return _step(sp.next_opponent(st, intent.actor, rules))
-    return _step(sp.advance(st, rules))
+        return _step(passing.next_opponent(st, intent.actor, rules))
+    return _step(passing.advance(st, rules))
 
 
 @_handles(intents.Swap)
 def _swap(st, intent: intents.Swap, sheets, rules, rng) -> Outcome:
     """SPOT-03: tied PCs settle it: ``actor`` goes before ``other``."""
     a = _named(st, intent, "+combat/swap <goes first>=<goes second>")
-    return _step(sp.swap(st, a.key, intent.other, rules))
+    return _step(initiative.swap(st, a.key, intent.other, rules))
 
 
 @_handles(intents.Ambush)
 def _ambush(st, intent: intents.Ambush, sheets, rules, rng) -> Outcome:
-    return _step(sp.ambush(st, intent.side, rules))  # SPOT-08
+    return _step(passing.ambush(st, intent.side, rules))  # SPOT-08
 
 
 @_handles(intents.Narrate)
 def _narrate(st, intent: intents.Narrate, sheets, rules, rng) -> Outcome:
-    return _step(sp.event(st, intent.text, rules))  # SPOT-09
+    return _step(passing.event(st, intent.text, rules))  # SPOT-09
 
 
 @_handles(intents.SetCondition)
@@ -330,9 +330,9 @@ def _condition(st, intent: intents.SetCondition, sheets, rules, rng) -> Outcome:
 def _range(st, intent: intents.SetRange, sheets, rules, rng) -> Outcome:
     """SPOT-10: the Storyteller places two combatants at a band, or everyone (actor "*")."""
     if intent.actor == "*":
-        return _step(sp.set_every_range(st, intent.band, rules))
+        return _step(ranges.set_every_range(st, intent.band, rules))
     a = _named(st, intent, "+combat/range <a>/<b>=<range>")
-    return _step(sp.set_range(st, a.key, intent.other, intent.band, rules))
+    return _step(ranges.set_range(st, a.key, intent.other, intent.band, rules))
 
 
 # ---------------------------------------------------------------- a turn (SPOT-07)
@@ -341,19 +341,19 @@ def _range(st, intent: intents.SetRange, sheets, rules, rng) -> Outcome:
 @_handles(intents.Move)
 def _move(st, intent: intents.Move, sheets, rules, rng) -> Outcome:
     c = _own(st, intent)
-    return _step(sp.move(st, c.key, intent.other, intent.direction, rules))
+    return _step(turn.move(st, c.key, intent.other, intent.direction, rules))
 
 
 @_handles(intents.Free)
 def _free(st, intent: intents.Free, sheets, rules, rng) -> Outcome:
     c = _own(st, intent)
-    return _step(sp.free(st, c.key, rules, intent.text))
+    return _step(turn.free(st, c.key, rules, intent.text))
 
 
 @_handles(intents.Done)
 def _done(st, intent: intents.Done, sheets, rules, rng) -> Outcome:
     c = _own(st, intent)
-    return _step(sp.done(st, c.key, rules))
+    return _step(turn.done(st, c.key, rules))
 
 
 def _action(raw: Mapping | None, key: str) -> dict:
@@ -395,7 +395,7 @@ def _weapon(action: dict, sheet, rules) -> spa.Weapon | None:
     in hand, as in the d10 engine), else unarmed. None for a bite (its own tag)."""
     if action["kind"] != "attack":
         return None
-    tags = sp.spot_rules(rules).tags
+    tags = tables.spot_rules(rules).tags
     named = action.get("weapon")
     if named:
         return spa.weapon(rules, named, tags)
@@ -422,14 +422,14 @@ def _act(st, intent: intents.Act, sheets, rules, rng) -> Outcome:
     if action["kind"] == POWER:
         return _power(st, c, action, sheets, rules, rng)
     if action["kind"] not in ATTACKS:
-        return _step(sp.act(st, c.key, rules, action))
+        return _step(turn.act(st, c.key, rules, action))
     sheet = _sheet(sheets, c.key, c.name)
     w = _weapon(action, sheet, rules)
     if w is not None:
         action = {**action, "weapon": w.tag}
         if w.name.lower() != w.tag:
             action["weapon_name"] = w.name
-    step = sp.act(st, c.key, rules, action)
+    step = turn.act(st, c.key, rules, action)
     if action["kind"] == "bite":
         _check_hold(step.state, c, action["target"], rules)
     out = _attack(step, c, action, w, sheet, sheets, rules, rng)
@@ -455,13 +455,13 @@ def _power(st, c, action: dict, sheets, rules, rng) -> Outcome:
     Hunger range. Anyone else uses it with no check."""
     rr = rouse.rouse_rules(rules)
     if rr is None:
-        return _step(sp.act(st, c.key, rules, action))
+        return _step(turn.act(st, c.key, rules, action))
     name = rouse.power_name(rules, str(action.get("power") or ""))
     action = {**action, "power": name}
     sheet = _sheet_or_none(sheets, c.key)
     if sheet is not None and sheet.rating(rules.traits, name) < 1:
         raise IllegalAction(f"{c.name} has no dots in {name}: +sheet shows the powers.")
-    step = sp.act(st, c.key, rules, action)
+    step = turn.act(st, c.key, rules, action)
     if not c.vampire or sheet is None:
         return _step(step)
     check = rouse.check(v5dice.hunger_of(sheet, rules), rng, rr,
@@ -506,7 +506,7 @@ def _reroll(st, intent: intents.Reroll, sheets, rules, rng) -> Outcome:
     before = SpotlightState.from_dict(last["before"])
     action, w = dict(last["action"]), last["weapon"]
     w = None if w is None else spa.Weapon(w[0], w[1], w[2])
-    step = sp.act(before, c.key, rules, action)
+    step = turn.act(before, c.key, rules, action)
     defense = v5dice.count(last["defense"][0], last["defense"][1], v5)
     out = _attack(step, c, action, w, sheet, sheets, rules, rng, kept=(new, defense),
                   replay=True)
@@ -532,7 +532,7 @@ def _picks(dice, normal: int, most: int) -> tuple[int, ...]:
     return picks
 
 
-def _attack(step: sp.Step, c, action: dict, w, sheet, sheets, rules, rng,
+def _attack(step: flow.Step, c, action: dict, w, sheet, sheets, rules, rng,
             kept=None, replay: bool = False) -> Outcome:
     """A V5 contest (combat/spotlight/attack.py, issue 10): the attacker's pool against the
     defender's, Hunger dice for vampires; Harm = margin + weapon damage on the target, with
@@ -552,7 +552,7 @@ def _attack(step: sp.Step, c, action: dict, w, sheet, sheets, rules, rng,
     ratings = {n: sheet.rating(cat, n) for n in row.pool}
     t_names = (*defense, *(back[0].pool if back else ()))
     t_ratings = {n: tsheet.rating(cat, n) for n in t_names} if tsheet is not None else {}
-    vampire = sp.is_vampire(sheet, rules)
+    vampire = roster.is_vampire(sheet, rules)
     # V5 Impairment: 0 HP (the Harm track full) or no Willpower left
     impaired = (imp.terms(rules, row.pool, health_full=step.state.find(c.key).hp <= 0,
                           willpower_left=imp.willpower_left(sheet, rules)),
@@ -572,13 +572,13 @@ def _attack(step: sp.Step, c, action: dict, w, sheet, sheets, rules, rng,
     if hold is not None:  # V5: a grapple won holds the target; it deals no Harm
         roll["purpose"] = HOLDS
         hit = (spc.put_on(step.state, target, hold[0], hold[1], rules) if res["margin"] > 0
-               else sp.Step(step.state, ({"event": "unharmed", "actor": c.key,
+               else flow.Step(step.state, ({"event": "unharmed", "actor": c.key,
                                           "target": target, "held": False},)))
     elif res["harm"] <= 0:
-        hit = sp.Step(step.state, ({"event": "unharmed", "actor": c.key, "target": target,
+        hit = flow.Step(step.state, ({"event": "unharmed", "actor": c.key, "target": target,
                                     "round": rnd},))
     else:
-        hit = sp.harm(step.state, target, res["harm"], res["kind"], rules,
+        hit = harm.harm(step.state, target, res["harm"], res["kind"], rules,
                       armor=_armor(tsheet, rules),
                       halve=tsheet is not None and tc.vampire
                       and spa.halves(rules, cat.family(tsheet.splat)),
@@ -587,7 +587,7 @@ def _attack(step: sp.Step, c, action: dict, w, sheet, sheets, rules, rng,
     counter = (res["defense"].get("counter") or {}).get("harm", 0)
     after, state = [], hit.state
     if counter > 0 and state.find(c.key).status == "active":
-        back_step = sp.harm(state, c.key, counter, res["defense"]["counter"]["kind"], rules,
+        back_step = harm.harm(state, c.key, counter, res["defense"]["counter"]["kind"], rules,
                             armor=_armor(sheet, rules),
                             halve=vampire and spa.halves(rules, cat.family(sheet.splat)),
                             source=target)
@@ -604,10 +604,10 @@ def _fight_back(rules, tag: str, tc, tsheet) -> tuple | None:
     first close-combat weapon it carries (else its fists): (row, weapon damage, Impairment
     terms). None: it can only dodge."""
     within = spa.close_within(rules)
-    tags = sp.spot_rules(rules).tags
+    tags = tables.spot_rules(rules).tags
     if within is None or tsheet is None or tc.status != "active" or tag not in tags:
         return None
-    limit = sp.spot_rules(rules).bands.index(within)
+    limit = tables.spot_rules(rules).bands.index(within)
     if tags[tag][1] > limit:
         return None
     w = spa.Weapon(UNARMED, UNARMED, None)
@@ -630,7 +630,7 @@ def _move_weapon(m: mv.Move, action: dict, sheet, rules) -> spa.Weapon | None:
     else the first carried one the move takes; else unarmed, if the move takes it."""
     if not m.harm or m.tag:
         return None
-    tags = sp.spot_rules(rules).tags
+    tags = tables.spot_rules(rules).tags
     if action.get("weapon"):
         w = spa.weapon(rules, action["weapon"], tags)
         if m.tags is not None and w.tag not in m.tags:
@@ -675,7 +675,7 @@ def _move_act(st, c, action: dict, sheets, rules, rng) -> Outcome:
             action["weapon_name"] = w.name
     elif m.tag and m.tag != m.name:
         action["power"] = m.tag  # the range check of the move's own tag (SPOT-10)
-    step = sp.act(st, c.key, rules, action)
+    step = turn.act(st, c.key, rules, action)
     rating = sheet.rating(rules.traits, m.stat) if sheet is not None else 0
     res = mv.roll(rules, m, rating, rng)
     act_ev, *after_act = step.events
@@ -685,7 +685,7 @@ def _move_act(st, c, action: dict, sheets, rules, rng) -> Outcome:
     cur = step.state
     if m.harm and res["result"] != "miss":
         amount, kind = mv.harm_of(rules, w.tag if w is not None else m.tag)
-        hit = sp.harm(cur, target, amount, kind, rules,
+        hit = harm.harm(cur, target, amount, kind, rules,
                       armor=_armor(_sheet_or_none(sheets, target), rules), source=c.key)
         hit_ev, *after_hit = hit.events
         events.append({**hit_ev, "round": rnd})
@@ -743,7 +743,7 @@ def _damage(st, intent: intents.StaffDamage, sheets, rules, rng) -> Outcome:
     if intent.sources:
         raise InputError("Harm here names no source: +combat/damage <name>=<n> "
                          "superficial|aggravated.")
-    return _step(sp.harm(st, c.key, intent.levels, intent.damage_type, rules,
+    return _step(harm.harm(st, c.key, intent.levels, intent.damage_type, rules,
                          source=f"staff {intent.by}"))
 
 
@@ -757,7 +757,7 @@ def _heal(st, intent, sheets, rules, rng) -> Outcome:
 def _stake(st, intent: intents.Stake, sheets, rules, rng) -> Outcome:
     """SPOT-12: staked at once; ``remove`` pulls the stake."""
     c = _named(st, intent, "+combat/stake <name>")
-    return _step((sp.unstake if intent.remove else sp.stake)(st, c.key, rules))
+    return _step((harm.unstake if intent.remove else harm.stake)(st, c.key, rules))
 
 
 @_handles(intents.Feed)
@@ -768,7 +768,7 @@ def _feed(st, intent: intents.Feed, sheets, rules, rng) -> Outcome:
     if c.status == "active":
         s = _sheet_or_none(sheets, c.key)
         hunger = v5dice.hunger_of(s, rules) if s is not None and v5dice.uses_v5(rules) else 0
-    step = sp.feed(st, c.key, intent.slaked, rules, hunger=hunger)
+    step = harm.feed(st, c.key, intent.slaked, rules, hunger=hunger)
     return _with_hunger(_step(step), [e for e in step.events if e.get("event") == "feed"],
                         sheets, rules)
 
@@ -805,19 +805,19 @@ def _expire(st, intent: intents.Expire, sheets, rules, rng) -> Outcome:
     cur, events = st, []
     for key, what in prompted:
         if key in intent.gone and cur.get(key) is not None:
-            step = sp.remove(cur, key, rules)
+            step = roster.remove(cur, key, rules)
             events += [_timeout(st, key, what, REMOVED)]
             events += [{**e, "why": "deleted"} if e.get("event") == "leave" else e
                        for e in step.events]
             cur = step.state
     for key, what in prompted:
-        if key in intent.gone or dict(sp.prompts(cur)).get(key) != what:
+        if key in intent.gone or dict(flow.prompts(cur)).get(key) != what:
             continue  # gone, or an earlier default already moved the fight past them
         if what == "act":
-            step, ev = sp.done(cur, key, rules), _timeout(st, key, what, PASS)
+            step, ev = turn.done(cur, key, rules), _timeout(st, key, what, PASS)
         else:  # a pick: the Storyteller's, so it names every opponent that could act
-            picks = [k for k, w in sp.prompts(cur) if w == what]
-            step, ev = sp.advance(cur, rules), _timeout(st, None, what, PASS, who=picks)
+            picks = [k for k, w in flow.prompts(cur) if w == what]
+            step, ev = passing.advance(cur, rules), _timeout(st, None, what, PASS, who=picks)
         events += [ev, *step.events]
         cur = step.state
     return _out(replace(cur, deadline=None), events)
@@ -857,7 +857,7 @@ class SpotlightEngine:
         if any(v not in (None, False, "", (), []) for v in opts.values()):
             raise IllegalAction("A spotlight fight has no modes (=simple, =reroll, =ahead "
                                 "are for d10 rulesets): +combat/start spotlight")
-        state = sp.new_combat(combat_id, rules)
+        state = roster.new_combat(combat_id, rules)
         if timeout is not None:
             state = replace(state, options=replace(state.options, timeout=int(timeout)))
         start = {"event": "start", "engine": NAME, "ruleset": rules.name,
@@ -880,10 +880,10 @@ class SpotlightEngine:
         return SpotlightState.from_dict(data)
 
     def prompts(self, state: SpotlightState) -> list[tuple[str, str]]:
-        return sp.prompts(state)
+        return flow.prompts(state)
 
     def pending(self, state: SpotlightState) -> list[str]:
-        return sp.pending(state)
+        return flow.pending(state)
 
     # The idle clock, shaped like combat/d10/idle.py so the service treats both engines alike.
 
@@ -922,12 +922,12 @@ class SpotlightEngine:
                          "timers": {k.name: k.left(max(state.round, 1)) for k in active
                                     if k.until_turn is not None}})
         keys = [c.key for c in state.combatants]
-        ranges = [(a, b, sp.range_between(state, a, b, rules))
+        pairs = [(a, b, ranges.range_between(state, a, b, rules))
                   for i, a in enumerate(keys) for b in keys[i + 1:]]
         return {"engine": self.name, "resolution": mv.resolution(rules),
                 "round": state.round, "stage": state.stage,
-                "order": sp.order_view(state), "holder": list(state.holder),
-                "waiting": self.prompts(state), "rows": rows, "ranges": ranges}
+                "order": flow.order_view(state), "holder": list(state.holder),
+                "waiting": self.prompts(state), "rows": rows, "ranges": pairs}
 
     def default_actor(self, state: SpotlightState, by: str, runs_npcs: bool) -> str | None:
         """Who an act with no name is for: your PC when it has the spotlight; else, for

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from ..rules.schema import Int, ListOf, Str, Struct
-from .turns import sheet_health
+from .roster import sheet_health
 
 SCHEMA = Struct(
     required={

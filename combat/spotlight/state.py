@@ -5,7 +5,8 @@ declare/act phases, no initiative for opponents, a per-round action budget for o
 HP track instead of the seven health levels, and a range band per pair of combatants. The
 storage habits are the same as ``combat/d10/state.py``: plain data, defaults left out of
 ``to_dict`` so a big combat stays a small Attribute, ``from_dict`` tolerant of missing keys.
-The operations live in ``combat/spotlight/turns.py``.
+The operations live beside it: ``flow``, ``initiative``, ``passing``, ``turn``, ``ranges``,
+``harm``, ``roster`` (see README.md).
 """
 
 from __future__ import annotations
