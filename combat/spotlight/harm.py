@@ -75,9 +75,24 @@ def harm(
     if halve and kind == "superficial" and n:
         halved = n // 2  # what halving takes away: ceil(n / 2) is marked
         n -= halved
-    room = c.hp_max - c.superficial - c.aggravated
+    c2, marks, outcome = _mark(c, kind, n, rules)
+    ev = {"event": "harm", "target": target, "kind": kind, "amount": amount,
+          "armor": soaked, "halved": halved, **marks,
+          "hp_before": c.hp, "hp_after": c2.hp, "hp_max": c.hp_max,
+          "superficial": c2.superficial, "aggravated": c2.aggravated,
+          "final_death_at": c.final_death_at, "outcome": outcome,
+          "round": state.round}
+    if source:
+        ev["source"] = str(source)
+    return finish(state, put(state, c2), rules, [ev])
+
+
+def _mark(c: Fighter, kind: str, n: int, rules: SpotRules) -> tuple[Fighter, dict, str]:
+    """``n`` marks of ``kind`` on the track: what fits is marked; past a full track the
+    ``overflow`` switches turn Superficial marks Aggravated or lose the rest; at 0 HP the
+    fighter's status (SPOT-13). The fighter after, the event's counts, the outcome."""
     sup, agg = c.superficial, c.aggravated
-    mark = min(n, room)
+    mark = min(n, c.hp_max - sup - agg)
     over = n - mark
     upgraded = 0
     if kind == "superficial":
@@ -88,36 +103,14 @@ def harm(
         agg += mark
         if over and rules.overflow_aggravated == "replace_superficial":
             upgraded = min(over, sup)
-    sup, agg = sup - upgraded, agg + upgraded
-    c2 = replace(c, superficial=sup, aggravated=agg)
+    c2 = replace(c, superficial=sup - upgraded, aggravated=agg + upgraded)
     outcome = "hurt" if (mark or upgraded) else "unhurt"
     if c2.hp == 0:
         status, outcome = zero_outcome(c2)
         c2 = replace(c2, status=status)
         if status == "dead":
             c2 = replace(c2, revive_round=None, revive_hp=0)
-    ev = {
-        "event": "harm",
-        "target": target,
-        "kind": kind,
-        "amount": amount,
-        "armor": soaked,
-        "halved": halved,
-        "marked": mark,
-        "upgraded": upgraded,
-        "lost": over - upgraded,
-        "hp_before": c.hp,
-        "hp_after": c2.hp,
-        "hp_max": c.hp_max,
-        "superficial": sup,
-        "aggravated": agg,
-        "final_death_at": c.final_death_at,
-        "outcome": outcome,
-        "round": state.round,
-    }
-    if source:
-        ev["source"] = str(source)
-    return finish(state, put(state, c2), rules, [ev])
+    return c2, {"marked": mark, "upgraded": upgraded, "lost": over - upgraded}, outcome
 
 
 def stake(state: SpotlightState, target: str, ruleset) -> Step:
@@ -262,7 +255,7 @@ def scene_end(state: SpotlightState, ruleset, rng: random.Random,
             rolled = dice.roll_faces(cfg["dice"], rng, sides)
             faces += rolled
             if not any(f >= cfg["success_at"] for f in rolled):
-                hunger = min(rules.max_slake, hunger + cfg.get("hunger_on_failure", 1))
+                hunger = min(rules.max_slake, hunger + cfg["hunger_on_failure"])
             left = max(0, left - mend)
         changed[c.key] = replace(c, superficial=left)
         events.append({**ev, "faces": list(faces), "passed": hunger == ev["hunger_before"],

@@ -42,22 +42,44 @@ def _insert(order: tuple[tuple[str, ...], ...], st: SpotlightState, key: str, to
     return tuple(out)
 
 
-def roll_initiative(
-    state: SpotlightState,
-    key: str,
-    ruleset,
-    rng: random.Random | None = None,
-    *,
-    ratings: Mapping[str, int] | None = None,
-    faces: Iterable[int] | None = None,
-    force: bool = False,
-) -> Step:
+def roll_initiative(state: SpotlightState, key: str, ruleset,
+                    rng: random.Random | None = None, *,
+                    ratings: Mapping[str, int] | None = None,
+                    faces: Iterable[int] | None = None, force: bool = False) -> Step:
     """SPOT-01: a PC rolls the YAML's dice (2d6) + the highest of its initiative traits
     (Wits or Blood Potency). ``ratings``: trait -> dots (``initiative_ratings(sheet)``).
     Opponents never roll: the Storyteller picks who acts."""
     rules = spot_rules(ruleset)
     live(state)
     c = state.find(key)
+    _may_roll(state, c, force)
+    ratings, values = dict(ratings or {}), []
+    for name in rules.init_traits:
+        v = ratings.get(name, 0)  # no rating: no dots
+        whole(v, name, 0, 100)
+        values.append((v, name))
+    bonus = max(v for v, _ in values)
+    trait = next(n for v, n in values if v == bonus)  # the YAML's first among equals
+    faces = _faces(rules, faces, rng)
+    total = sum(faces) + bonus
+    c2 = replace(c, init_faces=faces, init_trait=trait, init_bonus=bonus, init_total=total)
+    st = put(state, c2)
+    order = _insert(st.order, st, key, total)
+    st = replace(st, order=order)
+    if state.stage == "pcs" and len(order) > len(state.order):
+        # A new slot in front of the cursor moves the slot being played one place down.
+        if next(i for i, s in enumerate(order) if key in s) <= state.cursor:
+            st = replace(st, cursor=state.cursor + 1)
+    ev = {"event": "initiative", "actor": key, "faces": list(faces),
+          "sides": rules.init_sides, "trait": trait, "bonus": bonus,
+          "ratings": {n: v for v, n in values}, "total": total, "order": order_view(st)}
+    if c.joined_round > state.round and state.stage != "initiative":
+        ev["from_round"] = c.joined_round
+    return finish(state, st, rules, [ev])
+
+
+def _may_roll(state: SpotlightState, c, force: bool) -> None:
+    """SPOT-01: PCs only, once (a staffer's /force replaces a roll before round 1)."""
     if not c.is_pc:
         raise IllegalAction(
             f"Opponents don't roll initiative (SPOT-01): after each PC the Storyteller picks "
@@ -74,14 +96,10 @@ def roll_initiative(
                 "The order is set once round 1 starts; tied PCs can still settle who goes "
                 "first with +combat/swap (SPOT-03)."
             )
-    ratings = dict(ratings or {})
-    values = []
-    for name in rules.init_traits:
-        v = ratings.get(name, 0)
-        whole(v, name, 0, 100)
-        values.append((v, name))
-    bonus = max(v for v, _ in values)
-    trait = next(n for v, n in values if v == bonus)  # the YAML's first among equals
+
+
+def _faces(rules, faces: Iterable[int] | None, rng: random.Random | None) -> tuple[int, ...]:
+    """The initiative dice: the faces given (checked against the YAML's dice), or rolled."""
     if faces is not None:
         faces = tuple(int(f) for f in faces)
         if len(faces) != rules.init_dice or any(not 1 <= f <= rules.init_sides for f in faces):
@@ -89,33 +107,10 @@ def roll_initiative(
                 f"Initiative is {rules.init_dice}d{rules.init_sides}: "
                 f"{rules.init_dice} dice of 1..{rules.init_sides}, not {list(faces)}."
             )
-    else:
-        if rng is None:
-            raise InputError("No dice to roll with (rng missing).")
-        faces = dice.roll_faces(rules.init_dice, rng, rules.init_sides)
-    total = sum(faces) + bonus
-    c2 = replace(c, init_faces=faces, init_trait=trait, init_bonus=bonus, init_total=total)
-    st = put(state, c2)
-    order = _insert(st.order, st, key, total)
-    st = replace(st, order=order)
-    if state.stage == "pcs" and len(order) > len(state.order):
-        # A new slot in front of the cursor moves the slot being played one place down.
-        if next(i for i, s in enumerate(order) if key in s) <= state.cursor:
-            st = replace(st, cursor=state.cursor + 1)
-    ev = {
-        "event": "initiative",
-        "actor": key,
-        "faces": list(faces),
-        "sides": rules.init_sides,
-        "trait": trait,
-        "bonus": bonus,
-        "ratings": {n: v for v, n in values},
-        "total": total,
-        "order": order_view(st),
-    }
-    if c.joined_round > state.round and state.stage != "initiative":
-        ev["from_round"] = c.joined_round
-    return finish(state, st, rules, [ev])
+        return faces
+    if rng is None:
+        raise InputError("No dice to roll with (rng missing).")
+    return dice.roll_faces(rules.init_dice, rng, rules.init_sides)
 
 
 def swap(state: SpotlightState, a: str, b: str, ruleset) -> Step:

@@ -110,7 +110,7 @@ def check(ruleset) -> list[tuple[str, str]]:
         if m["harm"] and not m["target"]:
             out.append((f"{path}.harm", "a move that deals Harm needs target: true"))
     for t, row in ranges.items():
-        if row.get("kind", "weapon") == "weapon" and str(t).lower() not in harm:
+        if row["kind"] == "weapon" and str(t).lower() not in harm:
             out.append(("spotlight_moves.harm", f"weapon tag '{t}' has no Harm value"))
     return out
 

@@ -47,21 +47,10 @@ def sheet_health(sheet, ruleset) -> tuple[int, int, int]:
     return hp_max, min(p["superficial"], hp_max - aggravated), aggravated
 
 
-def join(
-    state: SpotlightState,
-    key: str,
-    name: str,
-    ruleset,
-    *,
-    is_npc: bool = False,
-    controller: str | None = None,
-    vampire: bool = False,
-    blood_potency: int = 0,
-    hp: int | None = None,
-    actions_per_round: int | None = None,
-    superficial: int = 0,
-    aggravated: int = 0,
-) -> Step:
+def join(state: SpotlightState, key: str, name: str, ruleset, *, is_npc: bool = False,
+         controller: str | None = None, vampire: bool = False, blood_potency: int = 0,
+         hp: int | None = None, actions_per_round: int | None = None, superficial: int = 0,
+         aggravated: int = 0) -> Step:
     """Add a PC (``is_npc`` False) or an opponent. A vampire's HP and Final Death threshold
     come from the Blood Potency table (SPOT-13); anyone else has ``hp`` (or the YAML's
     ``default_hp``). ``actions_per_round``: an opponent's turns a round (SPOT-05). A PC who
@@ -84,43 +73,28 @@ def join(
     whole(apr, "Actions per round", 1, 10)
     if not is_npc and apr != 1:
         raise IllegalAction("A PC acts once a round, in initiative order (SPOT-04).")
-    # Harm carried in from the sheet (issue 10) fits the track this fight gives: a smaller
-    # track (a lower Blood Potency now) keeps the Aggravated marks first.
+    superficial, aggravated = _carried(hp_max, superficial, aggravated)
+    side = "opponent" if is_npc else "pc"
+    joined = state.round + 1 if (side == "pc" and state.stage != "initiative") else state.round
+    c = Fighter(key, (name or key).strip(), side, controller, joined, actions_per_round=apr,
+                vampire=bool(vampire), blood_potency=blood_potency if vampire else 0,
+                hp_max=hp_max, final_death_at=fd, superficial=superficial,
+                aggravated=aggravated)
+    if c.hp == 0:
+        c = replace(c, status=zero_outcome(c)[0])
+    ev = {"event": "join", "actor": key, "name": c.name, "npc": bool(is_npc), "side": side,
+          "from_round": joined, "hp": c.hp, "hp_max": hp_max, "final_death_at": fd,
+          "actions_per_round": apr}
+    return finish(state, replace(state, combatants=state.combatants + (c,)), rules, [ev])
+
+
+def _carried(hp_max: int, superficial: int, aggravated: int) -> tuple[int, int]:
+    """Harm carried in from the sheet (issue 10) fits the track this fight gives: a smaller
+    track (a lower Blood Potency now) keeps the Aggravated marks first."""
     whole(superficial, "Superficial harm", 0)
     whole(aggravated, "Aggravated harm", 0)
     aggravated = min(aggravated, hp_max)
-    superficial = min(superficial, hp_max - aggravated)
-    side = "opponent" if is_npc else "pc"
-    joined = state.round + 1 if (side == "pc" and state.stage != "initiative") else state.round
-    c = Fighter(
-        key,
-        (name or key).strip(),
-        side,
-        controller,
-        joined,
-        actions_per_round=apr,
-        vampire=bool(vampire),
-        blood_potency=blood_potency if vampire else 0,
-        hp_max=hp_max,
-        final_death_at=fd,
-        superficial=superficial,
-        aggravated=aggravated,
-    )
-    if c.hp == 0:
-        c = replace(c, status=zero_outcome(c)[0])
-    ev = {
-        "event": "join",
-        "actor": key,
-        "name": c.name,
-        "npc": bool(is_npc),
-        "side": side,
-        "from_round": joined,
-        "hp": c.hp,
-        "hp_max": hp_max,
-        "final_death_at": fd,
-        "actions_per_round": apr,
-    }
-    return finish(state, replace(state, combatants=state.combatants + (c,)), rules, [ev])
+    return min(superficial, hp_max - aggravated), aggravated
 
 
 def remove(state: SpotlightState, key: str, ruleset) -> Step:

@@ -11,6 +11,14 @@ from .state import ENGINE
 
 RESOLUTIONS = ("v5", "moves")  # spotlight.resolution; the first is the schema's default
 
+# What a table left out holds (the numbers live here and in the YAML, never in Python):
+# SPOT-07 one move, one action, one free action, the turn over once all are used;
+# SPOT-05/06 an opponent acts once a round unless given more, a new round starts by itself.
+TURN = {"moves": 1, "actions": 1, "free_actions": 1, "end_when_all_used": True}
+ROUNDS = {"opponent_actions": 1, "auto_new_round": True}
+# SPOT-11/13: Superficial past a full track is lost, Aggravated replaces Superficial marks.
+OVERFLOW = {"superficial": "lost", "aggravated": "replace_superficial"}
+
 
 SPOTLIGHT_SCHEMA = Struct(
     required={
@@ -31,14 +39,16 @@ SPOTLIGHT_SCHEMA = Struct(
                 "free_actions": Int(0, 5),
                 "end_when_all_used": Bool(),
                 "source": Str(),
-            }
+            },
+            defaults=TURN,
         ),
         "rounds": Struct(  # SPOT-04..06
             optional={
                 "opponent_actions": Int(1, 10),
                 "auto_new_round": Bool(),
                 "source": Str(),
-            }
+            },
+            defaults=ROUNDS,
         ),
         "conditions": Struct(  # issue 31: what +combat/mod may put on someone
             required={"names": ListOf(Str(), min_len=1)},
@@ -49,7 +59,7 @@ SPOTLIGHT_SCHEMA = Struct(
         "resolution": Str(choices=RESOLUTIONS),
         "source": Str(),
     },
-    defaults={"resolution": RESOLUTIONS[0]},
+    defaults={"resolution": RESOLUTIONS[0], "turn": TURN, "rounds": ROUNDS},
 )
 
 
@@ -65,6 +75,7 @@ RANGES_SCHEMA = Struct(  # SPOT-10
                     "kind": Str(choices=("weapon", "power", "action")),
                     "source": Str(),
                 },
+                defaults={"kind": "weapon"},  # a tag is a weapon's unless it says otherwise
             )
         ),
     },
@@ -86,7 +97,8 @@ HARM_SCHEMA = Struct(  # SPOT-11..14
             optional={
                 "superficial": Str(choices=("lost", "aggravated")),
                 "aggravated": Str(choices=("lost", "replace_superficial")),
-            }
+            },
+            defaults=OVERFLOW,
         ),
         "revive_after_rounds": Int(0, 10),
         "max_slake": Int(1, 20),
@@ -96,11 +108,17 @@ HARM_SCHEMA = Struct(  # SPOT-11..14
             optional={"hunger_on_failure": Int(0, 10), "source": Str(),
                       # V5: Superficial Harm mended per Rouse Check, by Blood Potency
                       "mend_by_blood_potency": MapOf(Int(1, 20), key=Int(0, 20))},
+            defaults={"hunger_on_failure": 1},  # V5's Rouse Check: Hunger +1 on a failure
         ),
         "vampire_families": ListOf(Str(), min_len=1),
         "rouse": _ROUSE_SCHEMA,  # issue 31: a Discipline Power's Rouse Check (V5)
         "source": Str(),
     },
+    # SPOT-11: Aggravated bypasses armor; SPOT-14: back after one round; V5: Hunger 0-5;
+    # a non-vampire's track when no HP is given (the seed has no mortal table).
+    defaults={"default_hp": 6, "armor_applies_to": ["superficial"], "overflow": OVERFLOW,
+              "revive_after_rounds": 1, "max_slake": 5, "vampire_families": ["vampire"],
+              "feed_heals": ["aggravated", "superficial"]},
 )
 
 

@@ -40,69 +40,55 @@ class SpotRules:
 
     @classmethod
     def from_ruleset(cls, ruleset) -> "SpotRules":
-        spot = ruleset.section("spotlight")
-        rng = ruleset.section("spotlight_ranges")
-        harm = ruleset.section("spotlight_harm")
-        missing = [
-            n
-            for n, s in (("spotlight", spot), ("spotlight_ranges", rng), ("spotlight_harm", harm))
-            if not s
-        ]
-        if missing:
-            raise RulesError(
-                [
-                    RuleIssue(
-                        "",
-                        m,
-                        f"ruleset '{ruleset.name}' has no '{m}:' section; "
-                        f"the spotlight engine needs it",
-                    )
-                    for m in missing
-                ]
-            )
-        found = problems(spot, rng, harm)
-        if found:
-            raise RulesError([RuleIssue("", p, m) for p, m in found])
-        bands = tuple(rng["bands"])
-        low = {b.lower(): i for i, b in enumerate(bands)}
-        tags = {}
-        for name, t in rng["tags"].items():
-            tags[name.strip().lower()] = (
-                low[t.get("min", bands[0]).lower()],
-                low[t["max"].lower()],
-            )
-        turn, rounds = spot.get("turn") or {}, spot.get("rounds") or {}
-        over = harm.get("overflow") or {}
+        spot, rng, harm = _sections(ruleset)
+        turn, rounds, over = spot["turn"], spot["rounds"], harm["overflow"]
         return cls(
             init_dice=spot["initiative"]["dice"],
             init_sides=spot["initiative"]["sides"],
             init_traits=tuple(spot["initiative"]["traits"]),
-            moves=turn.get("moves", 1),
-            actions=turn.get("actions", 1),
-            frees=turn.get("free_actions", 1),
-            end_when_all_used=turn.get("end_when_all_used", True),
-            opponent_actions=rounds.get("opponent_actions", 1),
-            auto_new_round=rounds.get("auto_new_round", True),
-            bands=bands,
-            default_band=low[rng["default"].lower()],
-            tags=tags,
-            bp_table=tuple(
-                sorted(
-                    (int(bp), r["hp"], r["final_death"]) for bp, r in harm["blood_potency"].items()
-                )
-            ),
-            default_hp=harm.get("default_hp", 6),
-            armor_kinds=frozenset(harm.get("armor_applies_to", ("superficial",))),
-            overflow_superficial=over.get("superficial", "lost"),
-            overflow_aggravated=over.get("aggravated", "replace_superficial"),
-            revive_after=harm.get("revive_after_rounds", 1),
-            max_slake=harm.get("max_slake", 5),
-            vampire_families=frozenset(
-                f.lower() for f in harm.get("vampire_families", ("vampire",))
-            ),
-            feed_heals=tuple(harm.get("feed_heals", ("aggravated", "superficial"))),
-            scene_end=harm.get("scene_end"),
+            moves=turn["moves"],
+            actions=turn["actions"],
+            frees=turn["free_actions"],
+            end_when_all_used=turn["end_when_all_used"],
+            opponent_actions=rounds["opponent_actions"],
+            auto_new_round=rounds["auto_new_round"],
+            **_bands(rng),
+            bp_table=tuple(sorted((int(bp), r["hp"], r["final_death"])
+                                  for bp, r in harm["blood_potency"].items())),
+            default_hp=harm["default_hp"],
+            armor_kinds=frozenset(harm["armor_applies_to"]),
+            overflow_superficial=over["superficial"],
+            overflow_aggravated=over["aggravated"],
+            revive_after=harm["revive_after_rounds"],
+            max_slake=harm["max_slake"],
+            vampire_families=frozenset(f.lower() for f in harm["vampire_families"]),
+            feed_heals=tuple(harm["feed_heals"]),
+            scene_end=harm.get("scene_end"),  # optional: no Hunger Check without it
         )
+
+
+def _sections(ruleset) -> tuple[dict, dict, dict]:
+    """The three sections, refused (every problem named) when one is missing or they
+    disagree (a band the tags name, the Blood Potency rows)."""
+    names = ("spotlight", "spotlight_ranges", "spotlight_harm")
+    secs = tuple(ruleset.section(n) for n in names)
+    missing = [n for n, s in zip(names, secs) if not s]
+    if missing:
+        raise RulesError([RuleIssue("", m, f"ruleset '{ruleset.name}' has no '{m}:' section; "
+                                    f"the spotlight engine needs it") for m in missing])
+    found = problems(*secs)
+    if found:
+        raise RulesError([RuleIssue("", p, m) for p, m in found])
+    return secs
+
+
+def _bands(rng: Mapping) -> dict:
+    """SPOT-10: the bands, the default one, and each tag's (nearest, farthest) index."""
+    bands = tuple(rng["bands"])
+    low = {b.lower(): i for i, b in enumerate(bands)}
+    tags = {name.strip().lower(): (low[t.get("min", bands[0]).lower()], low[t["max"].lower()])
+            for name, t in rng["tags"].items()}
+    return {"bands": bands, "default_band": low[rng["default"].lower()], "tags": tags}
 
 
 def spot_rules(ruleset) -> SpotRules:
