@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Mapping
 
-from . import dice as v5dice
 from ..core.errors import InputError
 from ..rules.schema import Bool, Int, ListOf, MapOf, Str, Struct
+from . import dice as v5dice
 
 KIND = Str(choices=("superficial", "aggravated"))
 ROW = Struct(
@@ -68,7 +69,7 @@ ATTACK_SCHEMA = Struct(
     },
 )
 
-SECTIONS = {"spotlight_attack": ATTACK_SCHEMA}
+SECTIONS = MappingProxyType({"spotlight_attack": ATTACK_SCHEMA})
 
 
 def check(ruleset) -> list[tuple[str, str]]:

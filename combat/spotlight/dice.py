@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from ..core.dice import roll_faces
 from ..core.errors import InputError
@@ -39,7 +40,7 @@ SCHEMA = Struct(
               "max_difficulty": 10, "max_pool": 30, "hunger_pool": "Hunger"},
 )
 
-SECTIONS = {"v5_dice": SCHEMA}
+SECTIONS = MappingProxyType({"v5_dice": SCHEMA})
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,8 @@ reads them once per ruleset.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from ..rules.schema import Bool, Int, ListOf, MapOf, Str, Struct
 from .rouse import SCHEMA as _ROUSE_SCHEMA
 from .state import ENGINE
@@ -122,11 +124,11 @@ HARM_SCHEMA = Struct(  # SPOT-11..14
 )
 
 
-SECTIONS = {
+SECTIONS = MappingProxyType({
     "spotlight": SPOTLIGHT_SCHEMA,
     "spotlight_ranges": RANGES_SCHEMA,
     "spotlight_harm": HARM_SCHEMA,
-}
+})
 
 
 def engine_of(ruleset) -> str:

@@ -12,6 +12,7 @@ The operations live beside it: ``flow``, ``initiative``, ``passing``, ``turn``, 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Mapping
 
 from ..core.conditions import Condition
@@ -157,7 +158,7 @@ class Fighter:
         )
 
 
-_DEFAULTS = Fighter("", "")._full()
+_DEFAULTS = MappingProxyType(Fighter("", "")._full())  # read-only: to_dict leaves these out
 
 
 @dataclass(frozen=True, slots=True)
