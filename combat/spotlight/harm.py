@@ -8,8 +8,9 @@ Hunger slaked; the end of the scene's Hunger Check heals Superficial Harm.
 Readings where the seed is silent:
 - "after about one round" of SPOT-14: the fed vampire is back at the start of the next
   round (``revive_after_rounds: 1``); HP comes back by clearing Superficial marks;
-- harm past 0 HP: Aggravated overwrites Superficial marks; extra Superficial harm is lost
-  (``overflow`` switches); a PC or opponent who is not a vampire is "out" at 0 HP.
+- harm past 0 HP: the ``overflow`` switches (the shipped YAML, V5: Superficial on a full
+  track turns a Superficial mark Aggravated, Aggravated overwrites Superficial marks; left
+  out, extra Superficial is lost); a PC or opponent who is not a vampire is "out" at 0 HP.
 """
 
 from __future__ import annotations

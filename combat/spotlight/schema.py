@@ -13,13 +13,33 @@ from .state import ENGINE
 
 RESOLUTIONS = ("v5", "moves")  # spotlight.resolution; the first is the schema's default
 
-# What a table left out holds (the numbers live here and in the YAML, never in Python):
-# SPOT-07 one move, one action, one free action, the turn over once all are used;
-# SPOT-05/06 an opponent acts once a round unless given more, a new round starts by itself.
-TURN = {"moves": 1, "actions": 1, "free_actions": 1, "end_when_all_used": True}
-ROUNDS = {"opponent_actions": 1, "auto_new_round": True}
-# SPOT-11/13: Superficial past a full track is lost, Aggravated replaces Superficial marks.
-OVERFLOW = {"superficial": "lost", "aggravated": "replace_superficial"}
+# What a table left out holds is its schema's ``defaults`` (the numbers live there and in
+# the YAML, never in Python); a section left out holds its sub-table's defaults.
+TURN = Struct(  # SPOT-07: one move, one action, one free action; over once all are used
+    optional={
+        "moves": Int(0, 5),
+        "actions": Int(0, 5),
+        "free_actions": Int(0, 5),
+        "end_when_all_used": Bool(),
+        "source": Str(),
+    },
+    defaults={"moves": 1, "actions": 1, "free_actions": 1, "end_when_all_used": True},
+)
+ROUNDS = Struct(  # SPOT-04..06: an opponent acts once unless given more; rounds go on
+    optional={
+        "opponent_actions": Int(1, 10),
+        "auto_new_round": Bool(),
+        "source": Str(),
+    },
+    defaults={"opponent_actions": 1, "auto_new_round": True},
+)
+OVERFLOW = Struct(  # SPOT-11/13: Superficial past a full track is lost; Aggravated
+    optional={          # replaces Superficial marks
+        "superficial": Str(choices=("lost", "aggravated")),
+        "aggravated": Str(choices=("lost", "replace_superficial")),
+    },
+    defaults={"superficial": "lost", "aggravated": "replace_superficial"},
+)
 
 
 SPOTLIGHT_SCHEMA = Struct(
@@ -34,24 +54,8 @@ SPOTLIGHT_SCHEMA = Struct(
         ),
     },
     optional={
-        "turn": Struct(  # SPOT-07
-            optional={
-                "moves": Int(0, 5),
-                "actions": Int(0, 5),
-                "free_actions": Int(0, 5),
-                "end_when_all_used": Bool(),
-                "source": Str(),
-            },
-            defaults=TURN,
-        ),
-        "rounds": Struct(  # SPOT-04..06
-            optional={
-                "opponent_actions": Int(1, 10),
-                "auto_new_round": Bool(),
-                "source": Str(),
-            },
-            defaults=ROUNDS,
-        ),
+        "turn": TURN,
+        "rounds": ROUNDS,
         "conditions": Struct(  # issue 31: what +combat/mod may put on someone
             required={"names": ListOf(Str(), min_len=1)},
             optional={"source": Str()},
@@ -61,7 +65,7 @@ SPOTLIGHT_SCHEMA = Struct(
         "resolution": Str(choices=RESOLUTIONS),
         "source": Str(),
     },
-    defaults={"resolution": RESOLUTIONS[0], "turn": TURN, "rounds": ROUNDS},
+    defaults={"resolution": RESOLUTIONS[0], "turn": TURN.defaults, "rounds": ROUNDS.defaults},
 )
 
 
@@ -95,13 +99,7 @@ HARM_SCHEMA = Struct(  # SPOT-11..14
         "default_hp": Int(1, 100),
         "kinds": ListOf(Str(), min_len=1),
         "armor_applies_to": ListOf(Str(choices=("superficial", "aggravated"))),
-        "overflow": Struct(
-            optional={
-                "superficial": Str(choices=("lost", "aggravated")),
-                "aggravated": Str(choices=("lost", "replace_superficial")),
-            },
-            defaults=OVERFLOW,
-        ),
+        "overflow": OVERFLOW,
         "revive_after_rounds": Int(0, 10),
         "max_slake": Int(1, 20),
         "feed_heals": ListOf(Str(choices=("superficial", "aggravated")), min_len=1),
@@ -118,7 +116,7 @@ HARM_SCHEMA = Struct(  # SPOT-11..14
     },
     # SPOT-11: Aggravated bypasses armor; SPOT-14: back after one round; V5: Hunger 0-5;
     # a non-vampire's track when no HP is given (the seed has no mortal table).
-    defaults={"default_hp": 6, "armor_applies_to": ["superficial"], "overflow": OVERFLOW,
+    defaults={"default_hp": 6, "armor_applies_to": ["superficial"], "overflow": OVERFLOW.defaults,
               "revive_after_rounds": 1, "max_slake": 5, "vampire_families": ["vampire"],
               "feed_heals": ["aggravated", "superficial"]},
 )
