@@ -247,9 +247,6 @@ class SpotlightState:
             return self
         return replace(self, combatants=tuple(changed.get(c.key, c) for c in self.combatants))
 
-    def range_map(self) -> dict[tuple[str, str], int]:
-        return {(a, b): band for a, b, band in self.ranges}
-
     # ------------------------------------------------------------ storage
 
     def to_dict(self) -> dict:
