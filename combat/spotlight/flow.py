@@ -69,7 +69,7 @@ def whole(value, what: str, lo: int = 0, hi: int | None = None) -> int:
     return value
 
 
-def open_picks(rules: SpotRules, st: SpotlightState) -> list[str]:
+def open_picks(st: SpotlightState) -> list[str]:
     """Opponents the Storyteller can still pick this round (SPOT-04/05)."""
     return [
         c.key
@@ -91,11 +91,7 @@ def prompts(state: SpotlightState) -> list[tuple[str, str]]:
         idx = st.index()
         return [(k, "act") for k in st.holder if not st.combatants[idx[k]].done]
     if st.stage in ("opening", "closing") or st.picking:
-        return [
-            (c.key, "pick")
-            for c in st.combatants
-            if c.side == "opponent" and c.can_act(st.round) and c.turns < c.actions_per_round
-        ]
+        return [(k, "pick") for k in open_picks(st)]
     return []
 
 
@@ -208,7 +204,7 @@ def _settle(
             continue
         ambushing_pcs = st.ambush == "pcs" and st.ambush_round == st.round
         if st.stage == "opening":
-            if open_picks(rules, st):
+            if open_picks(st):
                 break
             st = replace(st, stage="pcs", cursor=0, picking=False)
             continue
@@ -220,7 +216,7 @@ def _settle(
                 st = replace(st, stage="closing", picking=False, cursor=len(st.order))
                 continue
             if st.picking:
-                if open_picks(rules, st) and not ambushing_pcs:
+                if open_picks(st) and not ambushing_pcs:
                     break
                 st = replace(st, picking=False, cursor=st.cursor + 1)
                 continue
@@ -240,7 +236,7 @@ def _settle(
             st = replace(st, stage="closing", picking=False)  # SPOT-06
             continue
         # closing: the opponents' remaining turns, then a new round from the top
-        if open_picks(rules, st) or not rules.auto_new_round or rounds <= 0:
+        if open_picks(st) or not rules.auto_new_round or rounds <= 0:
             break
         rounds -= 1
         st = new_round(st, rules, events)

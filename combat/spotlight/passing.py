@@ -64,7 +64,7 @@ def advance(state: SpotlightState, ruleset) -> Step:
         events.append({"event": "pass", "round": st.round, "who": [], "opening": True})
         st = replace(st, stage="pcs", cursor=0, picking=False)
     elif st.stage == "closing":
-        forfeited = open_picks(rules, st)
+        forfeited = open_picks(st)
         events.append({"event": "pass", "round": st.round, "who": [], "forfeited": forfeited})
         st = new_round(st, rules, events)
         return finish(state, st, rules, events, rounds=0)
@@ -101,7 +101,7 @@ def next_opponent(state: SpotlightState, key: str, ruleset) -> Step:
     if c.turns >= c.actions_per_round:
         raise IllegalAction(
             f"{c.name} has taken {c.turns} of {c.actions_per_round} turn(s) this round "
-            f"(SPOT-05). Still able to act: {names_of(state, open_picks(rules, state))}."
+            f"(SPOT-05). Still able to act: {names_of(state, open_picks(state))}."
         )
     c2 = replace(c.fresh_turn(), turns=c.turns + 1)
     st = replace(put(state, c2), holder=(key,))
