@@ -41,7 +41,7 @@ def engine_name(rules) -> str:
 
 
 def engine_for(rules) -> Engine:
-    from ..spotlight import turns as spotlight
+    from ..spotlight import schema as spotlight
 
     if spotlight.engine_of(rules) == "spotlight":
         from ..spotlight.engine import ENGINE

@@ -11,7 +11,7 @@ from ..core.errors import RuleIssue
 from ..d10 import scheduler as _scheduler  # noqa: E402 (initiative and turn tables)
 from ..d10 import damage as _damage, healing as _healing  # noqa: E402 (damage/heal tables)
 from ..core import maneuvers as _maneuvers  # noqa: E402 (attack, maneuver, weapon, armor tables)
-from ..spotlight import turns as _spotlight  # noqa: E402 (the spotlight engine's tables, SPOT-xx)
+from ..spotlight import schema as _spotlight  # noqa: E402 (the spotlight engine's tables, SPOT-xx)
 from ..d10 import powers as _powers  # noqa: E402 (power limits, wound movement)
 from ..d10 import field_healing as _field_healing, kiss_rules as _kiss  # noqa: E402 (HEAL-08/09, CLOSE-14)
 from ..spotlight import attack as _spot_attack  # noqa: E402 (spotlight attack roll, issue 4)

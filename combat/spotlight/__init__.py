@@ -1,6 +1,8 @@
 """The spotlight engine (seed 004; SPOT-01..14): the same shape as ``combat.d10``.
 
-``engine.ENGINE`` implements ``combat.core.engine.Engine``; ``turns`` holds the round and
-its operations, ``state`` the fight's values, ``attack``/``dice``/``moves`` an attack's
-readings, ``conditions``, ``rouse`` and ``impairment`` the V5 rules beside them.
+``engine.ENGINE`` implements ``combat.core.engine.Engine``; ``actions/`` holds one class per
+intent, ``flow``/``initiative``/``passing``/``turn``/``ranges``/``harm``/``roster`` the pure
+operations of a fight, ``state`` its values, ``schema``/``tables`` the YAML it reads, and
+``attack``, ``dice``, ``moves``, ``conditions``, ``rouse``, ``impairment`` the V5 readings
+beside the seed. README.md says where each rule lives.
 """

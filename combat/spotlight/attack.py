@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Mapping
 
-from . import dice as v5dice
 from ..core.errors import InputError
 from ..rules.schema import Bool, Int, ListOf, MapOf, Str, Struct
+from . import dice as v5dice
 
 KIND = Str(choices=("superficial", "aggravated"))
 ROW = Struct(
@@ -49,6 +50,7 @@ ATTACK_SCHEMA = Struct(
         "default": Struct(
             required={"pool": ListOf(Str(), min_len=1)},
             optional={"bonus": Int(0, 20), "kind": KIND, "source": Str()},
+            defaults={"bonus": 0, "kind": "superficial"},  # V5: fists, Superficial
         ),
         "defense": Struct(required={"pool": ListOf(Str())}, optional={"source": Str()}),
     },
@@ -67,7 +69,7 @@ ATTACK_SCHEMA = Struct(
     },
 )
 
-SECTIONS = {"spotlight_attack": ATTACK_SCHEMA}
+SECTIONS = MappingProxyType({"spotlight_attack": ATTACK_SCHEMA})
 
 
 def check(ruleset) -> list[tuple[str, str]]:
@@ -148,12 +150,12 @@ def attack_row(ruleset, tag: str | None) -> AttackRow:
     base = sec["default"]
     row = (sec.get("tags") or {}).get(str(tag).lower()) if tag else None
     row = row or {}
-    kind = str(row.get("kind", base.get("kind", "superficial")))
+    kind = str(row.get("kind", base["kind"]))  # a tag's row states what differs
     fangless = row.get("without_fangs")
     return AttackRow(
         tag,
         tuple(row.get("pool") or base["pool"]),
-        int(row.get("bonus", base.get("bonus", 0))),
+        int(row.get("bonus", base["bonus"])),
         kind,
         row.get("vs_mortal"),
         (int(fangless["bonus"]), str(fangless["kind"])) if fangless else None,
@@ -266,21 +268,17 @@ def resolve(
     dmg = dmg if bonus is None else int(bonus)
     defense = {"traits": d_terms, "pool": d_pool, **d.as_dict(), "result": d.result(not hit)}
     if back is not None:
-        c_dmg, c_kind = back[0].harm_of(target_vampire, attacker_vampire)
-        c_dmg = c_dmg if back[1] is None else int(back[1])
-        defense["fights_back"] = True
-        defense["counter"] = {"bonus": c_dmg, "kind": c_kind, "tag": back[0].tag,
-                              "harm": -margin + c_dmg if margin < 0 else 0}
-    return {
-        "traits": a_terms,
-        "pool": a_pool,
-        **a.as_dict(),
-        "result": a.result(hit),
-        "defense": defense,
-        "margin": margin,
-        "bonus": dmg,
-        "harm": margin + dmg if hit else 0,
-        "kind": kind,
-        "tag": tag,
-        "dice": "v5",
-    }
+        defense.update(_counter(back, margin, target_vampire, attacker_vampire))
+    return {"traits": a_terms, "pool": a_pool, **a.as_dict(), "result": a.result(hit),
+            "defense": defense, "margin": margin, "bonus": dmg,
+            "harm": margin + dmg if hit else 0, "kind": kind, "tag": tag, "dice": "v5"}
+
+
+def _counter(back: tuple, margin: int, target_vampire: bool, attacker_vampire: bool) -> dict:
+    """The defender who fought back (V5 close combat): its weapon's damage and kind, and
+    the Harm it deals the attacker when it won (its margin + that damage)."""
+    c_dmg, c_kind = back[0].harm_of(target_vampire, attacker_vampire)
+    c_dmg = c_dmg if back[1] is None else int(back[1])
+    return {"fights_back": True,
+            "counter": {"bonus": c_dmg, "kind": c_kind, "tag": back[0].tag,
+                        "harm": -margin + c_dmg if margin < 0 else 0}}

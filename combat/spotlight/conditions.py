@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from ..core.conditions import Condition, check_turns, known_name
 from ..core.errors import IllegalAction, InputError
-from .turns import Step, _finish, _live, _put, spot_rules
+from .flow import Step, finish, live, put
+from .tables import spot_rules
 from .state import SpotlightState
 from ..core.values import replace
 
@@ -29,7 +30,7 @@ def put_on(state: SpotlightState, key: str, name: str, turns: int | None, rulese
     """Put ``name`` on ``key`` for ``turns`` rounds (None: until removed); a condition of
     the same name is replaced."""
     rules = spot_rules(ruleset)
-    _live(state)
+    live(state)
     c = state.find(key)
     name = known_name(name, names(ruleset))
     check_turns(turns, ruleset, unit="round")
@@ -39,12 +40,12 @@ def put_on(state: SpotlightState, key: str, name: str, turns: int | None, rulese
         Condition(name, start, until, until is not None),)
     ev = {"event": "condition", "actor": key, "condition": name, "added": [name],
           "from": start, "until": until, "round": state.round}
-    return _finish(state, _put(state, replace(c, conditions=conds)), rules, [ev])
+    return finish(state, put(state, replace(c, conditions=conds)), rules, [ev])
 
 
 def take_off(state: SpotlightState, key: str, name: str, ruleset) -> Step:
     rules = spot_rules(ruleset)
-    _live(state)
+    live(state)
     c = state.find(key)
     word = " ".join(name.strip().lower().split())
     have = [k.name for k in c.conditions]
@@ -55,4 +56,4 @@ def take_off(state: SpotlightState, key: str, name: str, ruleset) -> Step:
     conds = tuple(k for k in c.conditions if k.name != hit)
     ev = {"event": "condition", "actor": key, "condition": hit, "removed": [hit],
           "round": state.round}
-    return _finish(state, _put(state, replace(c, conditions=conds)), rules, [ev])
+    return finish(state, put(state, replace(c, conditions=conds)), rules, [ev])

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from ..core.dice import roll_faces
 from ..core.errors import InputError
@@ -33,9 +34,13 @@ SCHEMA = Struct(
                                              "max_dice": Int(1, 10)}),
         "source": Str(),
     },
+    # V5 core, "Dice and Tests": d10s, a pair of 10s worth 4 (two dice + 2); difficulty 1
+    # unless the Storyteller names one (at most 10); the Hunger pool by its sheet name.
+    defaults={"sides": 10, "critical_pair_bonus": 2, "default_difficulty": 1,
+              "max_difficulty": 10, "max_pool": 30, "hunger_pool": "Hunger"},
 )
 
-SECTIONS = {"v5_dice": SCHEMA}
+SECTIONS = MappingProxyType({"v5_dice": SCHEMA})
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,13 +59,13 @@ class V5Rules:
     def from_ruleset(cls, ruleset) -> "V5Rules":
         sec = ruleset.section("v5_dice")
         return cls(
-            sides=sec.get("sides", 10),
+            sides=sec["sides"],
             success_at=sec["success_at"],
-            critical_pair_bonus=sec.get("critical_pair_bonus", 2),
-            default_difficulty=sec.get("default_difficulty", 1),
-            max_difficulty=sec.get("max_difficulty", 10),
-            max_pool=sec.get("max_pool", 30),
-            hunger_pool=sec.get("hunger_pool", "Hunger"),
+            critical_pair_bonus=sec["critical_pair_bonus"],
+            default_difficulty=sec["default_difficulty"],
+            max_difficulty=sec["max_difficulty"],
+            max_pool=sec["max_pool"],
+            hunger_pool=sec["hunger_pool"],
             reroll=_reroll_rule(sec.get("willpower_reroll")),
         )
 

@@ -14,10 +14,11 @@ Pure: no Evennia import.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Iterable
 
 from ..rules.schema import Int, ListOf, Str, Struct
-from .turns import sheet_health
+from .roster import sheet_health
 
 SCHEMA = Struct(
     required={
@@ -29,7 +30,7 @@ SCHEMA = Struct(
     optional={"source": Str()},
 )
 
-SECTIONS = {"v5_impairment": SCHEMA}
+SECTIONS = MappingProxyType({"v5_impairment": SCHEMA})
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from ..core.dice import roll_faces
 from ..core.errors import InputError
@@ -59,7 +60,7 @@ MOVES_SCHEMA = Struct(
     defaults={"example": False, "dice": 2, "sides": 6, "full_at": 10, "partial_at": 7},
 )
 
-SECTIONS = {"spotlight_moves": MOVES_SCHEMA}
+SECTIONS = MappingProxyType({"spotlight_moves": MOVES_SCHEMA})
 
 
 def resolution(ruleset) -> str | None:
@@ -110,7 +111,7 @@ def check(ruleset) -> list[tuple[str, str]]:
         if m["harm"] and not m["target"]:
             out.append((f"{path}.harm", "a move that deals Harm needs target: true"))
     for t, row in ranges.items():
-        if row.get("kind", "weapon") == "weapon" and str(t).lower() not in harm:
+        if row["kind"] == "weapon" and str(t).lower() not in harm:
             out.append(("spotlight_moves.harm", f"weapon tag '{t}' has no Harm value"))
     return out
 

@@ -5,12 +5,14 @@ declare/act phases, no initiative for opponents, a per-round action budget for o
 HP track instead of the seven health levels, and a range band per pair of combatants. The
 storage habits are the same as ``combat/d10/state.py``: plain data, defaults left out of
 ``to_dict`` so a big combat stays a small Attribute, ``from_dict`` tolerant of missing keys.
-The operations live in ``combat/spotlight/turns.py``.
+The operations live beside it: ``flow``, ``initiative``, ``passing``, ``turn``, ``ranges``,
+``harm``, ``roster`` (see README.md).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Mapping
 
 from ..core.conditions import Condition
@@ -156,7 +158,7 @@ class Fighter:
         )
 
 
-_DEFAULTS = Fighter("", "")._full()
+_DEFAULTS = MappingProxyType(Fighter("", "")._full())  # read-only: to_dict leaves these out
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,9 +246,6 @@ class SpotlightState:
         if not changed:
             return self
         return replace(self, combatants=tuple(changed.get(c.key, c) for c in self.combatants))
-
-    def range_map(self) -> dict[tuple[str, str], int]:
-        return {(a, b): band for a, b, band in self.ranges}
 
     # ------------------------------------------------------------ storage
 

@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from wodcombat.combat.spotlight import turns as S
+from wodcombat.combat.spotlight import ranges
 from wodcombat.combat.core import intents as I
 from wodcombat.combat.core.engine import engine_for, engine_of_state
 from wodcombat.combat.core.events import Event
@@ -253,7 +253,7 @@ def test_ambush_narrate_and_range(rs, sheets):
     assert r.last("ambush").fields == {"side": "opponents", "round": 1}
     r.refused(I.Ambush(by=STAFF, side="nobody"), InputError, match="Who ambushes")
     r(I.SetRange(by=STAFF, actor=ALICE, other=GHOUL, band="far"))
-    assert S.range_between(r.state, GHOUL, ALICE, rs) == "Far"
+    assert ranges.range_between(r.state, GHOUL, ALICE, rs) == "Far"
     assert (r.last("range")["from"], r.last("range")["to"]) == ("Close", "Far")
     r.refused(I.SetRange(by=STAFF, actor=ALICE, other=GHOUL, band="yonder"), InputError,
               match="Ranges: Intimate")

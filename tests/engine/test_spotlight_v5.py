@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from wodcombat.combat.spotlight import turns as S
+from wodcombat.combat.spotlight import flow
+from wodcombat.combat.spotlight.tables import spot_rules
 from wodcombat.combat.spotlight import attack as spa
 from wodcombat.combat.spotlight import dice as v5dice
 from wodcombat.combat.core import intents as I
@@ -210,7 +211,7 @@ def test_spot11_end_of_scene_hunger_check_heals_superficial(rs, sheets):
 
 @pytest.mark.rule("SPOT-10")
 def test_spot10_every_weapon_of_the_table_has_a_range_tag(rs):
-    tags = S.spot_rules(rs).tags
+    tags = spot_rules(rs).tags
     for name in tables(rs).weapons:
         w = spa.weapon(rs, name, tags)
         assert w.tag in tags, name
@@ -232,7 +233,7 @@ def test_spot06_organizer_not_joined_last_pc_moves_on_staked_is_incapacitated(rs
     r(I.Stake(by=STAFF, actor=BOB))
     r(I.Advance(by=STAFF))
     r(I.Done(by=ALICE))  # the last PC who can act: straight to the closing part
-    assert (r.state.stage, S.pending(r.state)) == ("closing", [RAT])
+    assert (r.state.stage, flow.pending(r.state)) == ("closing", [RAT])
     r(I.Advance(by=STAFF))  # the Storyteller moves on: a new round, not a pick again
     assert (r.state.round, r.state.holder) == (2, (ALICE,))
     rows = {row["key"]: row for row in ENGINE.view(r.state, r.sheets, rs)["rows"]}

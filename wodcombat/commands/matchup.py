@@ -15,7 +15,7 @@ from typing import Mapping
 from wodcombat.combat import simulate as sim
 from wodcombat.combat.spotlight import attack as spotlight_attack
 from wodcombat.combat.spotlight import moves as spotlight_moves
-from wodcombat.combat.spotlight import turns as spotlight
+from wodcombat.combat.spotlight import tables as spotlight_tables
 from wodcombat.combat.core.errors import InputError, WodError
 from wodcombat.combat.core.player_text import did_you_mean
 from wodcombat.combat.core.sheet import Sheet
@@ -102,7 +102,7 @@ def _as_move(rules, act: dict) -> dict:
     if not act.get("weapon") or act.get("kind") != "attack" or not spotlight_moves.names(rules):
         return act
     try:
-        w = spotlight_attack.weapon(rules, act["weapon"], spotlight.spot_rules(rules).tags)
+        w = spotlight_attack.weapon(rules, act["weapon"], spotlight_tables.spot_rules(rules).tags)
     except WodError:
         return act
     return {**act, "kind": spotlight_moves.move_taking(rules, w.tag) or act["kind"]}

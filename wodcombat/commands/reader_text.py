@@ -4,7 +4,8 @@ facts the drawn screens show, one a line, with no box art, leader dots or aligne
 
 from __future__ import annotations
 
-from wodcombat.combat.spotlight import turns as spotlight
+from wodcombat.combat.spotlight import roster as spotlight_roster
+from wodcombat.combat.spotlight import schema as spotlight_schema
 from wodcombat.combat.core.sheet import HARM_KINDS
 from wodcombat.combat.d10.fight import OUT_OF_ACTION
 from wodcombat.world.combat_text import Names, actions_text
@@ -128,8 +129,8 @@ def _group(cat, sheet, category, names) -> str:
 
 
 def _health(sheet, ruleset) -> str:
-    if spotlight.engine_of(ruleset) == "spotlight":  # SPOT-13: HP and Harm
-        hp_max, superficial, aggravated = spotlight.sheet_health(sheet, ruleset)
+    if spotlight_schema.engine_of(ruleset) == "spotlight":  # SPOT-13: HP and Harm
+        hp_max, superficial, aggravated = spotlight_roster.sheet_health(sheet, ruleset)
         return (f"Health: HP {hp_max - superficial - aggravated} of {hp_max}; "
                 f"{superficial} superficial, {aggravated} aggravated.")
     track = sheet.track(ruleset.section("health"))
@@ -143,7 +144,7 @@ def _health(sheet, ruleset) -> str:
     harm = (f"{', '.join(hurt)} of {len(marks)} levels" if hurt
             else f"no damage, {len(marks)} levels")
     line = f"Health: {state}; {harm}."
-    if sheet.harm and spotlight.engine_of(ruleset) != "spotlight":
+    if sheet.harm and spotlight_schema.engine_of(ruleset) != "spotlight":
         line += " Harm carried from a spotlight fight: " + ", ".join(
             f"{sheet.harm[k]} {k}" for k in HARM_KINDS
             if sheet.harm.get(k)) + "."

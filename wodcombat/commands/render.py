@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 
-from wodcombat.combat.spotlight import turns as spotlight
+from wodcombat.combat.spotlight import roster as spotlight_roster
+from wodcombat.combat.spotlight import schema as spotlight_schema
 from wodcombat.combat.core.dice import Roll
 from wodcombat.combat.core.pools import PoolSpec
 from wodcombat.combat.core.sheet import HARM_KINDS, Sheet
@@ -122,9 +123,9 @@ def sheet_text(name: str, sheet: Sheet, ruleset) -> str:
         )
     lines.append(" " + ("   ".join(pools) or "none"))
     lines.append(rule("Health"))
-    in_hp = spotlight.engine_of(ruleset) == "spotlight"  # SPOT-13: HP and Harm, no d10 track
+    in_hp = spotlight_schema.engine_of(ruleset) == "spotlight"  # SPOT-13: HP and Harm, no d10 track
     if in_hp:
-        lines.append(hp_line(*spotlight.sheet_health(sheet, ruleset)))
+        lines.append(hp_line(*spotlight_roster.sheet_health(sheet, ruleset)))
     else:
         lines.append(health_line(sheet.track(ruleset.section("health"))))
     if sheet.fate:  # HLT-03..05: kept after the fight until staff undo it

@@ -15,10 +15,10 @@ from .text_width import wrap
 
 
 def order_text(state, n) -> str:
-    from wodcombat.combat.spotlight import turns as sp
+    from wodcombat.combat.spotlight import flow as spotlight_flow
 
     parts = [f"{' = '.join(n(k) for k in slot['keys'])} {slot['total']}"
-             for slot in sp.order_view(state)]
+             for slot in spotlight_flow.order_view(state)]
     return ", ".join(parts) or "nobody has rolled"
 
 
