@@ -11,8 +11,26 @@ from __future__ import annotations
 
 import re
 
+from django.db.models.signals import post_delete, post_save
+from evennia.typeclasses.attributes import Attribute
+
 #: the Attribute on the Account; absent is off
 ATTR = "wod_screenreader"
+
+#: bumped whenever such an Attribute is written or deleted anywhere (its own save and delete
+#: signals: this module's setter, staff, a test's cleanup): an account's setting is read from
+#: its Attribute once per change, not once per message (issue 32: a fight's command asked
+#: the Attribute handler once per reader, about a twentieth of a declaration's server time)
+_epoch = [0]
+
+
+def _on_attribute_write(sender, instance, **kwargs):
+    if instance.db_key == ATTR:
+        _epoch[0] += 1
+
+
+post_save.connect(_on_attribute_write, sender=Attribute, dispatch_uid="wod_reader_saved")
+post_delete.connect(_on_attribute_write, sender=Attribute, dispatch_uid="wod_reader_deleted")
 
 _PREFIX = re.compile(r"^\s*(\|w)?\[Combat\](\|n)?\s*")
 
@@ -30,7 +48,13 @@ def account_of(obj):
 
 def is_on(obj) -> bool:
     account = account_of(obj)
-    return bool(account is not None and account.attributes.get(ATTR))
+    if account is None:
+        return False
+    # kept on the (idmapper-cached) account with the epoch it was read in
+    kept = getattr(account, "_wod_reader", None)
+    if kept is None or kept[0] != _epoch[0]:
+        kept = account._wod_reader = (_epoch[0], bool(account.attributes.get(ATTR)))
+    return kept[1]
 
 
 def set_on(account, on: bool) -> None:
