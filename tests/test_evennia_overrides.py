@@ -318,6 +318,29 @@ class TestWithEveryOverrideOff(CombatTest):
             npc.locks.add("call:all()")
             self.assertTrue(npc.access(self.char1, "call", no_superuser_bypass=True))
 
+    def test_an_npc_carries_no_call_lock_and_answers_the_handler_no_all_the_same(self):
+        """Issue 32: an NPC drops DefaultCharacter's ``call:false()``; Evennia's check (every
+        override off) then answers the command handler's question with its default, no,
+        without a lock to evaluate; a call lock staff add is evaluated as ever."""
+        from evennia import create_object
+        from evennia.commands import cmdhandler
+
+        # the one way Evennia asks it: no superuser bypass, the default (no) left as it is
+        self.assertIn('access(caller, access_type="call", no_superuser_bypass=True)',
+                      _source(cmdhandler))
+        npc = create_object("typeclasses.characters.NPC", key="Extra", location=self.room1)
+        self.assertEqual(npc.locks.get("call"), "")
+        self.assertEqual(self.char1.locks.get("call"), "call:false()")  # players keep theirs
+        with overrides_off():
+            for asker in (self.char1, self.char2):
+                self.assertFalse(npc.access(asker, "call", no_superuser_bypass=True))
+            npc.locks.add("call:all()")
+            self.assertTrue(npc.access(self.char1, "call", no_superuser_bypass=True))
+        self.assertTrue(npc.access(self.char1, "call", no_superuser_bypass=True))
+        npc.locks.remove("call")  # the shortcut (on) answers no again, as the check does
+        self.assertFalse(npc.access(self.char1, "call", no_superuser_bypass=True))
+        self.assertNotIn(npc, self.room1.contents_get(exclude=self.char1))
+
     def test_the_orm_writes_store_what_the_plain_ones_do(self):
         from evennia.typeclasses.attributes import Attribute
 
