@@ -59,6 +59,12 @@ class ScreenReaderTest(ReaderCleanup, CombatTest):
         self.account.attributes.add(reader_mode.ATTR, True)  # as staff would, by hand
         self.assertTrue(reader_mode.is_on(self.char1))
         self.assertFalse(reader_mode.is_on(self.char2))  # another account: its own
+        self.char1.db_account = self.account2  # played by another account: theirs
+        try:
+            self.assertFalse(reader_mode.is_on(self.char1))
+        finally:
+            self.char1.db_account = self.account
+        self.assertTrue(reader_mode.is_on(self.char1))
         self.account.attributes.remove(reader_mode.ATTR)
         self.assertFalse(reader_mode.is_on(self.char1))
 

@@ -47,14 +47,21 @@ def account_of(obj):
 
 
 def is_on(obj) -> bool:
-    account = account_of(obj)
-    if account is None:
+    """Whether ``obj`` (an Account, or a character someone plays) reads in this mode. The
+    answer is kept on ``obj`` with the epoch and the account it was read for (a character
+    puppeted by another account asks again): a fight tells each reader every command."""
+    if hasattr(obj, "puppet_object"):
+        account_id = obj.id
+    elif obj is None or not obj.sessions.count():  # nobody reads it: asked of the cache
         return False
-    # kept on the (idmapper-cached) account with the epoch it was read in
-    kept = getattr(account, "_wod_reader", None)
-    if kept is None or kept[0] != _epoch[0]:
-        kept = account._wod_reader = (_epoch[0], bool(account.attributes.get(ATTR)))
-    return kept[1]
+    else:
+        account_id = obj.db_account_id
+    kept = getattr(obj, "_wod_reader", None)
+    if kept is None or kept[0] != _epoch[0] or kept[1] != account_id:
+        account = account_of(obj)
+        on = bool(account is not None and account.attributes.get(ATTR))
+        kept = obj._wod_reader = (_epoch[0], account_id, on)
+    return kept[2]
 
 
 def set_on(account, on: bool) -> None:
