@@ -306,6 +306,20 @@ class TestWithEveryOverrideOff(CombatTest):
         self.assertIn(npc, listeners.listeners(room))
         self.assertIn(f"#{npc.id}", listeners.listeners_and_keys(room)[1])
 
+    def test_a_stock_rooms_listeners_are_drawn_once_a_command(self):
+        """Issue 32: within one command (the dict it keeps) a stock room is drawn once for
+        the room's text and GMCP both; the next command draws it afresh."""
+        room = self.stock_room()
+        self.char2.location = room
+        drawn: dict = {}
+        with mock.patch.object(type(room), "contents", new_callable=mock.PropertyMock,
+                               side_effect=lambda: [self.char2]) as asked:
+            self.assertEqual(listeners.listeners(room, drawn), (self.char2,))
+            self.assertEqual(listeners.listeners_and_keys(room, drawn)[0], (self.char2,))
+            self.assertEqual(asked.call_count, 1)
+            listeners.listeners(room, {})  # another command
+            self.assertEqual(asked.call_count, 2)
+
     def test_the_npc_call_lock_is_evennias_check_and_answers_the_same(self):
         from evennia import create_object
         from evennia.locks.lockhandler import LockHandler
