@@ -292,6 +292,30 @@ class TestWithEveryOverrideOff(CombatTest):
         self.maxDiff = None
         self.assertEqual(json.loads(slow), json.loads(fast))
 
+    def test_statements_with_every_override_off(self):
+        """Issue 32: with every override off a declaration is still one statement (the log's
+        row, the plugin's own table, is a plain INSERT either way) and an act that hurts adds
+        only the ORM's savepoint around the sheet's UPDATE (the test's own transaction makes
+        the command's a savepoint too)."""
+        room = self.stock_room()
+        self.char1.location = self.char2.location = room
+        self.room1 = room
+        with overrides_off():
+            self.setup_fight()
+            self.cmd("+combat/declare Thug=attack Char2")
+            self.player("+combat/dodge")
+            declare = self.cmd("+combat/declare attack Thug")
+            with self.dice(8, 7, 6, 2, 1, 9, 6, 3, 2, 7, 3):
+                act = self.cmd("+combat/act")
+        self.assertIn("Thug takes 1 bashing", act.text)
+
+        def verbs(run):
+            return [q["sql"].split()[0].upper() for q in run.queries]
+
+        self.assertEqual(verbs(declare), ["INSERT"], declare.sql)
+        self.assertEqual(verbs(act), ["SAVEPOINT", "SAVEPOINT", "UPDATE", "RELEASE", "INSERT",
+                                      "RELEASE"], act.sql)
+
     def test_listeners_of_a_stock_room_are_drawn_each_call(self):
         from evennia import create_object
 
