@@ -17,6 +17,20 @@ from evennia.typeclasses.attributes import Attribute
 #: the Attribute on the Account; absent is off
 ATTR = "wod_screenreader"
 
+_PREFIX = re.compile(r"^\s*(\|w)?\[Combat\](\|n)?\s*")
+
+
+def account_of(obj):
+    """The account behind ``obj`` (an Account, or a character someone plays), or None."""
+    if obj is None:
+        return None
+    if hasattr(obj, "puppet_object"):
+        return obj
+    if not obj.sessions.count():  # nobody reads it: asked of the cache, no query
+        return None
+    return obj.account
+
+
 #: bumped whenever such an Attribute is written or deleted anywhere (its own save and delete
 #: signals: this module's setter, staff, a test's cleanup): an account's setting is read from
 #: its Attribute once per change, not once per message (issue 32: a fight's command asked
@@ -31,19 +45,6 @@ def _on_attribute_write(sender, instance, **kwargs):
 
 post_save.connect(_on_attribute_write, sender=Attribute, dispatch_uid="wod_reader_saved")
 post_delete.connect(_on_attribute_write, sender=Attribute, dispatch_uid="wod_reader_deleted")
-
-_PREFIX = re.compile(r"^\s*(\|w)?\[Combat\](\|n)?\s*")
-
-
-def account_of(obj):
-    """The account behind ``obj`` (an Account, or a character someone plays), or None."""
-    if obj is None:
-        return None
-    if hasattr(obj, "puppet_object"):
-        return obj
-    if not obj.sessions.count():  # nobody reads it: asked of the cache, no query
-        return None
-    return obj.account
 
 
 def is_on(obj) -> bool:
