@@ -186,6 +186,7 @@ class Samples:
         self.rtts: dict[str, list[float]] = {}
         self.probe: dict[str, dict[str, float]] = {}
         self.batch_handler: dict[str, list[float]] = {}  # handler seconds per command
+        self.batch_engine: dict[str, list[float]] = {}  # of them inside an engine's apply
 
     def rtt(self, kind: str, seconds: float) -> None:
         with self.lock:
@@ -207,6 +208,8 @@ class Samples:
         for f, v in diff.items():
             mine[f] = mine.get(f, 0) + v
         self.batch_handler.setdefault(kind, []).append(diff["cpu_s"] / diff["commands"])
+        self.batch_engine.setdefault(kind, []).append(diff.get("engine_s", 0.0)
+                                                      / diff["commands"])
 
 
 def pct(values: list[float], p: float) -> float:
@@ -246,7 +249,10 @@ columns:
   sel / wr   SELECTs / writes (INSERT, UPDATE, DELETE); the rest: BEGIN, SAVEPOINT, RELEASE
   p50..p99   round trip, client side: line sent until its reply's end was read (the
              answer to the "@benchmark <n>" line sent right after it), ms
-  x look     the column's ratio to look's (cpu ms, sql, p50)"""
+  x look     the column's ratio to look's (cpu ms, sql, p50)
+  engine ms  of handler ms, the part inside the engine's apply (probe), median of batches
+  floor      what the command costs without its engine: cpu ms minus engine ms (look, the
+             durable write, the messages, the text), and its ratio to look's cpu ms"""
 
 
 def start_profile(admin: Client, key: str) -> None:
@@ -292,6 +298,8 @@ def table(samples: Samples, kinds: list[tuple[str, str]], marker_cpu: float,
             "cpu": (statistics.median(cpu) - marker_cpu) * 1000 if cpu else float("nan"),
             "handler": (statistics.median(samples.batch_handler[kind]) * 1000
                         if samples.batch_handler.get(kind) else float("nan")),
+            "engine": (statistics.median(samples.batch_engine[kind]) * 1000
+                       if samples.batch_engine.get(kind) else float("nan")),
             "sql": (pr.get("selects", 0) + pr.get("writes", 0) + pr.get("transaction", 0)
                     + pr.get("other", 0)) / n if n else float("nan"),
             "sel": pr.get("selects", 0) / n if n else float("nan"),
@@ -315,6 +323,30 @@ def table(samples: Samples, kinds: list[tuple[str, str]], marker_cpu: float,
               f"{row['sel']:>6.1f}{row['wr']:>5.1f}{ratio(row, 'sql'):>7}{row['p50']:>7.1f}"
               f"{row['p95']:>7.1f}{row['p99']:>7.1f}{ratio(row, 'p50'):>7}")
     return rows
+
+
+def floors(rows: list[dict], kinds: tuple[str, ...], shares: dict[str, float] | None = None,
+           base: str = "look") -> None:
+    """For each of ``kinds``: the engine's time and share of the handler's, and the floor the
+    command stands on without its engine; ``shares``: the most share each kind may have
+    (issue 32: an act's engine at most 10% of its server time)."""
+    by = {row["kind"]: row for row in rows}
+    b = by.get(base)
+    if not b:
+        return
+    print(f"{'kind':<16}{'engine ms':>10}{'share':>7}{'floor ms':>10}{'x look':>7}"
+          f"  (share: of handler ms; floor: cpu ms - engine ms)")
+    for kind in kinds:
+        row = by.get(kind)
+        if not row or row["engine"] != row["engine"]:
+            continue
+        share = row["engine"] / row["handler"] if row["handler"] else float("nan")
+        floor = row["cpu"] - row["engine"]
+        x = floor / b["cpu"] if b["cpu"] else float("nan")
+        limit = (shares or {}).get(kind)
+        mark = "" if limit is None else f"  share <= {limit:.0%}: " + (
+            "ok" if share <= limit else "OVER")
+        print(f"{kind:<16}{row['engine']:>10.3f}{share:>7.0%}{floor:>10.2f}{x:>7.2f}{mark}")
 
 
 def verdict(rows: list[dict], targets: dict[str, float], base: str = "look") -> None:

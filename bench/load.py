@@ -48,7 +48,8 @@ KINDS = [  # (kind as printed, the probe's key)
     ("+combat/act", "+combat/act"),
 ]
 KEYS = dict(KINDS)
-TARGETS = {"+combat/act": 2.0, "+combat/declare": 1.5, "+combat": 1.5}
+TARGETS = {"+combat/act": 2.0, "+combat/declare": 1.6, "+combat": 0.8}  # issue 32
+SHARES = {"+combat/act": 0.10}  # issue 32: the engine's share of an act's server time
 ORDERS = [  # per turn, rotating; the declare batch comes before the act batch
     ["look", "+combat/declare", "+combat", "+combat/act", "marker"],
     ["+combat", "+combat/declare", "marker", "+combat/act", "look"],
@@ -83,7 +84,9 @@ class Fight(threading.Thread):
         for p in self.players:
             for trait in ("str=2", "dex=3", "brawl=2", "sta=5", "wits=2"):
                 p.do(f"+sheet/set {trait}")
-        out = self.org.do("+combat/start")
+        # slot by slot: an act is its own command (the default pace, "ahead", resolves
+        # every declared action when the last one is declared)
+        out = self.org.do("+combat/start slots")
         if "starts a fight" not in out:
             raise RuntimeError(f"+combat/start:\n{out}")
         self.org.do("+combat/timeout 0")
@@ -251,6 +254,8 @@ def main(argv=None) -> int:
         rows = live.table(samples, KINDS, marker_cpu)
         print()
         live.verdict(rows, TARGETS)
+        print()
+        live.floors(rows, ("+combat/declare", "+combat/act"), SHARES)
         if args.sql:
             print()
             live.show_sql(admin, ["+combat/act", "+combat/declare", "look", "+combat"])

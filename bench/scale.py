@@ -40,7 +40,7 @@ import tempfile
 import time
 
 import live  # bench/live.py (this script's folder is on sys.path when run)
-from load import ORDERS, status_rows
+from load import ORDERS, SHARES, TARGETS, status_rows
 
 KINDS = [
     ("look", "look"),
@@ -60,7 +60,8 @@ class Fight:
     def __init__(self, admin: live.Client, n: int, prefix: str):
         self.n, self.room = n, live.dig_room(admin, f"ScaleRoom{n}{prefix}")
         admin.do(f"@tel/quiet #{self.room}")
-        out = admin.do("+combat/start")
+        # slot by slot: each act its own command (see load.py)
+        out = admin.do("+combat/start slots")
         if "starts a fight" not in out:
             raise RuntimeError(f"+combat/start:\n{out}")
         admin.do("+combat/timeout 0")
@@ -123,6 +124,8 @@ class Fight:
         print(f"\n--- {self.n} combatants: {self.turns} turns, {len(self.refused)} commands "
               f"refused; marker {marker_cpu * 1000:.2f} ms CPU each", flush=True)
         rows = live.table(self.samples, KINDS, marker_cpu)
+        live.verdict(rows, TARGETS)  # issue 32: the ratios to look hold at every size
+        live.floors(rows, ("+combat/declare", "+combat/act"), SHARES)
         for text in self.refused[:3]:
             print("  refused: " + text.replace("\n", "\n    "))
         return {row["kind"]: row for row in rows}

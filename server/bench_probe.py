@@ -70,7 +70,7 @@ def statement_kind(sql: str) -> str:
 class Tally:
     """Per-key sums: commands, statements by kind, handler CPU seconds."""
 
-    FIELDS = ("commands", "selects", "writes", "transaction", "other", "cpu_s")
+    FIELDS = ("commands", "selects", "writes", "transaction", "other", "cpu_s", "engine_s")
 
     def __init__(self):
         self.rows: dict[str, dict[str, float]] = {}
@@ -97,6 +97,45 @@ class Tally:
 TALLY = Tally()
 
 
+class EngineClock:
+    """Main-thread CPU spent inside the engines' ``apply`` (issue 32: the engine's share of
+    a command, and the floor a command stands on without it). Each engine's ``apply`` is
+    wrapped on its one instance by the server's ``text`` input function (server/conf/
+    inputfuncs.py, defined only with the probe on), before the first line it measures; a
+    call made from inside another (none today) is counted once, with the outer one."""
+
+    def __init__(self):
+        self.seconds = 0.0
+        self.depth = 0
+        self.installed = False
+
+    def install(self) -> None:
+        if self.installed:
+            return
+        from wodcombat.combat.d10.engine import ENGINE as D10
+        from wodcombat.combat.spotlight.engine import ENGINE as SPOTLIGHT
+
+        for engine in (D10, SPOTLIGHT):
+            engine.apply = self.timed(engine.apply)
+        self.installed = True
+
+    def timed(self, inner):
+        def apply(*args, **kwargs):
+            self.depth += 1
+            t0 = time.thread_time()
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                self.depth -= 1
+                if not self.depth:
+                    self.seconds += time.thread_time() - t0
+
+        return apply
+
+
+CLOCK = EngineClock()
+
+
 class Counter:
     """A Django execute wrapper that counts statements by kind into ``counts`` and keeps
     the start of each in ``statements``."""
@@ -112,7 +151,8 @@ class Counter:
 
 
 def measured(run, line: str, tally: Tally | None = None) -> None:
-    """Run ``run()`` (one typed line) counting its SQL and main-thread CPU under its key."""
+    """Run ``run()`` (one typed line) counting its SQL, main-thread CPU and the part of it
+    inside an engine's ``apply`` under its key."""
     from django.db import connection
 
     tally = TALLY if tally is None else tally
@@ -120,6 +160,7 @@ def measured(run, line: str, tally: Tally | None = None) -> None:
     counts = dict.fromkeys(("selects", "writes", "transaction", "other"), 0)
     counter = Counter(counts)
     prof = tally.profile if key == tally.profile_key else None
+    engine0 = CLOCK.seconds
     t0 = time.thread_time()
     try:
         with connection.execute_wrapper(counter):
@@ -133,6 +174,7 @@ def measured(run, line: str, tally: Tally | None = None) -> None:
         row = tally.row(key)
         row["commands"] += 1
         row["cpu_s"] += cpu
+        row["engine_s"] += CLOCK.seconds - engine0
         for kind, n in counts.items():
             row[kind] += n
 

@@ -135,3 +135,26 @@ def test_profile_runs_only_the_named_key_under_the_profiler():
 
 def test_the_module_is_back_to_normal_after_those_tests():
     assert "text" not in callables_from_module(game_inputfuncs)
+
+
+def test_engine_clock_counts_the_engines_cpu_under_the_command_key():
+    """Issue 32: the probe tells the engine's share of a command (the time inside apply)."""
+
+    class Engine:
+        def apply(self, n):
+            return sum(i * i for i in range(n))
+
+    engine = Engine()
+    clock = bench_probe.EngineClock()
+    engine.apply = clock.timed(engine.apply)
+    tally = bench_probe.Tally()
+    saved = bench_probe.CLOCK
+    bench_probe.CLOCK = clock
+    try:
+        bench_probe.measured(lambda: engine.apply(200_000), "+combat/act Bob", tally)
+        bench_probe.measured(lambda: None, "look", tally)
+    finally:
+        bench_probe.CLOCK = saved
+    act, look = tally.rows["+combat/act"], tally.rows["look"]
+    assert 0 < act["engine_s"] <= act["cpu_s"]
+    assert look["engine_s"] == 0

@@ -195,7 +195,7 @@ print(Room.contents_get is DefaultRoom.contents_get,
       "FastContents" not in [c.__name__ for c in Room.__mro__])
 print(NPC.access is DefaultCharacter.access)
 print(plain_writes.update_text is plain_writes.orm_update_text,
-      plain_writes.insert_record is plain_writes.orm_insert_record)
+      "orm_insert_record" not in vars(plain_writes))
 print(settings.AMP_CLIENT_PROTOCOL_CLASS, settings.AMP_SERVER_PROTOCOL_CLASS,
       settings.TELNET_PROTOCOL_CLASS, settings.WEBSOCKET_PROTOCOL_CLASS)
 """
@@ -223,7 +223,7 @@ def overrides_off():
     with mock.patch.object(plain_writes, "update_text",
                            wraps=plain_writes.orm_update_text) as updates, \
             mock.patch.object(plain_writes, "insert_record",
-                              wraps=plain_writes.orm_insert_record) as inserts, \
+                              wraps=plain_writes.insert_record) as inserts, \
             mock.patch.object(NPC, "access", Character.access):
         yield updates, inserts
 
@@ -286,10 +286,35 @@ class TestWithEveryOverrideOff(CombatTest):
         self.char2.sheet.save(make_sheet(strength=2, dexterity=2, wits=2, dodge=1, stamina=2))
         with overrides_off() as (updates, inserts):
             slow = self.play(self.stock_room())
-        self.assertEqual((updates.call_count, inserts.call_count), (2, 12))  # the ORM wrote
+        # the ORM wrote the sheets; the log's rows (the plugin's own table) are plain either way
+        self.assertEqual((updates.call_count, inserts.call_count), (2, 12))
         self.assertIn("Thug takes 1 bashing", fast)
         self.maxDiff = None
         self.assertEqual(json.loads(slow), json.loads(fast))
+
+    def test_statements_with_every_override_off(self):
+        """Issue 32: with every override off a declaration is still one statement (the log's
+        row, the plugin's own table, is a plain INSERT either way) and an act that hurts adds
+        only the ORM's savepoint around the sheet's UPDATE (the test's own transaction makes
+        the command's a savepoint too)."""
+        room = self.stock_room()
+        self.char1.location = self.char2.location = room
+        self.room1 = room
+        with overrides_off():
+            self.setup_fight()
+            self.cmd("+combat/declare Thug=attack Char2")
+            self.player("+combat/dodge")
+            declare = self.cmd("+combat/declare attack Thug")
+            with self.dice(8, 7, 6, 2, 1, 9, 6, 3, 2, 7, 3):
+                act = self.cmd("+combat/act")
+        self.assertIn("Thug takes 1 bashing", act.text)
+
+        def verbs(run):
+            return [q["sql"].split()[0].upper() for q in run.queries]
+
+        self.assertEqual(verbs(declare), ["INSERT"], declare.sql)
+        self.assertEqual(verbs(act), ["SAVEPOINT", "SAVEPOINT", "UPDATE", "RELEASE", "INSERT",
+                                      "RELEASE"], act.sql)
 
     def test_listeners_of_a_stock_room_are_drawn_each_call(self):
         from evennia import create_object
@@ -305,6 +330,20 @@ class TestWithEveryOverrideOff(CombatTest):
         self.assertIn(npc, listeners.listeners(room))
         self.assertIn(f"#{npc.id}", listeners.listeners_and_keys(room)[1])
 
+    def test_a_stock_rooms_listeners_are_drawn_once_a_command(self):
+        """Issue 32: within one command (the dict it keeps) a stock room is drawn once for
+        the room's text and GMCP both; the next command draws it afresh."""
+        room = self.stock_room()
+        self.char2.location = room
+        drawn: dict = {}
+        with mock.patch.object(type(room), "contents", new_callable=mock.PropertyMock,
+                               side_effect=lambda: [self.char2]) as asked:
+            self.assertEqual(listeners.listeners(room, drawn), (self.char2,))
+            self.assertEqual(listeners.listeners_and_keys(room, drawn)[0], (self.char2,))
+            self.assertEqual(asked.call_count, 1)
+            listeners.listeners(room, {})  # another command
+            self.assertEqual(asked.call_count, 2)
+
     def test_the_npc_call_lock_is_evennias_check_and_answers_the_same(self):
         from evennia import create_object
         from evennia.locks.lockhandler import LockHandler
@@ -317,6 +356,29 @@ class TestWithEveryOverrideOff(CombatTest):
             npc.locks.add("call:all()")
             self.assertTrue(npc.access(self.char1, "call", no_superuser_bypass=True))
 
+    def test_an_npc_carries_no_call_lock_and_answers_the_handler_no_all_the_same(self):
+        """Issue 32: an NPC drops DefaultCharacter's ``call:false()``; Evennia's check (every
+        override off) then answers the command handler's question with its default, no,
+        without a lock to evaluate; a call lock staff add is evaluated as ever."""
+        from evennia import create_object
+        from evennia.commands import cmdhandler
+
+        # the one way Evennia asks it: no superuser bypass, the default (no) left as it is
+        self.assertIn('access(caller, access_type="call", no_superuser_bypass=True)',
+                      _source(cmdhandler))
+        npc = create_object("typeclasses.characters.NPC", key="Extra", location=self.room1)
+        self.assertEqual(npc.locks.get("call"), "")
+        self.assertEqual(self.char1.locks.get("call"), "call:false()")  # players keep theirs
+        with overrides_off():
+            for asker in (self.char1, self.char2):
+                self.assertFalse(npc.access(asker, "call", no_superuser_bypass=True))
+            npc.locks.add("call:all()")
+            self.assertTrue(npc.access(self.char1, "call", no_superuser_bypass=True))
+        self.assertTrue(npc.access(self.char1, "call", no_superuser_bypass=True))
+        npc.locks.remove("call")  # the shortcut (on) answers no again, as the check does
+        self.assertFalse(npc.access(self.char1, "call", no_superuser_bypass=True))
+        self.assertNotIn(npc, self.room1.contents_get(exclude=self.char1))
+
     def test_the_orm_writes_store_what_the_plain_ones_do(self):
         from evennia.typeclasses.attributes import Attribute
 
@@ -328,9 +390,12 @@ class TestWithEveryOverrideOff(CombatTest):
                                                                            flat=True)[0])
             self.assertEqual(attr.db_value, stored[-1])
         self.assertEqual(stored, ['{"by": "sql_update_text"}', '{"by": "orm_update_text"}'])
-        for n, write in enumerate((plain_writes.sql_insert_record,
-                                   plain_writes.orm_insert_record)):
-            write("pinned", n * 2 + 1, n * 2 + 2, 3, "[]", "", f"state {n}")
+        # The log's row, one plain INSERT, is what the ORM's create would store.
+        from wodcombat.models import CombatRecord
+
+        plain_writes.insert_record("pinned", 1, 2, 3, "[]", "", "state 0")
+        CombatRecord.objects.create(combat="pinned", first_seq=3, last_seq=4, turn=3,
+                                    records="[]", undo="", state="state 1")
         rows = combatlog.rows("pinned").values_list("first_seq", "last_seq", "turn", "records",
                                                     "undo", "state")
         self.assertEqual(list(rows), [(1, 2, 3, "[]", "", "state 0"),

@@ -59,6 +59,7 @@ if _os.environ.get("WOD_BENCH_PROBE", "").strip() == "1":
 
     def text(session, *args, **kwargs):
         """Evennia's ``text`` input function, counted by the bench probe."""
-        from server.bench_probe import text as probe_text
+        from server.bench_probe import CLOCK, text as probe_text
 
+        CLOCK.install()  # the engines' share of each command (once)
         probe_text(session, *args, **kwargs)

@@ -402,7 +402,7 @@ class TestQueryCount(CombatTest):
         from evennia import create_object
 
         npc = create_object("typeclasses.characters.NPC", key="Extra", location=self.room1)
-        self.assertEqual(npc.locks.get("call"), "call:false()")  # DefaultCharacter's
+        self.assertEqual(npc.locks.get("call"), "")  # DefaultCharacter's dropped (issue 32)
         self.assertFalse(npc.access(self.char1, "call", no_superuser_bypass=True))
         from evennia.locks.lockhandler import LockHandler
 
@@ -412,8 +412,12 @@ class TestQueryCount(CombatTest):
         self.assertEqual(asked.call_count, 0)  # the answer kept with its lock string
         npc.locks.add("call:all()")  # staff changed it: evaluated as usual
         self.assertTrue(npc.access(self.char1, "call", no_superuser_bypass=True))
-        npc.locks.add("call:false()")  # and back
+        npc.locks.add("call:false()")  # and back, as an NPC made before issue 32 has it
         self.assertFalse(npc.access(self.char1, "call", no_superuser_bypass=True))
+        with mock.patch.object(LockHandler, "get", autospec=True,
+                               side_effect=LockHandler.get) as asked:
+            self.assertFalse(npc.access(self.char1, "call", no_superuser_bypass=True))
+        self.assertEqual(asked.call_count, 0)
         self.assertIn("Extra", self.cmd("examine Extra").text)  # staff still reach it
 
     def test_the_command_handler_is_not_shown_npcs_that_carry_no_commands(self):

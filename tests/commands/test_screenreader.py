@@ -43,6 +43,31 @@ class ScreenReaderTest(ReaderCleanup, CombatTest):
         self.assertIn("is off", self.cmd("+combat/screenreader off").text)
         self.assertIsNone(self.account.attributes.get(reader_mode.ATTR))
 
+    def test_the_setting_is_read_once_per_change_and_any_change_is_seen(self):
+        """Issue 32: a fight's command asks each reader's setting; the Attribute is read
+        once per change of it, and a change made any way (staff's own Attribute write, not
+        the switch) is seen at once."""
+        from unittest import mock
+
+        self.assertFalse(reader_mode.is_on(self.char1))
+        handler = type(self.account.attributes)
+        with mock.patch.object(handler, "get", autospec=True,
+                               side_effect=handler.get) as asked:
+            for _ in range(3):
+                self.assertFalse(reader_mode.is_on(self.char1))
+            self.assertEqual(asked.call_count, 0)
+        self.account.attributes.add(reader_mode.ATTR, True)  # as staff would, by hand
+        self.assertTrue(reader_mode.is_on(self.char1))
+        self.assertFalse(reader_mode.is_on(self.char2))  # another account: its own
+        self.char1.db_account = self.account2  # played by another account: theirs
+        try:
+            self.assertFalse(reader_mode.is_on(self.char1))
+        finally:
+            self.char1.db_account = self.account
+        self.assertTrue(reader_mode.is_on(self.char1))
+        self.account.attributes.remove(reader_mode.ATTR)
+        self.assertFalse(reader_mode.is_on(self.char1))
+
     @pytest.mark.rule("INIT-01", "HLT-01")
     def test_combat_status_one_fact_a_line(self):
         """INIT-01 totals and the HLT-01 level, said: the same facts as the table."""

@@ -18,11 +18,13 @@ def status_text(script, engine, state, rules, sheets, organizer: str) -> str:
     from wodcombat.typeclasses.sheets import sheets_epoch
 
     key = (sheets_epoch(), organizer, rules)
-    kept = script.ndb.status_text
+    # a plain attribute of the cached script, as its other caches (typeclasses/combat.py):
+    # ``ndb`` costs a handler lookup on every status (issue 32)
+    kept = getattr(script, "_wod_status", None)
     if kept is not None and kept[0] is state and kept[1] == key:
         return kept[2]
     text = "\n".join(status_lines(engine, state, rules, sheets, organizer))
-    script.ndb.status_text = (state, key, text)
+    script._wod_status = (state, key, text)
     return text
 
 

@@ -25,6 +25,7 @@ from evennia.typeclasses.attributes import Attribute
 from wodcombat.combat.core.engine import engine_of_state
 from wodcombat.world import combatlog, rulebook, sheet_log
 from wodcombat.world.combat_service import COMBAT_KEY
+from wodcombat.world.fight_relay import WATCHERS
 from wodcombat.world.state_text import StateText
 
 from . import combat_timers, rollback
@@ -82,6 +83,12 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
     @property
     def organizer(self) -> str | None:
         return self._attribute("organizer")
+
+    @property
+    def watchers(self) -> list[str]:
+        """The keys of staff following this fight from elsewhere (+combat/watch): asked by
+        every command that tells the room (wodcombat/world/fight_relay.py)."""
+        return self._attribute(WATCHERS) or []
 
     @property
     def is_mock(self) -> bool:
@@ -252,7 +259,7 @@ def combat_in(room) -> CombatScript | None:
 
 #: bumped when a memo'd Attribute of any fight is saved or deleted (see CombatScript._memo)
 _generation = [0]
-_MEMO_KEYS = frozenset({"ruleset", "rules_digest", "organizer", "mock", "state"})
+_MEMO_KEYS = frozenset({"ruleset", "rules_digest", "organizer", "mock", "state", WATCHERS})
 
 
 def memo_changed() -> None:

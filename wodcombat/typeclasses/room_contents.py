@@ -3,7 +3,7 @@
 
 Evennia's command handler asks the room for everything in it but the typist on every
 command typed there, then asks each object whether its commands join the typist's (its
-``call`` lock). An NPC's never do (a character's call lock is ``call:false()``), yet a crowd
+``call`` lock). An NPC's never do (it has none, or an older one ``call:false()``), yet a crowd
 of 100 NPCs was 100 questions on every command, ``look`` and ``+combat`` included. The
 room's cache counts its changes (``version``), and the objects that may carry commands are
 drawn from it once per change.
@@ -25,8 +25,8 @@ def contents_changed(room) -> None:
 
 
 def carries_no_commands(obj) -> bool:
-    """An NPC whose call lock is the default ``call:false()``: the answer the command
-    handler would get from it is no (typeclasses/characters.py ``NPC.access``)."""
+    """An NPC with no call lock, or ``call:false()`` (made before issue 32): the answer the
+    command handler would get from it is no (typeclasses/characters.py ``NPC.access``)."""
     return bool(getattr(obj, "is_npc", False)) and obj.call_lock_is_false()
 
 

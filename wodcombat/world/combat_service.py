@@ -71,9 +71,11 @@ class Objects:
     def __init__(self, exclude=None):
         self._exclude = exclude
         self._cache: dict[str, Any] = {}
+        self.rooms: dict = {}  # a stock room's listeners, drawn once (listeners.py)
 
     def forget(self) -> None:
         self._cache = {}
+        self.rooms = {}
 
     def __call__(self, key: str | None):
         if not key:
@@ -229,7 +231,8 @@ def announce(done: Applied, objects: Objects) -> None:
     # Issue 13: one message per reader: the room's text with their own prompt after it (each
     # message is a trip to the portal, the biggest cost of a command after the database).
     if done.text and room is not None:
-        for obj in listeners(room):  # not msg_contents: it would $funcparse players' words
+        # not msg_contents: it would $funcparse players' words
+        for obj in listeners(room, objects.rooms):
             if getattr(obj, "is_npc", False) and not obj.sessions.count():  # staff puppet one
                 continue
             own = personal.pop(f"#{obj.id}", None)

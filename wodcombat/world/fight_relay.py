@@ -45,7 +45,7 @@ def relay(done, objects) -> None:
 
 
 def _to_watchers(script, text: str, room, objects) -> None:
-    watchers = script.attributes.get(WATCHERS)
+    watchers = script.watchers  # kept with the fight's other Attributes (typeclasses/combat.py)
     if not watchers:  # the usual case: no room contents read, nothing worded again
         return
     here = set(room.contents) if room is not None else set()

@@ -113,7 +113,7 @@ def combat_changed(engine, before, state, objects, room=None) -> None:
     # Issue 13: in ``room``, only its listeners (kept while its contents are the same) are
     # asked; NPCs of a crowd nobody runs are not looked up and asked one by one.
     if room is not None:
-        here, in_room = listeners_and_keys(room)
+        here, in_room = listeners_and_keys(room, objects.rooms)
         for obj in here:
             if obj.db_account_id is not None and f"#{obj.id}" in keys:
                 send_combat(obj, engine, state)

@@ -15,10 +15,12 @@ from django.conf import settings
 #: Rooms count their contents' changes and answer the command handler without the NPCs
 #: that carry no commands (wodcombat/typeclasses/rooms.py and room_contents.py).
 FAST_ROOM_CONTENTS = "WODCOMBAT_FAST_ROOM_CONTENTS"
-#: An NPC's call lock left at ``call:false()`` answers no without the lock handler
+#: An NPC's call lock left as it was made (none; ``call:false()`` before issue 32) answers
+#: no without the lock handler
 #: (wodcombat/typeclasses/characters.py ``CallLockShortcut``).
 NPC_CALL_LOCK = "WODCOMBAT_NPC_CALL_LOCK"
-#: The sheet's Attribute and the log's row written as plain SQL (wodcombat/world/plain_writes.py).
+#: The sheet's Attribute written as plain SQL (wodcombat/world/plain_writes.py; the log's row,
+#: the plugin's own table, always is).
 PLAIN_WRITES = "WODCOMBAT_PLAIN_WRITES"
 #: The Server's messages to the Portal batched (wodcombat/server/amp_batch.py).
 BATCH_AMP = "WODCOMBAT_BATCH_AMP"

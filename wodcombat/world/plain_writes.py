@@ -1,17 +1,21 @@
 """The writes every combat command makes: the sheet's Attribute and the log's row.
 
-With ``WODCOMBAT_PLAIN_WRITES`` on (issue 13), each is one plain SQL statement. A command
-commits the sheets it changed (Attributes holding JSON text) and the log's row
-(``wodcombat.models.CombatRecord``), which holds the fight's new state too. Through the ORM each
-costs a savepoint, Django's save machinery and the idmapper's post-save hooks: about 0.25 ms
-apiece, a sixth of what a whole ``look`` costs the server. They are written as plain
-parameterised statements inside the command's transaction (the same SQL on SQLite and
-PostgreSQL); what Evennia's save would tell others is told here: the monitor handler (a
-client watching an Attribute). That writes Evennia's own Attribute table behind its back,
-so it is opt-in (issue 27): off, the same values go through the ORM (``Attribute.value``,
-``CombatRecord.objects.create``), which Evennia keeps working across its versions. The
-sheet cache's own bookkeeping is ``SheetAdapter.save``'s (wodcombat/typeclasses/sheets.py)
-either way.
+A command commits the sheets it changed (Attributes holding JSON text) and the log's row
+(``wodcombat.models.CombatRecord``), which holds the fight's new state too. Through the ORM
+each costs a savepoint, Django's save machinery and the idmapper's post-save hooks: about
+0.25 ms apiece, a sixth of what a whole ``look`` costs the server (issue 13).
+
+The log's row is the plugin's own table (its own model and migrations; nothing of Evennia's
+watches it), so it is always one plain parameterised INSERT inside the command's
+transaction (the same SQL on SQLite and PostgreSQL): issue 32, a host game with every
+override off pays no ORM machinery for it either.
+
+The sheet's Attribute is Evennia's table: written as one plain UPDATE only with
+``WODCOMBAT_PLAIN_WRITES`` on, telling what Evennia's save would tell others (the monitor
+handler: a client watching an Attribute). That writes behind Evennia's back, so it is
+opt-in (issue 27): off, the value goes through ``Attribute.value``, which Evennia keeps
+working across its versions. The sheet cache's own bookkeeping is ``SheetAdapter.save``'s
+(wodcombat/typeclasses/sheets.py) either way.
 """
 
 from __future__ import annotations
@@ -47,22 +51,13 @@ _INSERT = (f"INSERT INTO {_LOG_TABLE} ({', '.join(_LOG_FIELDS)}) "
            f"VALUES ({', '.join(['%s'] * len(_LOG_FIELDS))})")
 
 
-def sql_insert_record(combat: str, first_seq: int, last_seq: int, turn: int, records: str,
-                      undo: str, state: str = "") -> None:
+def insert_record(combat: str, first_seq: int, last_seq: int, turn: int, records: str,
+                  undo: str, state: str = "") -> None:
     """Append one log row (the table's own columns, in ``_LOG_FIELDS`` order)."""
     with connection.cursor() as cur:
         cur.execute(_INSERT, [combat, first_seq, last_seq, turn, records, undo, state])
 
 
-def orm_insert_record(combat: str, first_seq: int, last_seq: int, turn: int, records: str,
-                      undo: str, state: str = "") -> None:
-    """``sql_insert_record`` through the ORM."""
-    CombatRecord.objects.create(combat=combat, first_seq=first_seq, last_seq=last_seq,
-                                turn=turn, records=records, undo=undo, state=state)
-
-
-# Read once, at import; callers look the names up here at each call.
-if overrides.enabled(overrides.PLAIN_WRITES):
-    update_text, insert_record = sql_update_text, sql_insert_record
-else:
-    update_text, insert_record = orm_update_text, orm_insert_record
+# Read once, at import; callers look the name up here at each call.
+update_text = (sql_update_text if overrides.enabled(overrides.PLAIN_WRITES)
+               else orm_update_text)

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import re
 
+from django.db.models.signals import post_delete, post_save
+from evennia.typeclasses.attributes import Attribute
+
 #: the Attribute on the Account; absent is off
 ATTR = "wod_screenreader"
 
@@ -28,9 +31,38 @@ def account_of(obj):
     return obj.account
 
 
+#: bumped whenever such an Attribute is written or deleted anywhere (its own save and delete
+#: signals: this module's setter, staff, a test's cleanup): an account's setting is read from
+#: its Attribute once per change, not once per message (issue 32: a fight's command asked
+#: the Attribute handler once per reader, about a twentieth of a declaration's server time)
+_epoch = [0]
+
+
+def _on_attribute_write(sender, instance, **kwargs):
+    if instance.db_key == ATTR:
+        _epoch[0] += 1
+
+
+post_save.connect(_on_attribute_write, sender=Attribute, dispatch_uid="wod_reader_saved")
+post_delete.connect(_on_attribute_write, sender=Attribute, dispatch_uid="wod_reader_deleted")
+
+
 def is_on(obj) -> bool:
-    account = account_of(obj)
-    return bool(account is not None and account.attributes.get(ATTR))
+    """Whether ``obj`` (an Account, or a character someone plays) reads in this mode. The
+    answer is kept on ``obj`` with the epoch and the account it was read for (a character
+    puppeted by another account asks again): a fight tells each reader every command."""
+    if hasattr(obj, "puppet_object"):
+        account_id = obj.id
+    elif obj is None or not obj.sessions.count():  # nobody reads it: asked of the cache
+        return False
+    else:
+        account_id = obj.db_account_id
+    kept = getattr(obj, "_wod_reader", None)
+    if kept is None or kept[0] != _epoch[0] or kept[1] != account_id:
+        account = account_of(obj)
+        on = bool(account is not None and account.attributes.get(ATTR))
+        kept = obj._wod_reader = (_epoch[0], account_id, on)
+    return kept[2]
 
 
 def set_on(account, on: bool) -> None:
