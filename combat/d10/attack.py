@@ -30,6 +30,7 @@ from ..core.memo import SIZE as MEMO_SIZE
 from ..core.maneuvers import (
     COVER,
     PACES,
+    ROLL,
     Damage,
     Location,
     Maneuver,
@@ -296,14 +297,14 @@ def substitution_difficulty(ruleset, stated: str, used: str) -> int:
     ``traits.secondary_of``). Unrelated abilities cannot stand in for each other."""
     if used == stated:
         return 0
-    sub = tables(ruleset).attacks.get("substitution") or {}
-    if not sub.get("derived", True):  # v20: no DICE-06 house rule
+    sub = tables(ruleset).attacks["substitution"]
+    if not sub["derived"]:  # v20: no DICE-06 house rule
         raise IllegalAction(f"This ruleset has no ability substitution: roll {stated}.")
     secondary_of = ruleset.traits.secondary_of
     if stated in secondary_of.get(used, ()):
-        return sub.get("secondary_for_primary", -1)
+        return sub["secondary_for_primary"]
     if used in secondary_of.get(stated, ()):
-        return sub.get("primary_for_secondary", 1)
+        return sub["primary_for_secondary"]
     raise IllegalAction(f"{used} is not related to {stated}; it cannot be rolled in its place.")
 
 
@@ -314,8 +315,8 @@ def _roll_terms(ruleset, sheet, row: dict, attribute: str, wanted: str | None, w
     catalog = ruleset.traits
     stated = row["ability"]
     options = [(stated, 0, "")]
-    derived = (tables(ruleset).attacks.get("substitution") or {}).get("derived", True)
-    for alt in row.get("alternatives", ()):
+    derived = tables(ruleset).attacks["substitution"]["derived"]
+    for alt in row["alternatives"]:
         used = alt["ability"]
         if "difficulty" not in alt and not derived:
             continue  # v20: only substitutions a rule states explicitly (no DICE-06)
@@ -343,7 +344,7 @@ def _roll_terms(ruleset, sheet, row: dict, attribute: str, wanted: str | None, w
     else:
         # DICE-07: no rating in any allowed ability: the bare attribute.
         terms = ((attribute, attr),)
-        missing = row.get("missing_difficulty", 0)
+        missing = row["missing_difficulty"]
         names = " or ".join(o[0] for o in options)
         mods.append(Modifier(f"no {names}: {attribute} alone", difficulty=missing))
         traits = (attribute,)
@@ -406,12 +407,12 @@ def armor_penalty(ruleset, sheet, roll_kind: str) -> Modifier | None:
     if not sheet.armor:
         return None
     t = tables(ruleset)
-    if roll_kind not in t.armor_rules.get("penalty_applies_to", ("attack",)):
+    if roll_kind not in t.armor_rules["penalty_applies_to"]:
         return None
     armor = t.armor(sheet.armor)
     if not armor.penalty:
         return None
-    if t.armor_rules.get("penalty_as", "difficulty") == "dice":
+    if t.armor_rules["penalty_as"] == "dice":
         return Modifier(f"armor ({armor.name})", dice=-armor.penalty)
     return Modifier(f"armor ({armor.name})", difficulty=armor.penalty)
 
@@ -427,7 +428,7 @@ def _waived(ruleset, sheet, waiver: dict | None) -> bool:
         word = waiver["specialty_named"].lower()
         if any(word in str(text).lower() for text in sheet.specialties.values()):
             return True
-    if "trait" in waiver and _rating(ruleset, sheet, waiver["trait"]) >= waiver.get("at_least", 1):
+    if "trait" in waiver and _rating(ruleset, sheet, waiver["trait"]) >= waiver["at_least"]:
         return True
     return False
 
@@ -435,18 +436,18 @@ def _waived(ruleset, sheet, waiver: dict | None) -> bool:
 def thrown_max_range(ruleset, sheet, weapon: Weapon) -> int:
     """ATK-06: 5 x Strength yards for up to 3 lb, -5 yards per 2 lb more (whole steps), at
     least 1 yard; an object the thrower cannot lift cannot be thrown."""
-    th = tables(ruleset).attacks.get("throwing") or {}
+    th = tables(ruleset).attacks["throwing"]
     strength = _rating(ruleset, sheet, "Strength")
-    lift = th.get("lift_lb_by_strength") or ()
+    lift = th["lift_lb_by_strength"]
     if lift:
         can_lift = lift[min(strength, len(lift) - 1)]
         if weapon.weight_lb > can_lift:
             raise IllegalAction(f"You cannot lift {weapon.name} ({weapon.weight_lb} lb; Strength "
                                 f"{strength} lifts {can_lift} lb), so you cannot throw it.")
-    yards = th.get("yards_per_strength", 5) * strength
-    extra = max(0, weapon.weight_lb - th.get("full_range_up_to_lb", 3))
-    yards -= (extra // th.get("step_lb", 2)) * th.get("yards_lost_per_step", 5)
-    return max(th.get("min_yards", 1), yards)
+    yards = th["yards_per_strength"] * strength
+    extra = max(0, weapon.weight_lb - th["full_range_up_to_lb"])
+    yards -= (extra // th["step_lb"]) * th["yards_lost_per_step"]
+    return max(th["min_yards"], yards)
 
 
 # ================================================================ the attack plan
@@ -485,22 +486,22 @@ def _natural(ruleset, sheet, ctx: Context, maneuver: Maneuver, intent: Attack):
     t = tables(ruleset)
     man = t.man
     family = ruleset.traits.family(sheet.splat)
-    forms = (man.get("natural_weapons") or {}).get(sheet.race) or {}
+    forms = man["natural_weapons"].get(sheet.race) or {}
     row = forms.get(sheet.form) or forms.get("*") or {}
     if maneuver.natural == "claw":
-        for src in man.get("claw_sources", ()):
+        for src in man["claw_sources"]:
             if src["family"] != family:
                 continue
             if src.get("natural"):
                 if row.get("claw"):
                     return maneuver.damage, src["type"], (), f"{sheet.race} {src['label']}"
                 continue
-            if _rating(ruleset, sheet, src["trait"]) >= src.get("at_least", 1):
+            if _rating(ruleset, sheet, src["trait"]) >= src["at_least"]:
                 return maneuver.damage, src["type"], (), src["label"]
         raise IllegalAction(
             "Only vampires with Feral Claws (Protean 2) or bone spurs (Vicissitude 3) and shifters "
             "in a clawed form can claw. Strike or kick instead.")
-    bite = man.get("bite") or {}
+    bite = man["bite"]
     costs: tuple = ()
     damage = maneuver.damage
     if bite.get("everyone_needs_grapple") and not ctx.grapple:
@@ -509,7 +510,7 @@ def _natural(ruleset, sheet, ctx: Context, maneuver: Maneuver, intent: Attack):
                             "first (+combat/attack <target>=clinch).")
     if family == "vampire":
         locked = ctx.grapple in ("clinch", "hold") or ctx.tackled_last_turn
-        if bite.get("vampire_needs_grapple", True) and not locked:
+        if bite["vampire_needs_grapple"] and not locked:
             raise IllegalAction("A vampire bites only in a clinch or hold, or the turn after a "
                                 "successful tackle. Clinch first (+combat/attack <target>=clinch).")
     elif sheet.race and sheet.race == bite.get("redcap_race"):
@@ -522,11 +523,11 @@ def _natural(ruleset, sheet, ctx: Context, maneuver: Maneuver, intent: Attack):
                                     f"call on the Wyrd; you have none to spend.")
             costs = ((cost["pool"], cost["points"]),)
         damage = Damage.parse(bite["extra_damage"])
-    elif row.get("bite", "none") != "none":
+    elif row.get("bite", "none") != "none":  # no row: this race has no natural weapons
         if row["bite"] == "extra":
             damage = Damage.parse(bite["extra_damage"])
     else:
-        biters = [f"{f}" for f, r in forms.items() if r.get("bite", "none") != "none"]
+        biters = [f"{f}" for f, r in forms.items() if r["bite"] != "none"]
         allowed = (f" A {sheet.race} bites in: {', '.join(biters)}." if biters else "")
         redcaps = ", and Redcaps spending Glamour" if bite.get("redcap_cost") else ""
         raise IllegalAction("You cannot bite now: vampires in a clinch/hold or after a tackle, "
@@ -543,10 +544,10 @@ def _natural(ruleset, sheet, ctx: Context, maneuver: Maneuver, intent: Attack):
     if intent.sever and not (sheet.race and sheet.race == bite.get("redcap_race")):
         raise IllegalAction("Only a Redcap can try to sever a limb with a bite.")
     dtype = maneuver.type
-    agg = bite.get("aggravated_families")
+    agg = bite["aggravated_families"]
     if agg is not None and family not in agg:
         # everyman: "From werewolves and vampires this damage is aggravated": others not.
-        dtype = bite.get("other_type", "lethal")
+        dtype = bite["other_type"]
     return damage, dtype, costs, "bite"
 
 
@@ -631,7 +632,7 @@ def _weapon_and_maneuver(t, attacker, intent: Attack) -> tuple[Weapon | None, Ma
     name = intent.maneuver
     if name == "attack":
         key = weapon.kind if weapon else "unarmed"
-        name = (t.attacks.get("default_maneuver") or {}).get(key, "strike")
+        name = t.attacks["default_maneuver"][key]
     m = t.maneuver(name)
     label = m.name.replace("_", " ")
     if m.weapon == "none" and weapon:
@@ -659,9 +660,9 @@ def _weapon_and_maneuver(t, attacker, intent: Attack) -> tuple[Weapon | None, Ma
 def _check_grapple(t, ctx: Context, m: Maneuver, label: str) -> None:
     """CLOSE-03 clinch / CLOSE-05 hold: what a grapple allows, and what needs one."""
     a_side = ctx.attacker
-    grapples = t.man.get("grapples") or {}
+    grapples = t.man["grapples"]
     if ctx.grapple:
-        allowed = (grapples.get(ctx.grapple) or {}).get("allowed", ())
+        allowed = grapples[ctx.grapple]["allowed"] if ctx.grapple in grapples else ()
         if m.name not in allowed:
             named = ", ".join(str(a).replace("_", " ") for a in allowed)  # as typed: words
             raise IllegalAction(f"In a {ctx.grapple} you may only: {named or '-'}, "
@@ -716,31 +717,30 @@ def _movement_mods(ruleset, attacker, intent: Attack, a_side: Side,
     COMP-05 either side moving faster than a walk."""
     t = tables(ruleset)
     mods: list[Modifier] = []
-    flank = t.man.get("flank") or {}
+    flank = t.man["flank"]
     if intent.position not in ("front", "flank", "rear"):
         raise InputError("Position is front, flank or rear.")
     if intent.position != "front":
         if flank.get("lost_if_target_sees_behind") and t_side.sees_behind:
             pass  # everyman: a target that sees behind loses nothing to a rear attack
         else:
-            n = flank.get("flank_dice", 1) if intent.position == "flank" else flank.get(
-                "rear_dice", 2)
+            n = flank["flank_dice"] if intent.position == "flank" else flank["rear_dice"]
             mods.append(Modifier(f"{intent.position} attack", dice=n))  # MAN-02
     if a_side.moved_yards:  # MAN-04
-        wa = t.movement.get("while_acting") or {}
-        limit = movement_yards(ruleset, attacker, "run") * wa.get("max_percent_of_run", 50) // 100
+        wa = t.movement["while_acting"]
+        limit = movement_yards(ruleset, attacker, "run") * wa["max_percent_of_run"] // 100
         if a_side.moved_yards > limit:
             raise IllegalAction(f"While acting you can move at most {limit} yards (half your "
                                 f"run); you moved {a_side.moved_yards}. Move as a separate action.")
         mods.append(Modifier(f"moved {a_side.moved_yards} yd",
-                             dice=wa.get("dice_per_yard", -1) * a_side.moved_yards))
-    mv = t.comp.get("movement") or {}
+                             dice=wa["dice_per_yard"] * a_side.moved_yards))
+    mv = t.comp["movement"]
     if _faster_than_walk(a_side.speed):  # COMP-05
         mods.append(Modifier(f"attacker moving ({a_side.speed})",
-                             difficulty=mv.get("attacker_faster_than_walk", 1)))
+                             difficulty=mv["attacker_faster_than_walk"]))
     if _faster_than_walk(t_side.speed):
         mods.append(Modifier(f"target moving ({t_side.speed})",
-                             difficulty=mv.get("target_faster_than_walk", 1)))
+                             difficulty=mv["target_faster_than_walk"]))
     return mods
 
 
@@ -749,7 +749,7 @@ def _close_mods(t, ctx: Context, weapon: Weapon | None) -> list[Modifier]:
     longer weapon."""
     a_side, t_side = ctx.attacker, ctx.target
     mods: list[Modifier] = []
-    reach = t.attacks.get("close_reach_yards", 1)
+    reach = t.attacks["close_reach_yards"]
     if ctx.range_yards > reach:
         raise IllegalAction(f"The target is {ctx.range_yards} yards away; close combat needs "
                             f"{reach} yard(s). Move closer first.")
@@ -759,13 +759,13 @@ def _close_mods(t, ctx: Context, weapon: Weapon | None) -> list[Modifier]:
     if ctx.riposte:  # CLOSE-09
         if not weapon or weapon.kind not in ("melee", "thrown"):
             raise IllegalAction("A riposte is an attack with the weapon that parried.")
-        mods.append(Modifier("riposte", dice=t.man.get("riposte_dice", 1)))
+        mods.append(Modifier("riposte", dice=t.man["riposte_dice"]))
     if t_side.weapon:  # CLOSE-13
         theirs = t.weapon(t_side.weapon)
         mine = weapon.length if weapon and weapon.kind in ("melee", "thrown") else 0
         if theirs.kind in ("melee", "thrown") and theirs.length > mine:
             mods.append(Modifier(f"their {theirs.name} is longer",
-                                 dice=t.man.get("weapon_length_dice", -1)))
+                                 dice=t.man["weapon_length_dice"]))
     return mods
 
 
@@ -779,27 +779,26 @@ def _ranged_mods(ruleset, attacker, ctx: Context, weapon: Weapon | None, kind: s
     auto_miss = ""
     mods: list[Modifier] = []
     if weapon:
-        bands = t.ranged.get("range_bands") or {}
+        bands = t.ranged["range_bands"]
         if kind == "thrown":
             maximum = thrown_max_range(ruleset, attacker, weapon)
-            half = (t.attacks.get("throwing") or {}).get("normal_range") == "half"
+            half = t.attacks["throwing"]["normal_range"] == "half"
             normal = maximum // 2 if half else maximum
         else:
             normal = weapon.range
-            maximum = normal * bands.get("miss_beyond_multiple", 2)
+            maximum = normal * bands["miss_beyond_multiple"]
         if ctx.range_yards > maximum:
             auto_miss = (f"the target is {ctx.range_yards} yards away, beyond the "
                          f"{weapon.name}'s maximum of {maximum}")
         elif ctx.range_yards > normal:
             mods.append(Modifier(f"beyond normal range ({normal} yd)",
-                                 difficulty=bands.get("beyond_normal_difficulty", 2)))
-        elif ctx.range_yards <= bands.get("point_blank_yards", 2):
-            mods.append(Modifier("point-blank", difficulty=bands.get("point_blank_difficulty",
-                                                                     -2)))
-    covers = t.ranged.get("cover") or {}
+                                 difficulty=bands["beyond_normal_difficulty"]))
+        elif ctx.range_yards <= bands["point_blank_yards"]:
+            mods.append(Modifier("point-blank", difficulty=bands["point_blank_difficulty"]))
+    covers = t.ranged["cover"]
     cov = covers.get(t_side.cover) or {}
     if cov.get("to_be_hit"):
-        if location and location.part in cov.get("exposed", ()):
+        if location and location.part in cov["exposed"]:
             pass  # MAN-10: aiming at the exposed part bypasses the cover
         else:
             mods.append(Modifier(f"target in {t_side.cover} cover",
@@ -815,7 +814,7 @@ def _off_hand(ruleset, attacker, weapon: Weapon | None, a_side: Side) -> Modifie
     """RNG-09: neither hand's weapon may need both hands; the off hand's difficulty, unless
     the ruleset's waiver holds (Ambidextrous)."""
     t = tables(ruleset)
-    tw = t.ranged.get("two_weapons") or {}
+    tw = t.ranged["two_weapons"]
     if weapon and weapon.two_handed:
         raise IllegalAction(f"The {weapon.name} needs both hands; it cannot be an off-hand "
                             f"weapon.")
@@ -824,7 +823,7 @@ def _off_hand(ruleset, attacker, weapon: Weapon | None, a_side: Side) -> Modifie
         raise IllegalAction(f"Both your hands are on the {main.name}.")
     if _waived(ruleset, attacker, tw.get("off_hand_waived_by")):
         return None
-    return Modifier("off hand", difficulty=tw.get("off_hand_difficulty", 1))
+    return Modifier("off hand", difficulty=tw["off_hand_difficulty"])
 
 
 def _complications(ruleset, ctx: Context, close: bool,
@@ -835,34 +834,32 @@ def _complications(ruleset, ctx: Context, close: bool,
     a_side, t_side = ctx.attacker, ctx.target
     mods: list[Modifier] = []
     comp = tables(ruleset).comp
-    blind = comp.get("blinded") or {}
+    blind = comp["blinded"]
     if "blinded" in a_side.conditions:  # COMP-01 / MAN-12
-        if not close and blind.get("ranged_difficulty", 6) is None:
+        if not close and blind["ranged_difficulty"] is None:
             raise IllegalAction("Blind, you cannot make a ranged attack with any accuracy.")
-        base = blind.get("close_difficulty", 2) if close else blind.get(
-            "ranged_difficulty", 6)
+        base = blind["close_difficulty"] if close else blind["ranged_difficulty"]
         pen, why = _blind_penalty(ruleset, a_side, base, close)
         mods.append(Modifier(why, difficulty=pen))
     if "blinded" in t_side.conditions:
-        bonus = blind.get("attacks_on_blinded_dice", 2)
+        bonus = blind["attacks_on_blinded_dice"]
         if close:
             bonus = max(0, bonus - t_side.blind_fight_bonus)
         mods.append(Modifier("target blinded", dice=bonus))
-    imm = comp.get("immobilized") or {}
+    imm = comp["immobilized"]
     min_one = False
     if t_side.conditions & {"immobilized_fully", "staked"}:  # COMP-03
-        if imm.get("full", "min_one_success") == "auto_hit":
+        if imm["full"] == "auto_hit":
             auto_hit = auto_hit or "the target is fully immobilized: automatic hit"
         else:
             min_one = True
     elif "immobilized" in t_side.conditions:
-        mods.append(Modifier("target immobilized", dice=imm.get("partial_dice", 2)))
-    kd = comp.get("knockdown") or {}
+        mods.append(Modifier("target immobilized", dice=imm["partial_dice"]))
+    kd = comp["knockdown"]
     if "prone" in a_side.conditions and close:  # COMP-04
-        mods.append(Modifier("attacking from the ground", dice=kd.get("prone_close_attack_dice",
-                                                                       -2)))
+        mods.append(Modifier("attacking from the ground", dice=kd["prone_close_attack_dice"]))
     if "prone" in t_side.conditions:
-        mods.append(Modifier("target on the ground", dice=kd.get("attacks_on_prone_dice", 2)))
+        mods.append(Modifier("target on the ground", dice=kd["attacks_on_prone_dice"]))
     return mods, auto_hit, min_one
 
 
@@ -870,13 +867,13 @@ def _complications(ruleset, ctx: Context, close: bool,
 def _throwing_mods(t, weapon: Weapon, kind: str) -> list[Modifier]:
     """ATK-04: a weapon used the other way than it is made for (thrown or in melee)."""
     mods: list[Modifier] = []
-    th = t.attacks.get("throwing") or {}
+    th = t.attacks["throwing"]
     if kind == "melee" and weapon.throwing:
         mods.append(Modifier("melee with a weapon made for throwing",
-                             difficulty=th.get("melee_with_throwing_weapon", 1)))
+                             difficulty=th["melee_with_throwing_weapon"]))
     if kind == "thrown" and not weapon.throwing:
         mods.append(Modifier("throwing a weapon made for melee",
-                             difficulty=th.get("throwing_melee_weapon", 1)))
+                             difficulty=th["throwing_melee_weapon"]))
     return mods
 
 
@@ -903,15 +900,15 @@ def _maneuver_effects(ruleset, m: Maneuver, target: _TargetFacts, t_side: Side,
         else:
             effects.append(Effect(e.effect, e.who, value=e.value, difficulty=e.difficulty,
                                   absolute=e.absolute, detail=e.detail))
-    stake = tables(ruleset).targeting.get("stake") or {}
+    stake = tables(ruleset).targeting["stake"]
     if (location and weapon and location.name == stake.get("location")
-            and weapon.name in stake.get("weapons", ())
-            and ruleset.traits.family(target.splat) in stake.get("families", ())):
-        effects.append(Effect("staked_if_damage", "target", value=stake.get("min_damage", 3),
-                              detail=stake.get("effects", "")))  # MAN-11
+            and weapon.name in stake["weapons"]
+            and ruleset.traits.family(target.splat) in stake["families"]):
+        effects.append(Effect("staked_if_damage", "target", value=stake["min_damage"],
+                              detail=stake["effects"]))  # MAN-11
     drain = 0
     if intent.drain:
-        drain = (tables(ruleset).man.get("bite") or {}).get("vampire_drain_max", 3)
+        drain = tables(ruleset).man["bite"]["vampire_drain_max"]
         effects.append(Effect("drain_blood", "target", value=drain))
     return effects, disarm, drain
 
@@ -974,8 +971,8 @@ def _last_mods(ruleset, attacker, intent: Attack, ctx: Context, m: Maneuver,
         for why, d in fera_trait_difficulty(ruleset, attacker, used):
             mods.append(Modifier(why, difficulty=d))
     if intent.sever:
-        sv = (tables(ruleset).man.get("bite") or {}).get("sever") or {}
-        mods.append(Modifier("severing", difficulty=sv.get("difficulty", 3)))
+        sv = tables(ruleset).man["bite"]["sever"]  # _natural refused a bite without it
+        mods.append(Modifier("severing", difficulty=sv["difficulty"]))
     return mods + list(intent.extra) + list(ctx.extra)
 
 
@@ -1071,11 +1068,11 @@ def _outnumbered(man, opponents: int, roll: str) -> Modifier | None:
     """CLOSE-08: +difficulty per attacker on this side's ``roll`` (attack or defense) when two
     or more engage it in close combat, up to the max; ``counts`` says whether the first
     attacker counts too (everyman: "+1 difficulty for each person") or only the extras."""
-    mo = man.get("multiple_opponents") or {}
-    if opponents < 2 or roll not in mo.get("applies_to", ("attack", "defense")):
+    mo = man["multiple_opponents"]
+    if opponents < 2 or roll not in mo["applies_to"]:
         return None
     counted = opponents if mo.get("counts") == "every" else opponents - 1
-    n = min(counted * mo.get("per_extra", 1), mo.get("max", 4))
+    n = min(counted * mo["per_extra"], mo["max"])
     return Modifier(f"{opponents} opponents", difficulty=n)
 
 
@@ -1083,25 +1080,25 @@ def _aim(ruleset, sheet, weapon, kind, intent: Attack, t_side: Side) -> Modifier
     """RNG-01: +1 die a turn up to Perception, +2 once for a scope; the traits each weapon
     kind needs (``ranged.aiming.requires``), and numetal's bans (``forbidden_classes``, the
     target no faster than ``target_max_speed``) where a ruleset has them."""
-    aim = tables(ruleset).ranged.get("aiming") or {}
-    if weapon is None or kind not in (aim.get("requires") or {}):
+    aim = tables(ruleset).ranged["aiming"]
+    if weapon is None or kind not in aim["requires"]:
         raise IllegalAction("Only guns and bows can be aimed.")
     need = aim["requires"][kind]
     if need and not any(_rating(ruleset, sheet, tr) >= n for tr, n in need.items()):
         text = " or ".join(f"{tr} {n}+" for tr, n in need.items())
         raise IllegalAction(f"Aiming a {kind} needs {text}.")
-    if weapon.cls in aim.get("forbidden_classes", ()):
+    if weapon.cls in aim["forbidden_classes"]:
         raise IllegalAction(f"A {weapon.cls} cannot be aimed: fire it instead.")
     top = aim.get("target_max_speed")  # absent: any speed (RNG-01's limit is numetal's)
     if top and SPEEDS.index(t_side.speed) > SPEEDS.index(top):
         raise IllegalAction(f"The target is moving faster than a {top}: aiming is wasted.")
     if intent.aim_turns < 0:
         raise InputError("Aim turns cannot be negative.")
-    cap = _rating(ruleset, sheet, aim.get("max_trait", "Perception"))
-    dice = min(intent.aim_turns * aim.get("dice_per_turn", 1), cap)
+    cap = _rating(ruleset, sheet, aim["max_trait"])
+    dice = min(intent.aim_turns * aim["dice_per_turn"], cap)
     why = f"aimed {intent.aim_turns} turn(s)"
     if (weapon.scope or intent.scope) and intent.aim_turns:
-        dice += aim.get("scope_dice", 2)
+        dice += aim["scope_dice"]
         why += " with a scope"
     return Modifier(why, dice=dice)
 
@@ -1322,7 +1319,7 @@ def _check_block(ruleset, defender, defense: Defense, plan: _Plan, side: Side,
                  can_soak: Callable[[str], bool] | None) -> None:
     """DMG-16: a block against lethal or aggravated damage needs what the ruleset names: the
     soak (``can_soak``), or Fortitude, armor or a weapon (everyman #13)."""
-    rule = tables(ruleset).defenses.get("block_lethal_requires", "soak")
+    rule = tables(ruleset).defenses["block_lethal_requires"]
     ok = rule == "nothing"
     if rule in ("soak_fortitude_armor_or_weapon", "fortitude_armor_or_weapon"):
         ok = (_rating(ruleset, defender, "Fortitude") > 0 or bool(defender.armor)
@@ -1347,14 +1344,14 @@ def _dodge(ruleset, defender, defense: Defense, plan: _Plan,
     d = tables(ruleset).defenses
     can_botch = True
     mods: list[Modifier] = []
-    if plan.kind in d.get("dodge_ranged_kinds", ("firearm",)):
-        if d.get("dodge_vs_firearms_requires_cover_or_prone", True) and not (
+    if plan.kind in d["dodge_ranged_kinds"]:
+        if d["dodge_vs_firearms_requires_cover_or_prone"] and not (
                 defense.prone or defense.to_cover):
             raise IllegalAction("Dodging gunfire means diving into cover at least a yard "
                                 "away or dropping prone: declare dodge cover or dodge prone.")
     elif plan.range == "close" and not ctx.room_to_dodge:
         raise IllegalAction("There is no room to bob and weave here; block or parry.")
-    if defender.race and defender.race in d.get("dodge_cannot_botch_races", ()):
+    if defender.race and defender.race in d["dodge_cannot_botch_races"]:
         can_botch = False
     if plan.maneuver.dodge_difficulty:  # RNG-07
         mods.append(Modifier(f"dodging a {plan.maneuver.name}",
@@ -1375,7 +1372,8 @@ def _defense_plan(ruleset, defender, attacker, defense: Defense, plan: _Plan, ct
     if side.conditions & {"immobilized_fully", "staked"}:
         raise IllegalAction("You are fully immobilized and cannot defend.")
     if ctx.grapple:
-        allowed = (t.man.get("grapples") or {}).get(ctx.grapple, {}).get("defenses", ())
+        grapples = t.man["grapples"]
+        allowed = grapples[ctx.grapple]["defenses"] if ctx.grapple in grapples else ()
         if kind not in allowed:
             raise IllegalAction(f"Locked in a {ctx.grapple}, you cannot {kind}; try to escape.")
     elif "grappled" in side.conditions:
@@ -1409,8 +1407,7 @@ def _defense_plan(ruleset, defender, attacker, defense: Defense, plan: _Plan, ct
     if outnumbered:
         mods.append(outnumbered)
     if "blinded" in side.conditions:  # COMP-01
-        blind = t.comp.get("blinded") or {}
-        pen, why = _blind_penalty(ruleset, side, blind.get("defense_difficulty", 2),
+        pen, why = _blind_penalty(ruleset, side, t.comp["blinded"]["defense_difficulty"],
                                   plan.range == "close")
         mods.append(Modifier(why, difficulty=pen))
     used = {name for name, _ in terms}
@@ -1426,7 +1423,7 @@ def _parry_item(ruleset, defender, item: str):
     d = t.defenses
     w = t.known_weapon(item)
     if w is not None:
-        if w.kind not in d.get("parry_weapon_kinds", ("melee",)):
+        if w.kind not in d["parry_weapon_kinds"]:
             raise IllegalAction(f"You cannot parry with a {w.name}; use a melee weapon or a "
                                 f"shield, or dodge.")
         if not _carried(defender, w.name):
@@ -1458,10 +1455,10 @@ def _check_magic_defense(ruleset, attack: Attack, defense: Defense) -> None:
     if mg is None:
         return
     d = tables(ruleset).defenses
-    if mg.lock_on and not d.get("magic_lock_on_defendable", False) and not defense.countermagic:
+    if mg.lock_on and not d["magic_lock_on_defendable"] and not defense.countermagic:
         raise IllegalAction(f"{mg.name} locks onto you: it cannot be dodged, blocked or parried "
                             f"unless something of yours negates it.")
-    if mg.area and not d.get("magic_area_defendable", False):
+    if mg.area and not d["magic_area_defendable"]:
         raise IllegalAction(f"{mg.name} fills an area: the only defense is to get out of it "
                             f"(move as your action).")
 
@@ -1480,13 +1477,13 @@ def _resolve_defense(ruleset, defender, attacker, defense, plan, ctx, faces, rng
     if defense.kind == "parry" and pc and roll.successes > attack_successes:  # DMG-17
         item = _parry_item(ruleset, defender, defense.weapon or ctx.target.weapon)
         unarmed = plan.barehanded
-        types = pc.get("weapon_types", ("lethal", "aggravated"))
+        types = pc["weapon_types"]
         if isinstance(item, Weapon) and (pc["against"] == "any" or unarmed) \
                 and item.type in types:
             extra = roll.successes - attack_successes
             counter = _damage_pool(ruleset, defender, Damage("weapon"), item, "parry")
             counter = counter.plus(Modifier(f"parry beat the attack by {extra}",
-                                            dice=extra * pc.get("dice_per_extra_success", 1)))
+                                            dice=extra * pc["dice_per_extra_success"]))
             ctype = item.type
     return DefenseResult(defense, pool, roll, counter, ctype)
 
@@ -1543,8 +1540,8 @@ def _outcome(ruleset, plan: _Plan, attacker, target, intent: Attack, ctx: Contex
         for e in plan.maneuver.botch_effects:
             effects.append(Effect(e.effect, e.who, value=_rating(ruleset, target, "Stamina"),
                                   detail=e.detail))
-        bow = t.attacks.get("bow") or {}
-        if plan.kind == "bow" and bow.get("botch_snaps_string", True) and after is not None:
+        bow = t.attacks["bow"]
+        if plan.kind == "bow" and bow["botch_snaps_string"] and after is not None:
             after = replace(after, string_ok=False)  # ATK-07
             effects.append(Effect("string_snapped", "attacker", detail=plan.weapon.name))
     # A thrown weapon leaves the hand whether it hits or not.
@@ -1558,17 +1555,15 @@ def _outcome(ruleset, plan: _Plan, attacker, target, intent: Attack, ctx: Contex
         if plan.damage is not None:
             damage = plan.damage
             if net > 1:  # DMG-02: each success beyond the first adds a die
-                per = (ruleset.section("damage") or {}).get("dice_per_extra_success", 1)
+                per = ruleset.section("damage")["dice_per_extra_success"]
                 damage = damage.plus(Modifier("extra successes", dice=(net - 1) * per))
         if plan.sever:  # CLOSE-01 Redcap severing
-            sv = (t.man.get("bite") or {}).get("sever") or {}
-            need = sv.get("successes", 5)
-            if ctx.grapple:
-                need = sv.get("successes_if_grappled", 3)
+            sv = t.man["bite"]["sever"]  # a plan severs only where the ruleset has it
+            need = sv["successes_if_grappled"] if ctx.grapple else sv["successes"]
             if net >= need:
                 effects.append(Effect("severed", "target", detail=intent.location or "limb"))
                 if damage is not None:
-                    damage = damage.plus(Modifier("limb severed", dice=sv.get("damage", 3)))
+                    damage = damage.plus(Modifier("limb severed", dice=sv["damage"]))
         skin = jagged_skin(ruleset, target) if plan.barehanded else None
         if skin:  # PWR-06 Rokea jagged skin
             effects.append(Effect("attacker_damage", "attacker", value=skin[0], detail=skin[1]))
@@ -1580,7 +1575,7 @@ def _outcome(ruleset, plan: _Plan, attacker, target, intent: Attack, ctx: Contex
         rating, stops = armor.rating, armor.stops(plan.source)
         bypass = plan.location is not None and plan.location.bypasses_armor
         unarmored = bypass or not armor.covers_part(part)
-    head_parts = t.targeting.get("head_parts", ("head",))
+    head_parts = t.targeting["head_parts"]
     return AttackResult(
         intent=intent, context=ctx, target=key, maneuver=plan.maneuver.name,
         attack_kind=plan.kind, range=plan.range,
@@ -1668,10 +1663,10 @@ class ReadyResult:
 
 def crossbow_reload_actions(ruleset, sheet) -> int:
     """ATK-08: two actions to reload (one with a crossbow specialty; revised: Archery 4+)."""
-    cb = tables(ruleset).attacks.get("crossbow") or {}
+    cb = tables(ruleset).attacks["crossbow"]
     if _waived(ruleset, sheet, cb.get("fast_reload_by")):
-        return cb.get("fast_reload_actions", 1)
-    return cb.get("reload_actions", 2)
+        return cb["fast_reload_actions"]
+    return cb["reload_actions"]
 
 
 def ready_weapon(ruleset, sheet, weapon: str, state: WeaponState | None, action: str, *,
@@ -1710,10 +1705,10 @@ def ready_weapon(ruleset, sheet, weapon: str, state: WeaponState | None, action:
                                f"{done} of {need} reload actions done")
         raise IllegalAction(f"The {w.name} is not reloaded; guns and crossbows are.")
     if action == "repair":
-        bow = t.attacks.get("bow") or {}
+        bow = t.attacks["bow"]
         if w.kind != "bow" or st.string_ok:
             raise IllegalAction("Only a bow with a snapped string needs this repair.")
-        if bow.get("repair_needs_spare_string", True) and not spare_string:
+        if bow["repair_needs_spare_string"] and not spare_string:
             raise IllegalAction("Repairing the string needs a spare bowstring.")
         rows = bow.get("repair_rolls") or ()
         if not rows:
@@ -1731,7 +1726,7 @@ def ready_weapon(ruleset, sheet, weapon: str, state: WeaponState | None, action:
         terms, mods, _ = _roll_terms(ruleset, sheet, {**row, "missing_difficulty": 1},
                                      row["attribute"], None, "Repair", False)
         mods.append(Modifier(f"{row['ability']} for the repair",
-                             difficulty=row.get("difficulty", 0)))
+                             difficulty=row["difficulty"]))
         mods.append(_wounds(ruleset, sheet, False))
         pool = PoolSpec(terms, (), ruleset.dice.base_difficulty).plus(*[x for x in mods if x])
         roll = count(_need(faces, rng, pool.dice, ruleset.dice.sides), pool.difficulty,
@@ -1770,7 +1765,7 @@ class KnockdownResult:
 
 
 def _reflex_pool(ruleset, sheet, attribute, ability, difficulty, extra_mods, sense=""):
-    row = {"attribute": attribute, "ability": ability, "missing_difficulty": 0}
+    row = ROLL.fill({"attribute": attribute, "ability": ability})  # DICE-07 at the base
     terms, mods, _ = _roll_terms(ruleset, sheet, row, attribute, None, "This roll", False)
     used = {n for n, _ in terms}
     for why, d in fera_trait_difficulty(ruleset, sheet, used, sense):
@@ -1783,22 +1778,20 @@ def knockdown_check(ruleset, sheet, *, difficulty: int = 0, absolute: int | None
                     faces=None, rng: random.Random | None = None) -> KnockdownResult:
     """COMP-04 knockdown roll, Dexterity + Athletics, a reflex (DICE-09: no wound penalty).
     ``difficulty`` is the maneuver's change (sweep +2, tackle +1); ``absolute`` a fixed one."""
-    kd = tables(ruleset).comp.get("knockdown") or {}
+    kd = tables(ruleset).comp["knockdown"]
     # The change from the base difficulty is a named modifier, so the log says why a
     # knockdown is rolled at 7 or 8 (issue 9, defect 26).
     base = ruleset.dice.base_difficulty
     change = (absolute - base) if absolute is not None else difficulty
     why = Modifier("knockdown maneuver", difficulty=change) if change else None
-    pool = _reflex_pool(ruleset, sheet, kd.get("attribute", "Dexterity"),
-                        kd.get("ability", "Athletics"), base, [why])
+    pool = _reflex_pool(ruleset, sheet, kd["attribute"], kd["ability"], base, [why])
     roll = count(_need(faces, rng, pool.dice, ruleset.dice.sides), pool.difficulty, ruleset.dice)
     reflex = ReflexResult("knockdown", pool, roll)
     if roll.successes:
-        return KnockdownResult(reflex, True, kd.get("success_initiative", -2), False, 0, "",
-                               True)
+        return KnockdownResult(reflex, True, kd["success_initiative"], False, 0, "", True)
     if roll.botch:
-        return KnockdownResult(reflex, False, 0, True, kd.get("botch_damage", 1),
-                               kd.get("botch_type", "bashing"), kd.get("botch_soakable", False))
+        return KnockdownResult(reflex, False, 0, True, kd["botch_damage"], kd["botch_type"],
+                               kd["botch_soakable"])
     return KnockdownResult(reflex, False, 0, True, 0, "", True)
 
 
@@ -1807,15 +1800,15 @@ def blind_fighting(ruleset, sheet, *, faces=None, rng: random.Random | None = No
     """COMP-01: Perception + Blind Fighting (a reflex, blindness penalty not applied); the
     first success is worth 1 point, each 2 more another (spent on the own penalty or on the
     bonus to attack you, close combat only)."""
-    bf = (tables(ruleset).comp.get("blinded") or {}).get("blind_fighting") or {}
-    ability = bf.get("ability", "Blind Fighting")
+    bf = tables(ruleset).comp["blinded"]["blind_fighting"]
+    ability = bf["ability"]
     if _rating(ruleset, sheet, ability) < 1:
         raise IllegalAction(f"You have no {ability}.")
-    pool = _reflex_pool(ruleset, sheet, bf.get("attribute", "Perception"), ability,
+    pool = _reflex_pool(ruleset, sheet, bf["attribute"], ability,
                         ruleset.dice.base_difficulty, ())
     roll = count(_need(faces, rng, pool.dice, ruleset.dice.sides), pool.difficulty, ruleset.dice)
     s = roll.successes
-    points = 0 if s < 1 else bf.get("first", 1) + (s - 1) // bf.get("per_extra", 2)
+    points = 0 if s < 1 else bf["first"] + (s - 1) // bf["per_extra"]
     return ReflexResult("blind fighting", pool, roll), points
 
 
@@ -1841,21 +1834,20 @@ def resolve_ambush(ruleset, attacker, target, *, target_side: Side | None = None
     side = target_side or Side(in_combat=False)
     if side.in_combat:
         raise IllegalAction("The target is already in combat and cannot be ambushed.")
-    amb = tables(ruleset).man.get("ambush") or {}
-    arow = amb.get("attacker") or {"attribute": "Dexterity", "ability": "Stealth"}
-    trow = amb.get("target") or {"attribute": "Perception", "ability": "Alertness"}
+    amb = tables(ruleset).man["ambush"]
+    arow, trow = amb["attacker"], amb["target"]
     base = ruleset.dice.base_difficulty
     apool = _reflex_pool(ruleset, attacker, arow["attribute"], arow["ability"], base,
                          [_wounds(ruleset, attacker, ignore_wounds)])
     tpool = _reflex_pool(ruleset, target, trow["attribute"], trow["ability"], base, (),
-                         sense or trow.get("sense", ""))
+                         sense or trow["sense"])
     ar = count(_need(attacker_faces, rng, apool.dice, ruleset.dice.sides), apool.difficulty,
                ruleset.dice)
     tr = count(_need(target_faces, rng, tpool.dice, ruleset.dice.sides), tpool.difficulty,
                ruleset.dice)
     margin = ar.successes - tr.successes
     if margin > 0:
-        bonus = margin if amb.get("bonus_dice", "margin") == "margin" else margin - 1
+        bonus = margin if amb["bonus_dice"] == "margin" else margin - 1
         return AmbushResult(apool, ar, tpool, tr, "free_attack", bonus)
     return AmbushResult(apool, ar, tpool, tr, "attacker_first" if margin == 0 else "spotted", 0)
 

@@ -147,7 +147,8 @@ DAMAGE_SCHEMA = Struct(
             optional={
                 "enemy_hit_by_success": Str(choices=("as_written", "ignore")),
                 "soak_anything_wins": Bool(),
-            }
+            },
+            defaults={"enemy_hit_by_success": "as_written", "soak_anything_wins": False},
         ),
         "dazed": Struct(
             defaults=DAZED_DEFAULTS,
@@ -178,7 +179,8 @@ DAMAGE_SCHEMA = Struct(
     # What a ruleset that leaves these out plays by (rules/core/damage.yaml states them all)
     defaults={"damage_can_botch": False, "dice_per_extra_success": 1, "soak_can_botch": False,
               "penalties_reduce_soak": False, "rage_to_stay_active": 1,
-              "dazed": DAZED_DEFAULTS, "wounds": WOUNDS_DEFAULTS},
+              "dazed": DAZED_DEFAULTS, "wounds": WOUNDS_DEFAULTS, "unsoakable": {},
+              "conversions": {}, "halve_after_soak": {}},
 )
 
 _CELL = Optional(
@@ -199,9 +201,13 @@ SOAK_SCHEMA = Struct(
                 "adds_to": ListOf(_TYPES),
                 "even_when_race_cannot_soak": Bool(),
                 "damaged_at_multiple": Optional(Int(1, 10)),
-            }
+            },
+            # DMG-11: armor adds to every soak, even a race's that soaks nothing, never wears
+            defaults={"adds_to": DAMAGE_TYPES, "even_when_race_cannot_soak": True,
+                      "damaged_at_multiple": None},
         ),
     },
+    defaults={"default_family": "mortal", "armor": {}},
 )
 
 _METAL_CASE = Struct(
@@ -211,6 +217,7 @@ _METAL_CASE = Struct(
 _VULN = Struct(
     required={"metals": MapOf(Str())},
     optional={"confirmed": Bool(), "note": Str(), "ref": Str()},
+    defaults={"confirmed": True, "note": "seed: ?"},
 )
 
 SHIFTERS_SCHEMA = Struct(
@@ -229,6 +236,7 @@ SHIFTERS_SCHEMA = Struct(
         "default_vulnerability": _VULN,
         "vulnerability": MapOf(_VULN),
     },
+    defaults={"default_breed": "homid", "breed_form": {}, "metis_form": {}},
 )
 
 
@@ -457,7 +465,7 @@ def family_of(sheet: Sheet, ruleset) -> str:
 
 def _soak_family(ruleset, family: str) -> str:
     sec = require_section(ruleset, "soak")
-    return family if family in sec["families"] else sec.get("default_family", "mortal")
+    return family if family in sec["families"] else sec["default_family"]
 
 
 def _answers(memo, ruleset) -> dict | None:
@@ -509,7 +517,7 @@ def _shifters(ruleset) -> dict:
 
 
 def _breed(sheet: Sheet, sec: dict) -> str:
-    return (sheet.breed or sec.get("default_breed", "homid")).lower()
+    return (sheet.breed or sec["default_breed"]).lower()
 
 
 def breed_form(sheet: Sheet, ruleset) -> str:
@@ -520,11 +528,11 @@ def breed_form(sheet: Sheet, ruleset) -> str:
     forms = (spec.get("forms") or {}).get(sheet.race) or ()
     if not forms:
         return ""
-    how = (sec.get("breed_form") or {}).get(_breed(sheet, sec), "first")
+    how = sec["breed_form"].get(_breed(sheet, sec), "first")  # a breed not named: first
     if how == "last":
         return forms[-1]
     if how == "metis":
-        return (sec.get("metis_form") or {}).get(sheet.race, forms[len(forms) // 2])
+        return sec["metis_form"].get(sheet.race, forms[len(forms) // 2])  # none: the middle
     return forms[0]
 
 
@@ -546,7 +554,7 @@ def shifter_soak(ruleset, sheet: Sheet, damage_type: str, tags: Iterable[str]) -
     vuln = (sec.get("vulnerability") or {}).get(sheet.race)
     notes = []
     if vuln is None:
-        vuln = sec.get("default_vulnerability") or {"metals": {}}
+        vuln = sec.get("default_vulnerability") or _VULN.fill({"metals": {}})
         if sheet.race:
             notes.append(f"{sheet.race} not in the vulnerability table: default used")
     metal = next((t for t in tags if t in vuln["metals"]), None)
@@ -554,10 +562,10 @@ def shifter_soak(ruleset, sheet: Sheet, damage_type: str, tags: Iterable[str]) -
     if metal:
         case = sec["metal_rules"][vuln["metals"][metal]][where]
         new_type = case["damage_type"] or damage_type
-        if not vuln.get("confirmed", True):
+        if not vuln["confirmed"]:
             notes.append(
                 f"{sheet.race} {metal} vulnerability is a documented default "
-                f"({vuln.get('note', 'seed: ?')})"
+                f"({vuln['note']})"
             )
         stamina = case["stamina"]
         notes.append(
@@ -604,7 +612,7 @@ def _make_plan(ruleset, sheet: Sheet, damage_type: str, tags: tuple[str, ...],
     dtype = damage_type
     notes = []
     # DMG-15: a family may take some sources as another type (vampire: firearms bashing).
-    for rule in (dsec.get("conversions") or {}).get(family, ()):
+    for rule in dsec["conversions"].get(family, ()):  # a family not named converts nothing
         if rule["source"] not in tags:
             continue
         if rule.get("unless") == "head_shot" and head_shot:
@@ -675,16 +683,16 @@ def _soak(
     elif cell is None:
         notes.append(f"{plan.soak_family} cannot soak {plan.damage_type} (DMG-05)")
     # DMG-11: armor adds to soak, unless it does not cover this damage or this body part.
-    armor = sec.get("armor") or {}
+    armor = sec["armor"]
     armor_in = False
     if armor_rating > 0:
         if not armor_applies:
             notes.append("armor does not stop this kind of damage (DMG-11)")
         elif unarmored_part:
             notes.append("an unarmored part was targeted: no armor (DMG-11)")
-        elif plan.damage_type not in armor.get("adds_to", DAMAGE_TYPES):
+        elif plan.damage_type not in armor["adds_to"]:
             notes.append(f"armor does not soak {plan.damage_type} here (DMG-11)")
-        elif not race_can and not armor.get("even_when_race_cannot_soak", True):
+        elif not race_can and not armor["even_when_race_cannot_soak"]:
             notes.append("armor only adds to a soak the race already has (DMG-11)")
         else:
             terms.append(("armor", armor_rating))
@@ -775,10 +783,10 @@ def unsoakable_applies(ruleset, *, enemy_hit_by_success: bool,
     soaks by damage type as usual); against you or an ally, from a failed or mixed-blessing
     action, it applies as written; someone explicitly able to soak any damage still soaks.
     Default (``as_written``): the word always applies. Pass the result as ``unsoakable``."""
-    sec = require_section(ruleset, "damage").get("unsoakable") or {}
-    if victim_soaks_anything and sec.get("soak_anything_wins", False):
+    sec = require_section(ruleset, "damage")["unsoakable"]
+    if victim_soaks_anything and sec["soak_anything_wins"]:
         return False
-    if enemy_hit_by_success and sec.get("enemy_hit_by_success", "as_written") == "ignore":
+    if enemy_hit_by_success and sec["enemy_hit_by_success"] == "ignore":
         return False
     return True
 
@@ -1030,7 +1038,7 @@ def _resolve(ruleset, target: Sheet, request: DamageRequest, rng, memo=None) -> 
     penetrating = rolled - soaked
 
     # DMG-15: bashing applied to a vampire is halved (round down) after the soak roll.
-    halved = plan.damage_type in (dsec.get("halve_after_soak") or {}).get(plan.family, ())
+    halved = plan.damage_type in dsec["halve_after_soak"].get(plan.family, ())
     applied = penetrating // 2 if halved else penetrating
 
     # DMG-14, HLT-02, HLT-03: the track, or a wraith's Corpus instead (revised).
@@ -1053,7 +1061,7 @@ def _resolve(ruleset, target: Sheet, request: DamageRequest, rng, memo=None) -> 
     daze_limit = daze_threshold(ruleset, target)  # COMP-02, on the successes after soak
 
     # DMG-12 (revised): armor damaged by pre-soak damage of at least twice its rating.
-    multiple = (require_section(ruleset, "soak").get("armor") or {}).get("damaged_at_multiple")
+    multiple = require_section(ruleset, "soak")["armor"]["damaged_at_multiple"]
     armor_damaged = bool(multiple and armor_in and rolled >= multiple * request.armor_rating)
 
     return DamageResult(
@@ -1195,7 +1203,7 @@ def check(ruleset) -> list[tuple[str, str]]:
     soak = ruleset.section("soak")
     if soak:
         fams = soak["families"]
-        if soak.get("default_family", "mortal") not in fams:
+        if soak["default_family"] not in fams:
             out.append(("soak.default_family", "is not a family in soak.families"))
         for fam, row in fams.items():
             for t, cell in row.items():
@@ -1210,13 +1218,13 @@ def check(ruleset) -> list[tuple[str, str]]:
                                 f"'{trait}' is not one of its terms",
                             )
                         )
-    dmg = ruleset.section("damage") or {}
+    dmg = ruleset.section("damage") or DAMAGE_SCHEMA.fill({})
     out += _dying_needs_rage_heal(ruleset, dmg)
     known = set(dmg.get("sources") or ())
     for alias, target in (dmg.get("source_aliases") or {}).items():
         if known and target not in known:
             out.append((f"damage.source_aliases.{alias}", f"'{target}' is not in sources"))
-    for fam, rules in (dmg.get("conversions") or {}).items():
+    for fam, rules in dmg["conversions"].items():
         for i, r in enumerate(rules):
             if known and r["source"] not in known:
                 out.append((f"damage.conversions.{fam}[{i}]", f"'{r['source']}' is not in sources"))

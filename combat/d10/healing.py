@@ -105,10 +105,13 @@ HEALING_SCHEMA = Struct(
                 "breed_form_exceptions": ListOf(
                     Struct(
                         required={"race": Str(), "flag": Str()},
-                        optional={"breeds": ListOf(Str())},
+                        optional={"breeds": ListOf(Str())},  # absent: every breed
                     )
                 ),
-            }
+            },
+            # HEAL-03 (W20 p. 256): bashing and lethal, Stamina at 8 under stress
+            defaults={"heals": ("lethal", "bashing"), "breed_form_exceptions": (),
+                      "stress_roll": {"trait": "Stamina", "difficulty": 8}},
         ),
         "rage_heal": Struct(
             optional={
@@ -116,7 +119,10 @@ HEALING_SCHEMA = Struct(
                 "difficulty": Int(1, 100),
                 "from_conditions": ListOf(Str()),
                 "removes": ListOf(Str(choices=DAMAGE_TYPES)),
-            }
+            },
+            # HEAL-04 (W20 p. 356): Rage at 8; every damage type, lightest first
+            defaults={"pool": "Rage", "difficulty": 8, "from_conditions": (),
+                      "removes": DAMAGE_TYPES},
         ),
         "limb_regeneration": Struct(
             optional={
@@ -125,7 +131,10 @@ HEALING_SCHEMA = Struct(
                 "difficulty": Int(1, 100),
                 "difficulty_per_century": Int(-10, 10),
                 "parts": MapOf(Int(0, 50)),
-            }
+            },
+            # HEAL-02 (V20 p. 501): a Willpower point, Stamina at 8, -1 a century of age
+            defaults={"willpower": 1, "trait": "Stamina", "difficulty": 8,
+                      "difficulty_per_century": -1, "parts": {}},
         ),
         "mage": Struct(
             optional={
@@ -133,7 +142,10 @@ HEALING_SCHEMA = Struct(
                 "life_to_heal_self": Optional(Int(0, 10)),
                 "aggravated_cost": MapOf(Int(0, 100)),
                 "aggravated_vulgar": Bool(),
-            }
+            },
+            # HEAL-07: no Life minimum unless a ruleset states one; aggravated is vulgar
+            defaults={"life_to_heal_others": None, "life_to_heal_self": None,
+                      "aggravated_cost": {}, "aggravated_vulgar": True},
         ),
         "changeling": Struct(
             optional={
@@ -146,9 +158,18 @@ HEALING_SCHEMA = Struct(
                 "aggravated_dreaming_per_level": Str(),
                 "chimerical_incapacitated_needs": Str(),
                 "physical_medical_from": Str(),
-            }
+            },
+            # HEAL-06 (C20): half time in a freehold; the Dreaming's own clock
+            defaults={"chimerical": (), "freehold_divisor": 2,
+                      "dreaming_per_level": "15 minutes", "aggravated_minimum": "1 day",
+                      "aggravated_dreaming_per_level": "12 hours",
+                      "chimerical_incapacitated_needs": "freehold"},
         ),
-    }
+    },
+    # A family not named heals with time (HLT-09); a ruleset without mage healing has the
+    # book's (V20 p. 285 / M20) vulgar aggravated healing and no Life minimum.
+    defaults={"heals_by_time": {}, "healers": {}, "healer_by_family": {}, "healer_by_race": {},
+              "mage": {}},
 )
 
 # ---------------------------------------------------------------- time
@@ -406,7 +427,7 @@ def natural_heal_time(sheet: Sheet, ruleset, kind: str) -> HealTime:
     a mortal (W20 p. 256)."""
     kind = parse_damage_type(kind)
     fam = family_of(sheet, ruleset)
-    if not (require_section(ruleset, "healing").get("heals_by_time") or {}).get(fam, True):
+    if not require_section(ruleset, "healing")["heals_by_time"].get(fam, True):  # unnamed: heals
         raise IllegalAction(
             f"A {fam} does not heal with the passing of time; it heals with blood."
         )
@@ -446,17 +467,17 @@ def regenerate_limb(
     if family_of(sheet, ruleset) != "ghoul":
         raise IllegalAction("Only ghouls regrow limbs this way.")
     sec = _stated(ruleset, "limb_regeneration", "limb regrowth")
-    parts = sec.get("parts") or {}
+    parts = sec["parts"]
     key = part.strip().lower()
     if key not in parts:
         raise InputError(f"'{part}' is not a part here: use one of {', '.join(parts)}.")
-    cost = {"Willpower": sec.get("willpower", 1), "Blood": parts[key]}
+    cost = {"Willpower": sec["willpower"], "Blood": parts[key]}
     paid = pay_costs(sheet, cost, f"regrow a {key}")
     rules = ruleset.dice
-    difficulty = sec.get("difficulty", 8) + sec.get("difficulty_per_century", -1) * (
+    difficulty = sec["difficulty"] + sec["difficulty_per_century"] * (
         max(0, age_years) // 100
     )
-    pool = sheet.rating(ruleset.traits, sec.get("trait", "Stamina"))
+    pool = sheet.rating(ruleset.traits, sec["trait"])
     roll = dicemod.count(
         faces_for(faces, pool, rng, rules.sides, "regeneration"), difficulty, rules
     )
@@ -492,7 +513,7 @@ def regenerate(
             "A botched regeneration roll stops healing until you rest."
         )
     track = _track(sheet, ruleset)
-    kind = _regenerated_kind(track, tuple(sec.get("heals") or ("lethal", "bashing")), row, kind)
+    kind = _regenerated_kind(track, tuple(sec["heals"]), row, kind)
     roll = None
     out_flags: set[str] = set()
     n = min(row["levels_per_turn"] or 1, getattr(track, kind))
@@ -540,7 +561,7 @@ def _check_breed_form(sheet: Sheet, sec: Mapping, given: frozenset[str]) -> None
     breed = sheet.breed or "homid"
     saved = any(
         e["race"] == sheet.race and breed in e.get("breeds", (breed,)) and e["flag"] in given
-        for e in sec.get("breed_form_exceptions") or ()
+        for e in sec["breed_form_exceptions"]
     )
     if not saved:
         raise IllegalAction(
@@ -571,7 +592,7 @@ def _regenerated_kind(track: HealthTrack, heals: tuple[str, ...], row: Mapping,
 
 def _stress_roll(sheet: Sheet, ruleset, sec: Mapping, faces, rng):
     """HEAL-03: in combat or other stress, the reflex roll (Stamina at 8) before healing."""
-    stress = sec.get("stress_roll") or {"trait": "Stamina", "difficulty": 8}
+    stress = sec["stress_roll"]
     rules = ruleset.dice
     pool = sheet.rating(ruleset.traits, stress["trait"])
     return dicemod.count(
@@ -592,8 +613,8 @@ def rage_heal(
     success is a level counted back from Incapacitated (3 successes: Wounded, whatever the
     damage was); it can avoid death this way and starts next turn in berserk frenzy."""
     sec = _stated(ruleset, "rage_heal", "Rage-healing")
-    pool_name = sec.get("pool", "Rage")
-    allowed = sec.get("from_conditions") or ()
+    pool_name = sec["pool"]
+    allowed = sec["from_conditions"]
     if condition not in allowed:
         raise IllegalAction(
             "Rage-healing is only for a shifter past Incapacitated "
@@ -606,13 +627,13 @@ def rage_heal(
         raise IllegalAction(f"Rage-healing needs {pool_name} to roll; there is none.")
     rules = ruleset.dice
     roll = dicemod.count(
-        faces_for(faces, rage.current, rng, rules.sides, pool_name), sec.get("difficulty", 8), rules
+        faces_for(faces, rage.current, rng, rules.sides, pool_name), sec["difficulty"], rules
     )
     track = _track(sheet, ruleset)
     target = max(0, track.capacity - roll.successes)
     to_remove = max(0, track.damage - target) if roll.successes else 0
     healed: dict[str, int] = {}
-    for kind in sec.get("removes") or DAMAGE_TYPES:  # lightest marks first
+    for kind in sec["removes"]:  # lightest marks first
         n = min(to_remove, getattr(track, kind))
         if n:
             healed[kind] = n
@@ -650,7 +671,7 @@ def mage_heal(
     kind = parse_damage_type(kind)
     if levels < 1:
         raise InputError("Heal how many levels? e.g. levels=1.")
-    sec = require_section(ruleset, "healing").get("mage") or {}
+    sec = require_section(ruleset, "healing")["mage"]
     if family_of(caster, ruleset) != "mage":
         raise IllegalAction("Only a mage heals with the Life sphere.")
     other = target is not None
@@ -666,8 +687,8 @@ def mage_heal(
     cost: dict[str, int] = {}
     flags: set[str] = set()
     if kind == "aggravated":
-        cost = {p: n * levels for p, n in (sec.get("aggravated_cost") or {}).items()}
-        if sec.get("aggravated_vulgar", True):
+        cost = {p: n * levels for p, n in sec["aggravated_cost"].items()}
+        if sec["aggravated_vulgar"]:
             flags.add("vulgar")
     payer = pay_costs(caster, cost, "heal aggravated wounds") if cost else caster
     healed = {kind: levels}
@@ -722,31 +743,31 @@ def changeling_heal_time(
     index = track.damage - 1
     levels = require_section(ruleset, "health")["levels"]
     level = levels[index]
-    table = sec.get("chimerical") or ()
+    table = sec["chimerical"]
     row = table[index] if index < len(table) else table[-1]
-    divisor = sec.get("freehold_divisor", 2)
+    divisor = sec["freehold_divisor"]
     needs = None
     notes: list[str] = []
     if kind == "aggravated":
         if place == "dreaming":
-            text = sec.get("aggravated_dreaming_per_level", "12 hours")
+            text = sec["aggravated_dreaming_per_level"]
             return HealTime(text, minutes(text))
         total = minutes(level["heal_lethal"])
         if place == "freehold":
             total //= divisor
             notes.append("halved in a freehold or glade")
-        total = max(total, minutes(sec.get("aggravated_minimum", "1 day")))
+        total = max(total, minutes(sec["aggravated_minimum"]))
         return HealTime(show_minutes(total), total, None, tuple(notes))
     if chimerical:
         if place == "dreaming":
-            text = sec.get("dreaming_per_level", "15 minutes")
+            text = sec["dreaming_per_level"]
             return HealTime(text, minutes(text), None, ("in the Dreaming",))
         total = minutes(row[kind])
         if place == "freehold":
             total //= divisor
             notes.append("halved in a freehold or glade")
         elif level["name"] == levels[-1]["name"]:
-            needs = sec.get("chimerical_incapacitated_needs", "freehold")
+            needs = sec["chimerical_incapacitated_needs"]
         return HealTime(show_minutes(total), total, needs, tuple(notes))
     if place == "freehold":
         text = row[kind]

@@ -40,6 +40,7 @@ from ..core.values import replace
 # ---------------------------------------------------------------- schemas
 
 _RULE = {"rule": Str(), "ref": Str()}
+_RULE_DEFAULT = {"rule": "PWR"}  # a row without its rule ID: named by the family of rules
 
 POWERS_SCHEMA = Struct(
     optional={
@@ -49,6 +50,7 @@ POWERS_SCHEMA = Struct(
             Struct(
                 required={"by": Str(("generation", "trait")), "families": ListOf(Str())},
                 optional={"trait": Str(), **_RULE},
+                defaults={"trait": "Stamina", **_RULE_DEFAULT},  # PWR-02: Stamina a turn
             )
         ),
         "carry_over": Struct(
@@ -69,6 +71,7 @@ POWERS_SCHEMA = Struct(
                     "one_action_waives": Bool(),
                     **_RULE,
                 },
+                defaults=_RULE_DEFAULT,
             )
         ),
         "effects": Struct(
@@ -83,14 +86,17 @@ POWERS_SCHEMA = Struct(
                             "max_in_effect": Str(),
                             **_RULE,
                         },
+                        defaults=_RULE_DEFAULT,
                     )
                 ),
             }
         ),
         "durations": Struct(
-            optional={"default_turns": Int(1, 100), "next_turn": ListOf(Str()), "rule": Str()}
+            optional={"default_turns": Int(1, 100), "next_turn": ListOf(Str()), "rule": Str()},
+            defaults={"default_turns": 1, "next_turn": ()},  # PWR-05: one turn
         ),
-    }
+    },
+    defaults={"disabled": (), "caps": {}, "durations": {}},
 )
 
 WOUND_MOVEMENT_SCHEMA = Struct(
@@ -98,7 +104,8 @@ WOUND_MOVEMENT_SCHEMA = Struct(
         "source": Str(),
         "enabled": Bool(),
         "moves": MapOf(Struct(optional={"percent": Int(0, 100), "max_pace": Str()})),
-    }
+    },
+    defaults={"enabled": True, "moves": {}},  # HLT-07: wounds slow a character
 )
 
 SCHEMAS = {"powers": POWERS_SCHEMA, "wound_movement": WOUND_MOVEMENT_SCHEMA}
@@ -111,13 +118,13 @@ def _key(name: str) -> str:
 
 
 def _sec(ruleset) -> dict:
-    return ruleset.section("powers") or {}
+    return ruleset.section("powers") or POWERS_SCHEMA.fill({})
 
 
 def _on(ruleset, row: Mapping | None) -> bool:
     """A table row is in force unless its rule ID is listed under powers.disabled (a child
     ruleset switches whole rules off there: lists replace, so it states the full list)."""
-    return row is not None and row.get("rule") not in (_sec(ruleset).get("disabled") or ())
+    return row is not None and row.get("rule") not in _sec(ruleset)["disabled"]
 
 
 # ---------------------------------------------------------------- the per-turn tally
@@ -204,14 +211,14 @@ def _has(sheet: Sheet, ruleset, name: str, minimum: int, has: Iterable[str]) -> 
 
 def _cap(sheet: Sheet, ruleset, pool: str) -> tuple[int | None, str, dict | None]:
     """(cap, why, row) for spending ``pool`` in one turn; cap None = no cap."""
-    row = (_sec(ruleset).get("caps") or {}).get(pool)
+    row = _sec(ruleset)["caps"].get(pool)
     if not _on(ruleset, row) or family_of(sheet, ruleset) not in row["families"]:
         return None, "", None
-    ref = row.get("rule", "PWR")  # the rule (stripped for players); its source is in the YAML
+    ref = row["rule"]  # the rule (stripped for players); its source is in the YAML
     if row["by"] == "generation":
         cap = blood_per_turn(sheet, ruleset)
         return cap, f"generation {sheet.generation} spends at most {cap} {pool} a turn ({ref})", row
-    trait = row.get("trait", "Stamina")
+    trait = row["trait"]
     cap = sheet.rating(ruleset.traits, trait)
     return cap, f"{pool} a turn is capped by {trait} {cap} ({ref})", row
 
@@ -298,7 +305,7 @@ def _check_exclusive(ruleset, sheet: Sheet, spending: TurnSpending, pool: str,
         ways += [f"{n} {m}+" if m > 1 else n for n, m in waivers.items()]
         raise IllegalAction(
             f"You can't spend {pair['pools'][0]} and {pair['pools'][1]} in the same turn "
-            f"({pair.get('rule', 'PWR')}): {spending.spent[other]} "
+            f"({pair['rule']}): {spending.spent[other]} "
             f"{other} already spent this turn. Allowed: {', '.join(ways[:-1])} or {ways[-1]}."
         )
 
@@ -374,7 +381,7 @@ def check_effect(
     limit = (sec.get("limits") or {}).get(counter)
     if not _on(ruleset, limit):
         return spending
-    ref = limit.get("rule", "PWR")
+    ref = limit["rule"]
     label = limit.get("label", counter)
     slot = f"{counter}:{_key(item) or _key(found)}" if limit.get("per_item") else counter
     used = spending.effects.get(slot, 0)
@@ -449,12 +456,12 @@ class Effect:
 def effect_for(ruleset, name: str, turn: int, *, lasts: int | None = 0, kind: str = "") -> Effect:
     """PWR-05: an effect used on ``turn``; ``lasts`` 0 = the ruleset's default (one turn),
     None = until ended. Powers listed under durations.next_turn act in the next turn."""
-    dur = _sec(ruleset).get("durations") or {}
+    dur = _sec(ruleset)["durations"]
     if lasts == 0:
-        lasts = dur.get("default_turns", 1)
+        lasts = dur["default_turns"]
     elif lasts is not None and lasts < 0:
         raise InputError("An effect lasts 1 or more turns (or until ended).")
-    nxt = _key(name) in {_key(n) for n in dur.get("next_turn") or ()}
+    nxt = _key(name) in {_key(n) for n in dur["next_turn"]}
     return Effect(name, turn, lasts, nxt, kind)
 
 
@@ -500,10 +507,10 @@ def movement_limit(
         raise InputError(f"Move how far? '{wanted_yards}' is not a number of yards (0 or more).")
     t = tables(ruleset)
     mode = _key(mode)
-    wa = t.movement.get("while_acting") or {}
+    wa = t.movement["while_acting"]
     if mode == ACTING:
         run = movement_yards(ruleset, sheet, "run", all_fours)
-        pace_yards = run * wa.get("max_percent_of_run", 50) // 100
+        pace_yards = run * wa["max_percent_of_run"] // 100
         pace_for_wounds = pace_yards
     else:
         if mode not in t.movement["paces"]:
@@ -516,13 +523,13 @@ def movement_limit(
     track = track_of(sheet, ruleset)
     lv = track.level
     level = track.level_name
-    wm = ruleset.section("wound_movement") or {}
+    wm = ruleset.section("wound_movement") or WOUND_MOVEMENT_SCHEMA.fill({})
     yards, move, why = pace_yards, "full", ""
-    if lv is not None and wm.get("enabled", True):
+    if lv is not None and wm["enabled"]:
         raw = require_section(ruleset, "health")["levels"][track.damage - 1]
         move = raw.get("move", "full")
         cap = raw.get("move_yards")
-        row = (wm.get("moves") or {}).get(move) or {}
+        row = wm["moves"].get(move) or {}  # a move the table does not name: no limit
         if cap is not None:
             yards = min(pace_for_wounds, cap)
             why = f"{level}: {move}, at most {cap} yards a turn" if cap else f"{level}: {move}"
@@ -545,7 +552,7 @@ def movement_limit(
             f"Too far: you move at most {pace_yards} yards {what}; you asked "
             f"for {wanted_yards}. Move {pace_yards} or less, or faster."
         )
-    dice = wa.get("dice_per_yard", -1) * wanted_yards if mode == ACTING else 0
+    dice = wa["dice_per_yard"] * wanted_yards if mode == ACTING else 0
     return MoveLimit("HLT-07", mode, wanted_yards, yards, pace_yards, level, move, dice)
 
 
