@@ -588,13 +588,13 @@ def check(ruleset) -> list[tuple[str, str]]:
     for name, row in (eff.get("limits") or {}).items():
         if row.get("max_in_effect") and row["max_in_effect"] not in cat.pools:
             out.append((f"powers.effects.limits.{name}.max_in_effect", "is not in pools"))
-    wm = ruleset.section("wound_movement") or {}
-    moves = wm.get("moves") or {}
+    wm = ruleset.section("wound_movement") or WOUND_MOVEMENT_SCHEMA.fill({"enabled": False})
+    moves = wm["moves"]
     paces = (ruleset.section("movement") or {}).get("paces") or {}
     for name, row in moves.items():
         if row.get("max_pace") and row["max_pace"] not in paces:
             out.append((f"wound_movement.moves.{name}.max_pace", "is not a movement pace"))
-    if wm.get("enabled", False):
+    if wm["enabled"]:  # the schema's default, as move_limit plays it
         for i, lv in enumerate((ruleset.section("health") or {}).get("levels") or ()):
             if lv.get("move_yards") is None and lv.get("move", "full") not in moves:
                 out.append(

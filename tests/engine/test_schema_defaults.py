@@ -19,6 +19,7 @@ from wodcombat.combat.core.maneuvers import (
 from wodcombat.combat.core.sheet import Sheet
 from wodcombat.combat.d10.attack import knockdown_check
 from wodcombat.combat.d10.kiss_rules import KISS_SCHEMA
+from wodcombat.combat.core.errors import RulesError
 from wodcombat.combat.rules.ruleset import load_ruleset
 from wodcombat.combat.rules.schema import Struct
 
@@ -101,3 +102,22 @@ def test_HEAL_08_a_partial_table_keeps_what_it_states_and_defaults_the_rest():
                             "levels_per_point": 1, "heals": ("bashing", "lethal"),
                             "one_type_at_a_time": True, "damage_interrupts": True,
                             "keep_pool_when_interrupted": True}
+
+
+@pytest.mark.rule("HLT-07")
+def test_HLT_07_wound_movement_without_enabled_is_checked_as_it_is_played(tmp_path):
+    """HLT-07: a ``wound_movement`` table that leaves ``enabled`` out is in force (the engine
+    limits movement by it), so the load check holds the health levels' ``move`` words to it
+    too: an unknown word is refused at load, not silently read as no limit."""
+    (tmp_path / "core").symlink_to(RULES / "core", target_is_directory=True)
+    (tmp_path / "house").mkdir()
+    (tmp_path / "house" / "ruleset.yaml").write_text(
+        "ruleset:\n  extends: core\n  engine: d10\n  description: house\n"
+        "  switch_off: [wound_movement.enabled]\n")
+    health = (RULES / "core" / "health.yaml").read_text()
+    assert 'move: "walk"' in health
+    (tmp_path / "house" / "health.yaml").write_text(health.replace('move: "walk"',
+                                                                   'move: "limp"'))
+    with pytest.raises(RulesError) as err:
+        load_ruleset(tmp_path, "house")
+    assert "'limp' is not in wound_movement" in str(err.value)
