@@ -3,9 +3,9 @@ complications, movement, time powers, Fera notes, weapons and armor (``rules/*/m
 ``weapons.yaml``, ``armor.yaml``).
 
 This module owns the schemas of those sections and turns the validated plain data into small
-frozen values the resolver (``combat/d10/attack.py``) reads. Nothing here rolls dice. The tables
-of one ruleset are built once and cached (the engine must resolve tens of thousands of attacks
-a second, so per-attack YAML walking is avoided).
+frozen values the attack modules (``combat/d10/attack_*.py``) read. Nothing here rolls dice.
+The tables of one ruleset are built once and cached (the engine must resolve tens of
+thousands of attacks a second, so per-attack YAML walking is avoided).
 """
 
 from __future__ import annotations

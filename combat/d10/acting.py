@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from . import damage as dmg
 from . import scheduler as sch
-from .attack import ready_weapon, resolve_escape
+from .reflex_rolls import resolve_escape
+from .weapon_ready import ready_weapon
 from ..core.values import replace
 from . import change, close, kiss, mending, ranged
 from .fight import OUT_OF_ACTION, Fight, roll_event

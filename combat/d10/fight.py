@@ -13,7 +13,7 @@ from typing import Mapping
 
 from . import damage as dmg
 from . import scheduler as sch
-from .attack import CONDITIONS, Side, WeaponState
+from .attack_values import CONDITIONS, Side, WeaponState
 from ..core.events import Event
 from ..core.errors import IllegalAction, InputError
 from ..core.maneuvers import tables

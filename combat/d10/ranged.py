@@ -20,13 +20,9 @@ changes later (a range, a weapon knocked away) loses the action when acted, neve
 from __future__ import annotations
 
 from . import damage as dmg
-from .attack import (
-    WeaponState,
-    _waived,
-    crossbow_reload_actions,
-    ready_weapon,
-    two_weapons_no_multi_penalty,
-)
+from .attack_mods import _waived
+from .attack_values import WeaponState
+from .weapon_ready import crossbow_reload_actions, ready_weapon, two_weapons_no_multi_penalty
 from ..core.errors import IllegalAction, InputError
 from ..core.maneuvers import Weapon, tables
 from ..core.pools import Modifier

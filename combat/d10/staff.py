@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from . import damage as dmg
 from . import scheduler as sch
-from .attack import CONDITIONS
+from .attack_values import CONDITIONS
 from ..core.conditions import check_turns, known_name
 from ..core.events import Event
 from ..core.errors import IllegalAction, InputError

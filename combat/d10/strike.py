@@ -18,18 +18,16 @@ from __future__ import annotations
 from . import damage as dmg
 from ..core import dice
 from . import scheduler as sch
-from .attack import (
-    Attack,
-    Context,
-    Defense,
+from .attack_resolve import (
     build_attack_pool,
     build_defense_pool,
     disarm_succeeds,
-    knockdown_check,
     resolve_attack,
     resolve_strafe,
     stake_holds,
 )
+from .attack_values import Attack, Context, Defense
+from .reflex_rolls import knockdown_check
 from ..core.errors import IllegalAction
 from ..core.pools import Modifier, PoolSpec
 from ..core.values import replace

@@ -17,25 +17,24 @@ from wodcombat.combat.d10 import healing as H
 from wodcombat.combat.core import maneuvers as M
 from wodcombat.combat.d10 import powers as P
 from wodcombat.combat.d10 import scheduler as S
-from wodcombat.combat.d10.attack import (
-    Attack,
-    Context,
-    Defense,
-    Magic,
-    Side,
-    WeaponState,
-    blind_fighting,
+from wodcombat.combat.d10.attack_resolve import (
     build_attack_pool,
     build_defense_pool,
-    crossbow_reload_actions,
     disarm_succeeds,
-    knockdown_check,
-    ready_weapon,
-    resolve_ambush,
     resolve_attack,
-    resolve_escape,
     resolve_strafe,
     stake_holds,
+)
+from wodcombat.combat.d10.attack_values import Attack, Context, Defense, Magic, Side, WeaponState
+from wodcombat.combat.d10.reflex_rolls import (
+    blind_fighting,
+    knockdown_check,
+    resolve_ambush,
+    resolve_escape,
+)
+from wodcombat.combat.d10.weapon_ready import (
+    crossbow_reload_actions,
+    ready_weapon,
     two_weapons_no_multi_penalty,
 )
 from wodcombat.combat.core.errors import IllegalAction

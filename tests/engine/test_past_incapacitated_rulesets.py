@@ -135,7 +135,7 @@ def test_CLOSE_11_revised_garou_in_crinos_sweeps_with_an_arm():
     """CLOSE-11 revised (issue 31, finding 8): "Garou in Crinos can sweep smaller target with
     arm": the leg sweep's Dexterity + Brawl at +1, Strength damage, knockdown at +2; only a
     Garou in Crinos may (a Homid Garou is told to shift; anyone else to sweep)."""
-    from wodcombat.combat.d10.attack import resolve_attack
+    from wodcombat.combat.d10.attack_resolve import resolve_attack
     from wodcombat.combat.core.errors import IllegalAction
     from tests.engine.d10_checks import A, B, F, atk
 

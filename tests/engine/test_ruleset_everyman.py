@@ -15,18 +15,16 @@ from wodcombat.combat.d10 import damage as D
 from wodcombat.combat.d10 import field_healing as FH
 from wodcombat.combat.d10 import kiss_rules as K
 from wodcombat.combat.d10 import scheduler as S
-from wodcombat.combat.d10.attack import (
-    Context,
-    Defense,
-    Side,
+from wodcombat.combat.d10.attack_resolve import (
     build_attack_pool,
     build_defense_pool,
     disarm_succeeds,
-    knockdown_check,
     resolve_attack,
     resolve_strafe,
-    two_weapons_no_multi_penalty,
 )
+from wodcombat.combat.d10.attack_values import Context, Defense, Side
+from wodcombat.combat.d10.reflex_rolls import knockdown_check
+from wodcombat.combat.d10.weapon_ready import two_weapons_no_multi_penalty
 from wodcombat.combat.core.errors import IllegalAction, InputError
 from wodcombat.combat.rules.ruleset import load_ruleset
 from tests.engine import d10_checks as C
@@ -543,7 +541,7 @@ def test_RNG_07_no_extra_difficulty_to_dodge_a_strafe(rs, nu):
 def test_ATK_07_08_no_specialty_waivers_for_nocking_or_reloading(rs, nu):
     """ATK-07/08: numetal's Archery-specialty nocking waiver and crossbow-specialty one-action
     reload are house rules: every shot nocks, a crossbow reloads in two actions."""
-    from wodcombat.combat.d10.attack import crossbow_reload_actions
+    from wodcombat.combat.d10.weapon_ready import crossbow_reload_actions
     archer = A(Archery=3, specialties={"Archery": "Short bow"})
     with pytest.raises(IllegalAction, match="Nock an arrow"):
         resolve_attack(rs, archer, B(), atk(weapon="Short bow"), Context(range_yards=10),

@@ -19,17 +19,13 @@ from wodcombat.combat.d10 import healing as H
 from wodcombat.combat.core import maneuvers as M
 from wodcombat.combat.d10 import powers as P
 from wodcombat.combat.d10 import scheduler as S
-from wodcombat.combat.d10.attack import (
-    Context,
-    Defense,
-    Side,
-    WeaponState,
+from wodcombat.combat.d10.attack_resolve import (
     build_attack_pool,
     build_defense_pool,
-    crossbow_reload_actions,
-    ready_weapon,
     resolve_attack,
 )
+from wodcombat.combat.d10.attack_values import Context, Defense, Side, WeaponState
+from wodcombat.combat.d10.weapon_ready import crossbow_reload_actions, ready_weapon
 from wodcombat.combat.core.errors import IllegalAction, InputError
 from wodcombat.combat.rules.ruleset import load_library, load_ruleset
 from tests.engine import d10_checks as C

@@ -17,7 +17,7 @@ from wodcombat.combat.core.maneuvers import (
     tables,
 )
 from wodcombat.combat.core.sheet import Sheet
-from wodcombat.combat.d10.attack import knockdown_check
+from wodcombat.combat.d10.reflex_rolls import knockdown_check
 from wodcombat.combat.d10.kiss_rules import KISS_SCHEMA
 from wodcombat.combat.core.errors import RulesError
 from wodcombat.combat.rules.ruleset import load_ruleset
