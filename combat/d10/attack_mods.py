@@ -20,7 +20,7 @@ from ..core.maneuvers import (
 )
 from ..core.pools import Modifier
 from .attack_values import CONDITIONS, SPEEDS, Attack, Context, Side
-from .damage import wound_modifier
+from .wound_penalty import wound_modifier
 
 
 def _need(faces, rng, n: int, sides: int) -> tuple[int, ...]:

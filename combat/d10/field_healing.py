@@ -23,7 +23,9 @@ from __future__ import annotations
 import random
 
 from ..core import dice as dicemod
-from .damage import faces_for, family_of, pay_costs, track_of, wound_modifier
+from .damage import faces_for
+from .damage_tables import family_of, track_of
+from .wound_penalty import pay_costs, wound_modifier
 from ..core.errors import IllegalAction, InputError
 from .healing import HealResult, _heal, _result
 from ..core.health import DAMAGE_TYPES, damage_type as parse_damage_type

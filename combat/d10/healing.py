@@ -36,21 +36,12 @@ from types import MappingProxyType
 from typing import Iterable, Mapping
 
 from ..core import dice as dicemod
-from .damage import (
-    DAMAGE_TYPES,
-    DEAD,
-    DYING,
-    OK,
-    HealthState,
-    faces_for,
-    family_of,
-    in_weak_breed_form,
-    pay_costs,
-    require_section,
-    track_of,
-)
+from .damage import HealthState, faces_for
+from .damage_tables import DEAD, DYING, OK, family_of, require_section, track_of
+from .soak import in_weak_breed_form
+from .wound_penalty import pay_costs
 from ..core.errors import IllegalAction, InputError
-from ..core.health import HealthTrack, damage_type as parse_damage_type
+from ..core.health import DAMAGE_TYPES, HealthTrack, damage_type as parse_damage_type
 from ..rules.schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
 from ..core.sheet import Sheet
 

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from ..core import dice as dicemod
-from .damage import faces_for, family_of
+from .damage import faces_for
+from .damage_tables import family_of
 from ..core.errors import IllegalAction, InputError
 from ..rules.schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
 from ..core.sheet import Pool, Sheet

@@ -23,6 +23,10 @@ track before and after) after the roll it made, if any.
 from __future__ import annotations
 
 from . import damage as dmg
+
+from .damage_tables import DEAD, INCAPACITATED, OK, family_of
+
+from .wound_penalty import spend_to_ignore_wounds
 from . import field_healing as fh
 from . import healing as hl
 from . import powers
@@ -66,7 +70,7 @@ def is_reflex(f: Fight, key: str, a: dict) -> bool:
     how = a["how"]
     if how == "roll":  # HEAL-09: a werewolf's roll "can be done automatically"
         row = ((f.rules.section("field_healing") or {}).get("in_combat") or {}).get(
-            dmg.family_of(f.sheet(key), f.rules))
+            family_of(f.sheet(key), f.rules))
         return bool(row and row.get("reflex"))
     return how in REFLEX
 
@@ -95,7 +99,7 @@ def back_up(f: Fight, key: str) -> None:
     """Healed out of Incapacitated (HLT-02): back in the turn. The worse outcomes past it
     (torpor, reverted, dying ...) are changed only by the rule that heals them (HEAL-04)."""
     c = f.state.get(key)
-    if c.outcome == dmg.INCAPACITATED and not dmg.is_incapacitated(f.sheet(key), f.rules):
+    if c.outcome == INCAPACITATED and not dmg.is_incapacitated(f.sheet(key), f.rules):
         f.put(key, outcome="")
         f.uncondition(key, "incapacitated")
 
@@ -126,14 +130,14 @@ def check_table(f: Fight, key: str, how: str) -> None:
     if table is None or (f.rules.section("healing") or {}).get(table):
         return
     rows = (f.rules.section("field_healing") or {}).get("in_combat") or {}
-    roll = (" In a fight: heal roll." if dmg.family_of(f.sheet(key), f.rules) in rows else "")
+    roll = (" In a fight: heal roll." if family_of(f.sheet(key), f.rules) in rows else "")
     raise IllegalAction(f"This game's rules have no {what}; wounds heal with time "
                         f"(the organizer's +combat/recover).{roll}")
 
 
 def reflex(f: Fight, key: str, a: dict) -> None:
     how = a["how"]
-    if f.state.get(key).outcome == dmg.DEAD:
+    if f.state.get(key).outcome == DEAD:
         raise IllegalAction(f"{f.name(key)} is dead.")
     check_table(f, key, how)
     {"blood": _blood, "aggravated": _aggravated, "regenerate": _regenerate, "rage": _rage,
@@ -218,7 +222,7 @@ def _rage(f: Fight, key: str, a: dict) -> None:
     mark(f, key, RAGE_HEALED)
     f.put_sheet(key, res.sheet)
     new = res.condition or condition
-    if new == dmg.OK:
+    if new == OK:
         f.put(key, outcome="")
         f.uncondition(key, "incapacitated")
     elif new != c.outcome:
@@ -265,7 +269,7 @@ def _life(f: Fight, key: str, a: dict) -> None:
 def _wounds(f: Fight, key: str, a: dict) -> None:
     """HLT-08: a Willpower ignores wound penalties for this turn (not when incapacitated)."""
     sheet = f.sheet(key)
-    paid = dmg.spend_to_ignore_wounds(sheet, f.rules)  # refused once incapacitated
+    paid = spend_to_ignore_wounds(sheet, f.rules)  # refused once incapacitated
     if has(f, key, IGNORING_WOUNDS):
         raise IllegalAction(f"{f.name(key)} already ignores wound penalties this turn.")
     f.put_sheet(key, paid)
@@ -284,7 +288,7 @@ def _stay(f: Fight, key: str, a: dict) -> None:
         f.uncondition(key, STAY_ACTIVE)
         f.emit("stay_active", actor=key, on=False)
         return
-    if dmg.family_of(sheet, f.rules) != "shifter" or "Rage" not in sheet.pools:
+    if family_of(sheet, f.rules) != "shifter" or "Rage" not in sheet.pools:
         raise IllegalAction("Only a shifter with Rage can stay active on Rage.")
     table = (f.rules.section("damage") or {}).get("past_incapacitated") or {}
     if (table.get("shifter") or {}).get("lethal") != "rage_or_revert":
@@ -323,7 +327,7 @@ def check(f: Fight, key: str, a: dict) -> None:
         sec = (f.rules.section("field_healing") or {}).get("demon")
         if not sec:
             raise IllegalAction("This game's rules have no Faith healing.")
-        if dmg.family_of(sheet, f.rules) not in sec.get("families", ()):
+        if family_of(sheet, f.rules) not in sec.get("families", ()):
             raise IllegalAction("Only demons heal by spending Faith.")
         pool = sheet.pools.get(sec["pool"])
         if pool is None or pool.current < 1:
@@ -335,7 +339,7 @@ def check(f: Fight, key: str, a: dict) -> None:
         rows = (f.rules.section("field_healing") or {}).get("in_combat")
         if not rows:
             raise IllegalAction("This game's rules have no in-combat healing roll.")
-        if dmg.family_of(sheet, f.rules) not in rows:
+        if family_of(sheet, f.rules) not in rows:
             raise IllegalAction(f"Only these heal in combat with a roll: {', '.join(rows)}.")
 
 
@@ -369,7 +373,7 @@ def recover(f: Fight, key: str, kind: str, *, place: str = "mundane",
     if place not in PLACES:
         raise InputError(f"'{place}' is not a place: use one of {', '.join(PLACES)}.")
     sheet = f.sheet(key)
-    fam = dmg.family_of(sheet, f.rules)
+    fam = family_of(sheet, f.rules)
     if rested:
         if kind != "aggravated":
             raise InputError("'rested' is for aggravated wounds healed with blood.")

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from .damage import family_of, require_section, track_of
+from .damage_tables import family_of, require_section, track_of
 from ..core.errors import IllegalAction, InputError
 from .healing import blood_per_turn
 from ..core.maneuvers import movement_yards, tables

@@ -19,7 +19,7 @@ changes later (a range, a weapon knocked away) loses the action when acted, neve
 
 from __future__ import annotations
 
-from . import damage as dmg
+from .damage_tables import DEAD
 from .attack_mods import _waived
 from .attack_values import WeaponState
 from .weapon_ready import crossbow_reload_actions, ready_weapon, two_weapons_no_multi_penalty
@@ -247,7 +247,7 @@ def _check_strafe(f: Fight, key: str, a: dict) -> None:
         c = f.state.find(k)
         if k == key:
             raise IllegalAction("You cannot strafe yourself.")
-        if c.outcome == dmg.DEAD:
+        if c.outcome == DEAD:
             raise IllegalAction(f"{c.name} is dead already.")
     spread = spread_yards(f, a["targets"])
     if spread > m.max_spread_yards:

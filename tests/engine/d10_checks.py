@@ -12,6 +12,12 @@ from __future__ import annotations
 import pytest
 
 from wodcombat.combat.d10 import damage as D
+
+from wodcombat.combat.d10 import dazed as DZ
+
+from wodcombat.combat.d10 import soak as SK
+
+from wodcombat.combat.d10 import wound_penalty as WP
 from wodcombat.combat.core import dice as dicemod
 from wodcombat.combat.d10 import healing as H
 from wodcombat.combat.core import maneuvers as M
@@ -184,7 +190,7 @@ def c_DICE_09(rs):
 def c_DICE_10(rs):
     crippled = full(rs, Stamina=3, health={"bashing": 6})
     penalties = (Modifier("multiple actions", dice=-3), Modifier("Fortitude power", dice=1))
-    pool = D.soak_pool(rs, crippled, "bashing", modifiers=penalties)
+    pool = SK.soak_pool(rs, crippled, "bashing", modifiers=penalties)
     assert pool.dice == 4 and pool.dropped == (penalties[0],)
 
 
@@ -343,10 +349,10 @@ def c_DMG_04(rs):
 
 def c_DMG_11(rs):
     mortal = full(rs, Stamina=3)
-    assert D.soak_pool(rs, mortal, "bashing", armor_rating=2).dice == 5
-    assert D.soak_pool(rs, mortal, "lethal", armor_rating=2).dice == 2
-    assert D.soak_pool(rs, mortal, "bashing", armor_rating=2, unarmored_part=True).dice == 3
-    assert D.soak_pool(rs, mortal, "bashing", armor_rating=2, armor_applies=False).dice == 3
+    assert SK.soak_pool(rs, mortal, "bashing", armor_rating=2).dice == 5
+    assert SK.soak_pool(rs, mortal, "lethal", armor_rating=2).dice == 2
+    assert SK.soak_pool(rs, mortal, "bashing", armor_rating=2, unarmored_part=True).dice == 3
+    assert SK.soak_pool(rs, mortal, "bashing", armor_rating=2, armor_applies=False).dice == 3
 
 
 def c_DMG_16(rs):
@@ -383,7 +389,7 @@ def c_HLT_01(rs):
     assert [(lv["name"], lv["penalty"]) for lv in levels] == [
         ("Bruised", 0), ("Hurt", -1), ("Injured", -1), ("Wounded", -2), ("Mauled", -2),
         ("Crippled", -5), ("Incapacitated", None)]
-    assert D.wound_modifier(full(rs, health={"lethal": 6}), rs, "action").dice == -5
+    assert WP.wound_modifier(full(rs, health={"lethal": 6}), rs, "action").dice == -5
 
 
 def c_HLT_02(rs):
@@ -404,11 +410,11 @@ def c_HLT_05(rs):
 
 def c_HLT_06(rs):
     wounded = full(rs, health={"lethal": 4})
-    assert D.wound_modifier(wounded, rs, "action").dice == -2
+    assert WP.wound_modifier(wounded, rs, "action").dice == -2
     for kind in ("reflex", "soak", "damage", "arete"):
-        assert D.wound_modifier(wounded, rs, kind) is None
+        assert WP.wound_modifier(wounded, rs, kind) is None
     with pytest.raises(IllegalAction, match="Incapacitated"):
-        D.wound_modifier(full(rs, "mage", health={"lethal": 7}), rs, "arete")
+        WP.wound_modifier(full(rs, "mage", health={"lethal": 7}), rs, "arete")
 
 
 def c_HLT_07(rs):
@@ -421,11 +427,11 @@ def c_HLT_07(rs):
 
 def c_HLT_08(rs):
     wounded = full(rs, health={"lethal": 6})
-    assert D.wound_modifier(wounded, rs, "action", ignore_wounds=True) is None
-    paid = D.spend_to_ignore_wounds(wounded, rs)
+    assert WP.wound_modifier(wounded, rs, "action", ignore_wounds=True) is None
+    paid = WP.spend_to_ignore_wounds(wounded, rs)
     assert paid.pools["Willpower"].current == wounded.pools["Willpower"].current - 1
     with pytest.raises(IllegalAction, match="Incapacitated"):
-        D.spend_to_ignore_wounds(full(rs, health={"lethal": 7}), rs)
+        WP.spend_to_ignore_wounds(full(rs, health={"lethal": 7}), rs)
 
 
 def c_HLT_09(rs):
@@ -821,7 +827,7 @@ def c_COMP_02(rs):
     assert hit(rs, mortal, 4, "bashing", soak=[9, 2]).dazed is True  # 3 > 2
     assert hit(rs, mortal, 4, "bashing", soak=[9, 9]).dazed is False  # 2 = 2: not over
     vamp = full(rs, "vampire", Stamina=2)
-    assert D.daze_threshold(rs, vamp) == 4
+    assert DZ.daze_threshold(rs, vamp) == 4
 
 
 def c_COMP_03(rs):

@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from wodcombat.combat.d10 import damage as D
+from wodcombat.combat.d10 import soak as SK
+
+from wodcombat.combat.d10 import wound_penalty as WP
 from wodcombat.combat.d10 import field_healing as FH
 from wodcombat.combat.d10 import healing as H
 from wodcombat.combat.core import maneuvers as M
@@ -192,29 +194,29 @@ def test_DMG_05_revised_soak_table(rs, nu):
     demon Stamina / Stamina (apocalyptic) / none; everyone else is "Other" (Stamina against
     bashing only; a chimerical wound on a changeling soaks nothing)."""
     dry = full(rs, "ghoul", Stamina=3, Fortitude=1, pools={"Blood": 0})
-    assert D.soak_pool(rs, dry, "lethal").dice == 4
-    assert D.soak_pool(nu, dry, "lethal").dice == 1  # numetal DMG-06: Stamina needs Vitae
+    assert SK.soak_pool(rs, dry, "lethal").dice == 4
+    assert SK.soak_pool(nu, dry, "lethal").dice == 1  # numetal DMG-06: Stamina needs Vitae
     demon = full(rs, "demon", Stamina=3)
-    assert D.soak_pool(rs, demon, "bashing").dice == 3
-    assert D.soak_pool(rs, demon, "aggravated") is None
+    assert SK.soak_pool(rs, demon, "bashing").dice == 3
+    assert SK.soak_pool(rs, demon, "aggravated") is None
     fae = full(rs, "changeling", Stamina=3)
-    assert D.soak_pool(rs, fae, "lethal", chimerical=True) is None
-    assert D.soak_pool(nu, fae, "lethal", chimerical=True).dice == 3
+    assert SK.soak_pool(rs, fae, "lethal", chimerical=True) is None
+    assert SK.soak_pool(nu, fae, "lethal", chimerical=True).dice == 3
     vamp = full(rs, "vampire", Stamina=2, Fortitude=2)
-    assert [D.soak_pool(rs, vamp, t).dice for t in ("bashing", "lethal", "aggravated")] == [
+    assert [SK.soak_pool(rs, vamp, t).dice for t in ("bashing", "lethal", "aggravated")] == [
         4, 4, 2]
     wolf = full(rs, "shifter", race="Garou", form="Crinos", Stamina=3)
-    assert D.soak_pool(rs, wolf, "lethal").dice == 3
-    assert D.soak_pool(rs, full(rs, "wraith", Stamina=2), "lethal") is None
+    assert SK.soak_pool(rs, wolf, "lethal").dice == 3
+    assert SK.soak_pool(rs, full(rs, "wraith", Stamina=2), "lethal") is None
 
 
 @pytest.mark.rule("DMG-08")
 def test_DMG_08_demon_soaks_lethal_only_in_apocalyptic_form(rs, nu):
     """DMG-08: a demon soaks lethal with Stamina only in apocalyptic form."""
     demon = full(rs, "demon", Stamina=3)
-    assert D.soak_pool(rs, demon, "lethal") is None
-    assert D.soak_pool(rs, demon, "lethal", flags=("apocalyptic_form",)).dice == 3
-    assert D.soak_pool(nu, demon, "lethal", flags=("apocalyptic_form",)) is None
+    assert SK.soak_pool(rs, demon, "lethal") is None
+    assert SK.soak_pool(rs, demon, "lethal", flags=("apocalyptic_form",)).dice == 3
+    assert SK.soak_pool(nu, demon, "lethal", flags=("apocalyptic_form",)) is None
     res = hit(rs, demon, 3, "lethal", faces=[8, 8, 2], soak=[9, 9, 2],
               flags=("apocalyptic_form",))
     assert res.soaked == 2 and res.applied == 0
@@ -235,17 +237,17 @@ def test_DMG_12_armor_damaged_by_twice_its_rating_if_it_applied(rs, nu):
 def test_DMG_13_unsoakable_ignored_against_enemies_hit_by_success(rs, nu):
     """DMG-13: "unsoakable" is ignored for an enemy hit by your successful action, applies as
     written to you or allies from failures; a soak-anything power wins."""
-    assert D.unsoakable_applies(rs, enemy_hit_by_success=True) is False
-    assert D.unsoakable_applies(rs, enemy_hit_by_success=False) is True
-    assert D.unsoakable_applies(rs, enemy_hit_by_success=False, victim_soaks_anything=True) \
+    assert SK.unsoakable_applies(rs, enemy_hit_by_success=True) is False
+    assert SK.unsoakable_applies(rs, enemy_hit_by_success=False) is True
+    assert SK.unsoakable_applies(rs, enemy_hit_by_success=False, victim_soaks_anything=True) \
         is False
-    assert D.unsoakable_applies(nu, enemy_hit_by_success=True) is True
+    assert SK.unsoakable_applies(nu, enemy_hit_by_success=True) is True
     vamp = full(rs, "vampire", Stamina=2, Fortitude=1)
     enemy = hit(rs, vamp, 2, "lethal", soak=[9, 9, 2],
-                unsoakable=D.unsoakable_applies(rs, enemy_hit_by_success=True))
+                unsoakable=SK.unsoakable_applies(rs, enemy_hit_by_success=True))
     assert enemy.soaked == 2 and enemy.applied == 0
     ally = hit(rs, vamp, 2, "lethal",
-               unsoakable=D.unsoakable_applies(rs, enemy_hit_by_success=False))
+               unsoakable=SK.unsoakable_applies(rs, enemy_hit_by_success=False))
     assert ally.soak is None and ally.applied == 2
 
 
@@ -299,11 +301,11 @@ def test_HLT_04_revised_shifter_reverts_on_lethal_or_bashing_then_dies(rs, nu):
 def test_HLT_06_risen_count_only_aggravated(rs, nu):
     """HLT-06 (The Risen p. 50): Risen subtract dice only for aggravated damage."""
     risen = full(rs, "risen", health={"lethal": 4, "aggravated": 1})
-    assert D.wound_modifier(risen, rs, "action") is None  # one agg: Bruised, no penalty
-    assert D.wound_modifier(risen, nu, "action").dice == -2
+    assert WP.wound_modifier(risen, rs, "action") is None  # one agg: Bruised, no penalty
+    assert WP.wound_modifier(risen, nu, "action").dice == -2
     risen2 = full(rs, "risen", health={"aggravated": 2})
-    assert D.wound_modifier(risen2, rs, "action").dice == -1
-    assert D.wound_modifier(full(rs, health={"lethal": 4}), rs, "action").dice == -2
+    assert WP.wound_modifier(risen2, rs, "action").dice == -1
+    assert WP.wound_modifier(full(rs, health={"lethal": 4}), rs, "action").dice == -2
 
 
 @pytest.mark.rule("HLT-09")
