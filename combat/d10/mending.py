@@ -29,6 +29,8 @@ from .damage_tables import DEAD, INCAPACITATED, OK, family_of
 from .wound_penalty import spend_to_ignore_wounds
 from . import field_healing as fh
 from . import healing as hl
+from . import heal_time as ht  # HLT-09, HEAL-07: healing with time
+from . import shifter_healing as sh  # HEAL-03/04
 from . import powers
 from . import scheduler as sch
 from ..core.errors import IllegalAction, InputError
@@ -190,7 +192,7 @@ def _regenerate(f: Fight, key: str, a: dict) -> None:
         raise IllegalAction(f"{f.name(key)} has regenerated this turn already (a level a turn).")
     flags = (SALT_WATER,) if has(f, key, SALT_WATER) else ()
     try:
-        res = hl.regenerate(f.sheet(key), f.rules, kind=_kind(a), stressed=True,
+        res = sh.regenerate(f.sheet(key), f.rules, kind=_kind(a), stressed=True,
                             blocked_until_rest=has(f, key, NO_REGENERATION), flags=flags,
                             rng=f.rng)
     except IllegalAction as why:
@@ -215,7 +217,7 @@ def _rage(f: Fight, key: str, a: dict) -> None:
     c = f.state.get(key)
     sheet = f.sheet(key)
     condition = f.outcome_of(key, sheet)
-    res = hl.rage_heal(sheet, f.rules, condition=condition,
+    res = sh.rage_heal(sheet, f.rules, condition=condition,
                        used_this_scene=has(f, key, RAGE_HEALED), rng=f.rng)
     pool = (f.rules.section("healing").get("rage_heal") or {}).get("pool")
     _roll(f, key, "rage healing", [(pool, sheet.pools[pool].current)], res.roll)
@@ -361,7 +363,7 @@ def act(f: Fight, key: str, action: dict) -> None:
 # ---------------------------------------------------------------- by the clock
 
 
-PLACES = hl.PLACES
+PLACES = ht.PLACES
 
 
 def recover(f: Fight, key: str, kind: str, *, place: str = "mundane",
@@ -384,12 +386,12 @@ def recover(f: Fight, key: str, kind: str, *, place: str = "mundane",
         raise InputError("Time heals one level at a time: +combat/recover <name>=<type>.")
     if fam == "changeling" and (f.rules.section("healing") or {}).get("changeling"):
         # HEAL-07's tables where the ruleset has them; elsewhere the health table (HLT-09).
-        t = hl.changeling_heal_time(sheet, f.rules, kind, chimerical=chimerical, place=place)
+        t = ht.changeling_heal_time(sheet, f.rules, kind, chimerical=chimerical, place=place)
     else:
         if chimerical or place != "mundane":
             raise InputError("Chimerical wounds, freeholds and the Dreaming are for "
                              "changelings.")
-        t = hl.natural_heal_time(sheet, f.rules, kind)
+        t = ht.natural_heal_time(sheet, f.rules, kind)
     before = f.track(key)
     after = before.heal(kind, 1)
     f.put_sheet(key, sheet.with_health(after))

@@ -31,7 +31,7 @@ from typing import Iterable, Mapping
 
 from .damage_tables import family_of, require_section, track_of
 from ..core.errors import IllegalAction, InputError
-from .healing import blood_per_turn
+from .healing_tables import blood_per_turn
 from ..core.maneuvers import movement_yards, tables
 from ..rules.schema import Bool, Int, ListOf, MapOf, Str, Struct
 from ..core.sheet import Sheet

@@ -9,7 +9,7 @@ from . import catalog
 from ..core import dice, health, traits
 from ..core.errors import RuleIssue
 from ..d10 import scheduler as _scheduler  # noqa: E402 (initiative and turn tables)
-from ..d10 import damage_tables as _damage, healing as _healing  # noqa: E402 (damage/heal tables)
+from ..d10 import damage_tables as _damage, healing_tables as _healing  # noqa: E402 (damage/heal tables)
 from ..core import maneuvers as _maneuvers  # noqa: E402 (attack, maneuver, weapon, armor tables)
 from ..spotlight import turns as _spotlight  # noqa: E402 (the spotlight engine's tables, SPOT-xx)
 from ..d10 import powers as _powers  # noqa: E402 (power limits, wound movement)

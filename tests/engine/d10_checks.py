@@ -20,6 +20,8 @@ from wodcombat.combat.d10 import soak as SK
 from wodcombat.combat.d10 import wound_penalty as WP
 from wodcombat.combat.core import dice as dicemod
 from wodcombat.combat.d10 import healing as H
+from wodcombat.combat.d10 import heal_time as HTM
+from wodcombat.combat.d10 import healing_tables as HT
 from wodcombat.combat.core import maneuvers as M
 from wodcombat.combat.d10 import powers as P
 from wodcombat.combat.d10 import scheduler as S
@@ -439,8 +441,8 @@ def c_HLT_09(rs):
     assert [(x["heal_bashing"], x["heal_lethal"]) for x in lv] == [
         ("1 hour", "1 day"), ("1 hour", "3 days"), ("1 hour", "1 week"), ("1 hour", "1 month"),
         ("3 hours", "2 months"), ("6 hours", "3 months"), ("12 hours", "5 months")]
-    t = H.natural_heal_time(full(rs, health={"lethal": 2}), rs, "lethal")
-    assert t.minutes == H.minutes("3 days")
+    t = HTM.natural_heal_time(full(rs, health={"lethal": 2}), rs, "lethal")
+    assert t.minutes == HT.minutes("3 days")
 
 
 # ================================================================ HEAL

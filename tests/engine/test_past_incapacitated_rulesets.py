@@ -19,7 +19,7 @@ from wodcombat.combat.d10 import damage as D
 from wodcombat.combat.d10 import damage_tables as DT
 
 from wodcombat.combat.d10 import wound_penalty as WP
-from wodcombat.combat.d10 import healing as H
+from wodcombat.combat.d10 import shifter_healing as SH
 from wodcombat.combat.rules.ruleset import Ruleset, load_library
 from tests.engine.d10_checks import full, hit
 
@@ -46,7 +46,7 @@ def test_HLT_05_shifter_past_incapacitated_by_aggravated_dies_where_no_rage_heal
     res = hit(rs, crinos(rs), 1, "aggravated", source="claw", condition="incapacitated")
     assert res.outcome == DT.DEAD
     with pytest.raises(Exception, match="no Rage-healing"):
-        H.rage_heal(res.sheet, rs, condition=DT.DYING, faces=(9, 9, 9))
+        SH.rage_heal(res.sheet, rs, condition=DT.DYING, faces=(9, 9, 9))
 
 
 @pytest.mark.rule("HLT-05", "HEAL-04")
@@ -58,10 +58,10 @@ def test_HLT_05_shifter_past_incapacitated_by_aggravated_is_dying_and_rage_heals
     rs = rules(name)
     res = hit(rs, crinos(rs), 1, "aggravated", source="claw", condition="incapacitated")
     assert res.outcome == DT.DYING
-    healed = H.rage_heal(res.sheet, rs, condition=DT.DYING, faces=(9, 8, 2))
+    healed = SH.rage_heal(res.sheet, rs, condition=DT.DYING, faces=(9, 8, 2))
     assert healed.condition == DT.OK and "berserk_frenzy" in healed.flags
     assert DT.track_of(healed.sheet, rs).damage == 5  # 2 successes: two levels back
-    missed = H.rage_heal(res.sheet, rs, condition=DT.DYING, faces=(2, 3, 4))
+    missed = SH.rage_heal(res.sheet, rs, condition=DT.DYING, faces=(2, 3, 4))
     assert missed.condition == DT.DEAD
     broke = hit(rs, crinos(rs, rage=0), 1, "aggravated", source="claw",
                 condition="incapacitated")
@@ -74,7 +74,7 @@ def test_HLT_05_revised_rage_heals_only_from_dying():
     aggravated line, so a reverted shifter (lethal past Incapacitated) cannot."""
     rs = rules("revised")
     with pytest.raises(Exception, match="only for a shifter past Incapacitated"):
-        H.rage_heal(crinos(rs), rs, condition=DT.REVERTED, faces=(9, 9, 9))
+        SH.rage_heal(crinos(rs), rs, condition=DT.REVERTED, faces=(9, 9, 9))
 
 
 @pytest.mark.rule("HLT-05", "HEAL-04")

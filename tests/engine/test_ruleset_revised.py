@@ -18,6 +18,9 @@ from wodcombat.combat.d10 import soak as SK
 from wodcombat.combat.d10 import wound_penalty as WP
 from wodcombat.combat.d10 import field_healing as FH
 from wodcombat.combat.d10 import healing as H
+from wodcombat.combat.d10 import heal_time as HTM
+from wodcombat.combat.d10 import healing_tables as HT
+from wodcombat.combat.d10 import shifter_healing as SH
 from wodcombat.combat.core import maneuvers as M
 from wodcombat.combat.d10 import powers as P
 from wodcombat.combat.d10 import scheduler as S
@@ -322,14 +325,14 @@ def test_HLT_09_revised_footnotes_by_damage_type(rs, nu):
     three = "continuous medical care to heal at all"
 
     def needs(kind, n):
-        return H.natural_heal_time(full(rs, health={kind: n}), rs, kind).needs
+        return HTM.natural_heal_time(full(rs, health={kind: n}), rs, kind).needs
 
     assert [needs("bashing", n) for n in range(1, 8)] == [None] * 4 + [one] * 3
     assert [needs("lethal", n) for n in range(1, 8)] == [None, None, two, two, two, three, three]
     assert [needs("aggravated", n) for n in range(1, 8)] == [
         None, None, two, two, two, three, three]
     # numetal's one footnote (Medicine 2+) is not revised's
-    assert "Medicine 2+" in H.natural_heal_time(full(nu, health={"bashing": 4}), nu,
+    assert "Medicine 2+" in HTM.natural_heal_time(full(nu, health={"bashing": 4}), nu,
                                                 "bashing").needs
     assert needs("bashing", 4) is None
 
@@ -510,7 +513,7 @@ def test_HEAL_numetal_supernatural_healing_is_not_in_revised(rs, nu):
     Rage-heals, regrows a limb or uses the chimerical table; a vampire heals by time
     (HEAL-01's "no healing by time" is numetal's). Only HEAL-06 (mages) and HEAL-08 (demons)
     are the page's."""
-    assert H.power_healing(rs) == {}
+    assert HT.power_healing(rs) == {}
     vamp = full(rs, "vampire", Stamina=2, health={"lethal": 2}, pools={"Blood": 5})
     with pytest.raises(IllegalAction, match="no supernatural healing"):
         H.heal_with_blood(vamp, rs, lethal=1)
@@ -518,9 +521,9 @@ def test_HEAL_numetal_supernatural_healing_is_not_in_revised(rs, nu):
     with pytest.raises(IllegalAction, match="no supernatural healing"):
         H.heal_aggravated_with_blood(full(rs, "vampire", health={"aggravated": 1},
                                           pools={"Blood": 10}), rs, rested=True)
-    assert H.natural_heal_time(vamp, rs, "lethal").text == "3 days"
+    assert HTM.natural_heal_time(vamp, rs, "lethal").text == "3 days"
     with pytest.raises(IllegalAction, match="heals with blood"):
-        H.natural_heal_time(vamp, nu, "lethal")
+        HTM.natural_heal_time(vamp, nu, "lethal")
     with pytest.raises(IllegalAction, match="no supernatural healing"):
         H.heal_with_blood(full(rs, "ghoul", health={"lethal": 1}, pools={"Blood": 5}), rs,
                           lethal=1)
@@ -530,18 +533,18 @@ def test_HEAL_numetal_supernatural_healing_is_not_in_revised(rs, nu):
     wolf = full(rs, "shifter", race="Garou", form="Crinos", Stamina=3, health={"lethal": 2},
                 pools={"Rage": 5})
     with pytest.raises(IllegalAction, match="no shifter regeneration"):
-        H.regenerate(wolf, rs)
-    assert H.regenerate(wolf, nu).healed == {"lethal": 1}
+        SH.regenerate(wolf, rs)
+    assert SH.regenerate(wolf, nu).healed == {"lethal": 1}
     # HLT-05: a dying shifter may Rage-heal (issue 31, finding 2)
-    assert H.rage_heal(wolf, rs, condition="dying", faces=(9, 9, 9, 9, 9)).condition == "ok"
+    assert SH.rage_heal(wolf, rs, condition="dying", faces=(9, 9, 9, 9, 9)).condition == "ok"
     spider = full(rs, "ananasi", race="Ananasi", form="Lilian", health={"lethal": 2},
                   pools={"Blood": 5})
     with pytest.raises(IllegalAction, match="no supernatural healing"):
         H.heal_with_blood(spider, rs, lethal=1)
     fae = full(rs, "changeling", health={"lethal": 2})
     with pytest.raises(IllegalAction, match="no chimerical healing table"):
-        H.changeling_heal_time(fae, rs, "lethal", chimerical=True)
-    assert H.natural_heal_time(fae, rs, "lethal").text == "3 days"
+        HTM.changeling_heal_time(fae, rs, "lethal", chimerical=True)
+    assert HTM.natural_heal_time(fae, rs, "lethal").text == "3 days"
 
 
 @pytest.mark.rule("PWR-02", "PWR-04", "PWR-03")
