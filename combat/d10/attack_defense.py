@@ -8,10 +8,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..core.errors import IllegalAction, InputError
-from ..core.maneuvers import (
-    fera_trait_difficulty,
-    tables,
-)
+from ..core.maneuvers import fera_trait_difficulty, tables
 from ..core.pools import Modifier, PoolSpec
 from .attack_mods import (
     _blind_penalty,

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from ..core.dice import roll_faces
 from ..core.errors import IllegalAction, InputError
+from ..core.maneuver_schemas import COVER
 from ..core.maneuvers import (
-    COVER,
     Location,
     Maneuver,
     Weapon,

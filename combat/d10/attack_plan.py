@@ -11,14 +11,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from ..core.errors import IllegalAction, InputError
-from ..core.maneuvers import (
-    Damage,
-    Location,
-    Maneuver,
-    Weapon,
-    form_allowed,
-    tables,
-)
+from ..core.maneuvers import Damage, Location, Maneuver, Weapon, form_allowed, tables
 from ..core.pools import Modifier, PoolSpec
 from ..core.values import replace
 from .attack_mods import (

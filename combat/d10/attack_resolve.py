@@ -15,13 +15,7 @@ from typing import Callable, Mapping
 
 from ..core.dice import Roll, count
 from ..core.errors import IllegalAction
-from ..core.maneuvers import (
-    Damage,
-    Weapon,
-    jagged_skin,
-    strafe_shares,
-    tables,
-)
+from ..core.maneuvers import Damage, Weapon, jagged_skin, strafe_shares, tables
 from ..core.memo import Memo
 from ..core.pools import Modifier, PoolSpec
 from ..core.values import replace

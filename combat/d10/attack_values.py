@@ -14,10 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..core.dice import Roll
-from ..core.maneuvers import (
-    PACES,
-    Weapon,
-)
+from ..core.maneuver_schemas import PACES
+from ..core.maneuvers import Weapon
 from ..core.pools import Modifier, PoolSpec
 from ..core.values import copyable, fast_init
 

@@ -25,7 +25,8 @@ from .attack_plan import _natural
 from .attack_values import CONDITIONS, Attack, Context, Magic, Side
 from .reflex_rolls import blind_fighting
 from ..core.errors import IllegalAction, InputError
-from ..core.maneuvers import PACES, form_allowed, movement_yards, tables
+from ..core.maneuver_schemas import PACES
+from ..core.maneuvers import form_allowed, movement_yards, tables
 from ..core.pools import Modifier, PoolSpec
 from ..core.sheet import Pool
 from ..core.memo import Memo

@@ -11,7 +11,8 @@ from .dazed import daze_pool, daze_pools
 from . import powers
 from . import scheduler as sch
 from ..core.errors import IllegalAction, InputError
-from ..core.maneuvers import COVER, movement_yards, tables
+from ..core.maneuver_schemas import COVER
+from ..core.maneuvers import movement_yards, tables
 from ..core.values import replace
 from . import ambush, close, foresee, mending, ranged, rolls, split_dice, timepower
 from .fight import Fight

@@ -10,11 +10,8 @@ from dataclasses import dataclass
 
 from ..core.dice import Roll, count
 from ..core.errors import IllegalAction
-from ..core.maneuvers import (
-    ROLL,
-    fera_trait_difficulty,
-    tables,
-)
+from ..core.maneuver_schemas import ROLL
+from ..core.maneuvers import fera_trait_difficulty, tables
 from ..core.pools import Modifier, PoolSpec
 from .attack_mods import _need, _rating, _roll_terms, _wounds
 from .attack_values import Side

@@ -10,9 +10,7 @@ from dataclasses import dataclass
 
 from ..core.dice import Roll, count
 from ..core.errors import IllegalAction, InputError
-from ..core.maneuvers import (
-    tables,
-)
+from ..core.maneuvers import tables
 from ..core.pools import Modifier, PoolSpec
 from ..core.values import replace
 from .attack_mods import _need, _rating, _roll_terms, _waived, _wounds

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from wodcombat.combat.core.maneuvers import (
+from wodcombat.combat.core.maneuver_schemas import (
     COMPLICATIONS_SCHEMA,
     MANEUVERS_SCHEMA,
     RANGED_SCHEMA,
-    tables,
 )
+from wodcombat.combat.core.maneuvers import tables
 from wodcombat.combat.core.sheet import Sheet
 from wodcombat.combat.d10.reflex_rolls import knockdown_check
 from wodcombat.combat.d10.kiss_rules import KISS_SCHEMA
