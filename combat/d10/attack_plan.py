@@ -68,18 +68,7 @@ def _natural(ruleset, sheet, ctx: Context, maneuver: Maneuver, intent: Attack):
     forms = man["natural_weapons"].get(sheet.race) or {}
     row = forms.get(sheet.form) or forms.get("*") or {}
     if maneuver.natural == "claw":
-        for src in man["claw_sources"]:
-            if src["family"] != family:
-                continue
-            if src.get("natural"):
-                if row.get("claw"):
-                    return maneuver.damage, src["type"], (), f"{sheet.race} {src['label']}"
-                continue
-            if _rating(ruleset, sheet, src["trait"]) >= src["at_least"]:
-                return maneuver.damage, src["type"], (), src["label"]
-        raise IllegalAction(
-            "Only vampires with Feral Claws (Protean 2) or bone spurs (Vicissitude 3) and shifters "
-            "in a clawed form can claw. Strike or kick instead.")
+        return _claw(ruleset, sheet, maneuver, family, row)
     bite = man["bite"]
     costs: tuple = ()
     damage = maneuver.damage
@@ -128,6 +117,23 @@ def _natural(ruleset, sheet, ctx: Context, maneuver: Maneuver, intent: Attack):
         # everyman: "From werewolves and vampires this damage is aggravated": others not.
         dtype = bite["other_type"]
     return damage, dtype, costs, "bite"
+
+
+def _claw(ruleset, sheet, maneuver: Maneuver, family: str, row: Mapping):
+    """CLOSE-02: the first claw source of the family that the sheet has (a shifter's form
+    with claws, or a power at its rating): its damage type and label."""
+    for src in tables(ruleset).man["claw_sources"]:
+        if src["family"] != family:
+            continue
+        if src["natural"]:
+            if row.get("claw"):  # no row: a form without natural weapons
+                return maneuver.damage, src["type"], (), f"{sheet.race} {src['label']}"
+            continue
+        if _rating(ruleset, sheet, src["trait"]) >= src["at_least"]:
+            return maneuver.damage, src["type"], (), src["label"]
+    raise IllegalAction(
+        "Only vampires with Feral Claws (Protean 2) or bone spurs (Vicissitude 3) and shifters "
+        "in a clawed form can claw. Strike or kick instead.")
 
 
 def _damage_pool(ruleset, sheet, damage: Damage, weapon: Weapon | None, label: str) -> PoolSpec:
@@ -367,8 +373,7 @@ def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Conte
     t = tables(ruleset)
     _check_side(ctx.attacker)
     _check_side(ctx.target)
-    a_side, t_side = ctx.attacker, ctx.target
-    if a_side.conditions & {"immobilized_fully", "staked"}:
+    if ctx.attacker.conditions & {"immobilized_fully", "staked"}:
         raise IllegalAction("You are fully immobilized and cannot attack.")
     wounds = _wounds(ruleset, attacker, ctx.ignore_wounds)
     costs: list[tuple[str, int]] = [("Willpower", 1)] if intent.willpower else []
@@ -388,30 +393,8 @@ def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Conte
         ruleset, attacker, ctx, m, intent, weapon, kind, label)
     costs += extra_costs
 
-    # -------------------------------------------------- the pool (ATK-01..09, DICE-06/07)
-    auto_hit = "" if m.roll else f"{label}: no roll needed (DICE-08)"
-    terms, specialty, mods = _roll_part(ruleset, attacker, krow, m, intent, label)
-    if weapon:  # ATK-04
-        mods += _throwing_mods(t, weapon, kind)
-    mods.append(armor_penalty(ruleset, attacker, "attack"))  # ATK-03
-    mods.append(wounds)
-
-    mods += _movement_mods(ruleset, attacker, intent, a_side, t_side)  # MAN-02/04, COMP-05
-
-    location = _location(t, m, intent, label) if intent.location else None
-    if location is not None and not intent.sever:  # MAN-10
-        mods.append(Modifier(f"targeting {location.name} ({location.size})",
-                             difficulty=location.difficulty))
-    auto_miss, range_mods = _range_mods(ruleset, attacker, intent, ctx, weapon, kind, rng_cls,
-                                        location)
-    mods += range_mods
-    comp_mods, auto_hit, min_one = _complications(ruleset, ctx, rng_cls == "close", auto_hit)
-    mods += comp_mods
-    mods += _last_mods(ruleset, attacker, intent, ctx, m, terms)
-
-    pool = None
-    if m.roll:
-        pool = PoolSpec(terms, (), ruleset.dice.base_difficulty).plus(*[x for x in mods if x])
+    pool, specialty, location, auto_hit, auto_miss, min_one = _pool_part(
+        ruleset, attacker, intent, ctx, m, weapon, kind, krow, rng_cls, label, wounds)
 
     # -------------------------------------------------- weapon state
     before = after = None
@@ -437,6 +420,37 @@ def _prepare(ruleset, attacker, target: _TargetFacts, intent: Attack, ctx: Conte
                  effects=tuple(effects), costs=tuple(costs), state_before=before,
                  state_after=after, deals_damage=deals, disarm=disarm, sever=bool(intent.sever),
                  drain=drain, barehanded=weapon is None and kind == "brawl")
+
+
+def _pool_part(ruleset, attacker, intent: Attack, ctx: Context, m: Maneuver,
+               weapon: Weapon | None, kind: str, krow: Mapping, rng_cls: str, label: str,
+               wounds: Modifier | None):
+    """The pool (ATK-01..09, DICE-06/07) with every modifier, the targeted location, and
+    what makes the roll needless (DICE-08, COMP-03) or hopeless (out of range):
+    (pool or None, specialty, location, auto_hit, auto_miss, min_one)."""
+    t = tables(ruleset)
+    auto_hit = "" if m.roll else f"{label}: no roll needed (DICE-08)"
+    terms, specialty, mods = _roll_part(ruleset, attacker, krow, m, intent, label)
+    if weapon:  # ATK-04
+        mods += _throwing_mods(t, weapon, kind)
+    mods.append(armor_penalty(ruleset, attacker, "attack"))  # ATK-03
+    mods.append(wounds)
+    mods += _movement_mods(ruleset, attacker, intent, ctx.attacker,
+                           ctx.target)  # MAN-02/04, COMP-05
+    location = _location(t, m, intent, label) if intent.location else None
+    if location is not None and not intent.sever:  # MAN-10
+        mods.append(Modifier(f"targeting {location.name} ({location.size})",
+                             difficulty=location.difficulty))
+    auto_miss, range_mods = _range_mods(ruleset, attacker, intent, ctx, weapon, kind, rng_cls,
+                                        location)
+    mods += range_mods
+    comp_mods, auto_hit, min_one = _complications(ruleset, ctx, rng_cls == "close", auto_hit)
+    mods += comp_mods
+    mods += _last_mods(ruleset, attacker, intent, ctx, m, terms)
+    pool = None
+    if m.roll:
+        pool = PoolSpec(terms, (), ruleset.dice.base_difficulty).plus(*[x for x in mods if x])
+    return pool, specialty, location, auto_hit, auto_miss, min_one
 
 
 def _magic_plan(ruleset, intent: Attack, ctx: Context, costs) -> _Plan:

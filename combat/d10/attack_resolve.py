@@ -130,25 +130,7 @@ def _outcome(ruleset, plan: _Plan, attacker, target, intent: Attack, ctx: Contex
     effects += [e for e in plan.effects if e.kind == "weapon_thrown"]
     damage = None
     if hit:
-        effects += [e for e in plan.effects if e.kind != "weapon_thrown"]
-        if plan.disarm == "attack_successes":  # CLOSE-04 everyman variant
-            if net > _rating(ruleset, target, "Strength"):
-                effects.append(Effect("disarmed", "target", detail=ctx.target.weapon or ""))
-        if plan.damage is not None:
-            damage = plan.damage
-            if net > 1:  # DMG-02: each success beyond the first adds a die
-                per = ruleset.section("damage")["dice_per_extra_success"]
-                damage = damage.plus(Modifier("extra successes", dice=(net - 1) * per))
-        if plan.sever:  # CLOSE-01 Redcap severing
-            sv = t.man["bite"]["sever"]  # a plan severs only where the ruleset has it
-            need = sv["successes_if_grappled"] if ctx.grapple else sv["successes"]
-            if net >= need:
-                effects.append(Effect("severed", "target", detail=intent.location or "limb"))
-                if damage is not None:
-                    damage = damage.plus(Modifier("limb severed", dice=sv["damage"]))
-        skin = jagged_skin(ruleset, target) if plan.barehanded else None
-        if skin:  # PWR-06 Rokea jagged skin
-            effects.append(Effect("attacker_damage", "attacker", value=skin[0], detail=skin[1]))
+        damage = _on_hit(ruleset, plan, target, intent, ctx, net, effects)
     armor_name = target.armor or None
     rating, stops, unarmored = 0, False, False
     part = plan.location.part if plan.location else None
@@ -172,6 +154,34 @@ def _outcome(ruleset, plan: _Plan, attacker, target, intent: Attack, ctx: Contex
         head_shot=bool(hit and part in head_parts), effects=tuple(effects), costs=plan.costs,
         weapon_before=plan.state_before, weapon_after=after,
     )
+
+
+def _on_hit(ruleset, plan: _Plan, target, intent: Attack, ctx: Context, net: int,
+            effects: list[Effect]) -> PoolSpec | None:
+    """What a hit by ``net`` successes does: the plan's effects, CLOSE-04 a disarm by
+    successes, DMG-02 the extra damage dice, CLOSE-01 a Redcap's severing, PWR-06 jagged
+    skin (added to ``effects``); returns the damage pool."""
+    effects += [e for e in plan.effects if e.kind != "weapon_thrown"]
+    if plan.disarm == "attack_successes":  # CLOSE-04 everyman variant
+        if net > _rating(ruleset, target, "Strength"):
+            effects.append(Effect("disarmed", "target", detail=ctx.target.weapon or ""))
+    damage = None
+    if plan.damage is not None:
+        damage = plan.damage
+        if net > 1:  # DMG-02: each success beyond the first adds a die
+            per = ruleset.section("damage")["dice_per_extra_success"]
+            damage = damage.plus(Modifier("extra successes", dice=(net - 1) * per))
+    if plan.sever:  # CLOSE-01 Redcap severing
+        sv = tables(ruleset).man["bite"]["sever"]  # a plan severs only where the ruleset has it
+        need = sv["successes_if_grappled"] if ctx.grapple else sv["successes"]
+        if net >= need:
+            effects.append(Effect("severed", "target", detail=intent.location or "limb"))
+            if damage is not None:
+                damage = damage.plus(Modifier("limb severed", dice=sv["damage"]))
+    skin = jagged_skin(ruleset, target) if plan.barehanded else None
+    if skin:  # PWR-06 Rokea jagged skin
+        effects.append(Effect("attacker_damage", "attacker", value=skin[0], detail=skin[1]))
+    return damage
 
 
 @dataclass(frozen=True, slots=True)

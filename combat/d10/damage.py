@@ -267,27 +267,9 @@ def _resolve(ruleset, target: Sheet, request: DamageRequest, rng, memo=None) -> 
     dtype = parse_damage_type(request.damage_type)  # DMG-18
     tags = source_tags(ruleset, request.source, request.materials, memo=memo)
     plan = _plan(ruleset, target, dtype, tags, request.head_shot, memo)
-    flagset = frozenset(request.flags) | ({"chimerical"} if request.chimerical else frozenset())
-
-    # DMG-01: the damage roll; a botch is only a failure.
-    pool = max(0, request.dice)
-    dicemod.check_pool(pool, rules)
-    difficulty = (rules.base_difficulty if request.damage_difficulty is None
-                  else request.damage_difficulty)
-    dfaces = faces_for(request.faces_damage, pool, rng, rules.sides, "damage")
-    droll = dicemod.count(dfaces, difficulty, rules, can_botch=dsec["damage_can_botch"])
+    droll = _damage_roll(rules, dsec, request, rng)
     rolled = droll.successes
-
-    # DMG-04..DMG-11: the soak roll, a reflex that cannot botch; no wound penalty (DICE-10).
-    soak, armor_in = _soak_memo(ruleset, target, plan, max(0, request.armor_rating),
-                                request.armor_applies, request.unarmored_part,
-                                request.unsoakable, flagset, request.soak_modifiers, memo)
-    sroll = None
-    if soak is not None and rolled > 0:
-        sfaces = faces_for(request.faces_soak, soak.dice, rng, rules.sides, "soak")
-        sroll = dicemod.count(
-            sfaces, soak.difficulty, rules, can_botch=dsec["soak_can_botch"]
-        )
+    soak, armor_in, sroll = _soak_roll(ruleset, dsec, target, plan, request, rolled, rng, memo)
     soaked = min(rolled, sroll.successes if sroll else 0)
     penetrating = rolled - soaked
 
@@ -295,17 +277,10 @@ def _resolve(ruleset, target: Sheet, request: DamageRequest, rng, memo=None) -> 
     halved = plan.damage_type in dsec["halve_after_soak"].get(plan.family, ())
     applied = penetrating // 2 if halved else penetrating
 
-    # DMG-14, HLT-02, HLT-03: the track, or a wraith's Corpus instead (revised).
     before = track_of(target, ruleset)
     pool_name = health_pool_of(ruleset, target)
-    if pool_name:
-        result, sheet, state_before, state_after = _corpus_hit(target, pool_name, plan,
-                                                               applied, before)
-    else:
-        result = before.apply(plan.damage_type, applied)
-        sheet = target.with_health(result.track)
-        state_before, state_after = HealthState.of(before), HealthState.of(result.track)
-    down = is_incapacitated(sheet, ruleset) if pool_name else result.track.incapacitated
+    result, sheet, state_before, state_after, down = _marked(ruleset, target, plan, applied,
+                                                             before, pool_name)
     # HLT-02..HLT-05: the outcome.
     new, sheet, notes, spent = _condition_after(ruleset, dsec, plan, request, result, sheet,
                                                 applied, down)
@@ -332,6 +307,49 @@ def _resolve(ruleset, target: Sheet, request: DamageRequest, rng, memo=None) -> 
         armor_applied=armor_in, armor_damaged=armor_damaged,
         spent=MappingProxyType(spent), sheet=sheet, notes=tuple(notes),
     )
+
+
+def _damage_roll(rules, dsec: Mapping, request: DamageRequest, rng) -> dicemod.Roll:
+    """DMG-01: the damage roll; a botch is only a failure (unless ``damage_can_botch``)."""
+    pool = max(0, request.dice)
+    dicemod.check_pool(pool, rules)
+    difficulty = (rules.base_difficulty if request.damage_difficulty is None
+                  else request.damage_difficulty)
+    dfaces = faces_for(request.faces_damage, pool, rng, rules.sides, "damage")
+    return dicemod.count(dfaces, difficulty, rules, can_botch=dsec["damage_can_botch"])
+
+
+def _soak_roll(ruleset, dsec: Mapping, target: Sheet, plan, request: DamageRequest,
+               rolled: int, rng, memo):
+    """DMG-04..DMG-11: (the soak pool, whether armor is in it, the soak roll): a reflex that
+    cannot botch, no wound penalty (DICE-10); not rolled when no damage succeeded."""
+    flagset = frozenset(request.flags) | ({"chimerical"} if request.chimerical else frozenset())
+    soak, armor_in = _soak_memo(ruleset, target, plan, max(0, request.armor_rating),
+                                request.armor_applies, request.unarmored_part,
+                                request.unsoakable, flagset, request.soak_modifiers, memo)
+    sroll = None
+    if soak is not None and rolled > 0:
+        rules = ruleset.dice
+        sfaces = faces_for(request.faces_soak, soak.dice, rng, rules.sides, "soak")
+        sroll = dicemod.count(
+            sfaces, soak.difficulty, rules, can_botch=dsec["soak_can_botch"]
+        )
+    return soak, armor_in, sroll
+
+
+def _marked(ruleset, target: Sheet, plan, applied: int, before: HealthTrack,
+            pool_name: str | None):
+    """DMG-14, HLT-02, HLT-03: the levels marked on the track, or on a wraith's Corpus
+    instead (revised): (result, sheet, health before, health after, incapacitated)."""
+    if pool_name:
+        result, sheet, state_before, state_after = _corpus_hit(target, pool_name, plan,
+                                                               applied, before)
+    else:
+        result = before.apply(plan.damage_type, applied)
+        sheet = target.with_health(result.track)
+        state_before, state_after = HealthState.of(before), HealthState.of(result.track)
+    down = is_incapacitated(sheet, ruleset) if pool_name else result.track.incapacitated
+    return result, sheet, state_before, state_after, down
 
 
 def _condition_after(ruleset, dsec: Mapping, plan, request: DamageRequest, result, sheet: Sheet,

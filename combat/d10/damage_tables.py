@@ -285,6 +285,13 @@ def check(ruleset) -> list[tuple[str, str]]:
         for i, r in enumerate(rules):
             if known and r["source"] not in known:
                 out.append((f"damage.conversions.{fam}[{i}]", f"'{r['source']}' is not in sources"))
+    return out + _shifters_check(ruleset, known)
+
+
+def _shifters_check(ruleset, known: set) -> list[tuple[str, str]]:
+    """The shifters table's names: metal rules, damage sources, metis forms."""
+    out: list[tuple[str, str]] = []
+    catalog = ruleset.traits
     shifters = ruleset.section("shifters")
     if shifters:
         names = set(shifters["metal_rules"])

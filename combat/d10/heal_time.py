@@ -7,6 +7,7 @@ Dreaming).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping
 
 from .damage_tables import family_of, require_section
 from .soak import in_weak_breed_form
@@ -88,30 +89,10 @@ def changeling_heal_time(
     level = levels[index]
     table = sec["chimerical"]
     row = table[index] if index < len(table) else table[-1]
-    divisor = sec["freehold_divisor"]
-    needs = None
-    notes: list[str] = []
     if kind == "aggravated":
-        if place == "dreaming":
-            text = sec["aggravated_dreaming_per_level"]
-            return HealTime(text, minutes(text))
-        total = minutes(level["heal_lethal"])
-        if place == "freehold":
-            total //= divisor
-            notes.append("halved in a freehold or glade")
-        total = max(total, minutes(sec["aggravated_minimum"]))
-        return HealTime(show_minutes(total), total, None, tuple(notes))
+        return _aggravated_time(sec, level, place)
     if chimerical:
-        if place == "dreaming":
-            text = sec["dreaming_per_level"]
-            return HealTime(text, minutes(text), None, ("in the Dreaming",))
-        total = minutes(row[kind])
-        if place == "freehold":
-            total //= divisor
-            notes.append("halved in a freehold or glade")
-        elif level["name"] == levels[-1]["name"]:
-            needs = sec["chimerical_incapacitated_needs"]
-        return HealTime(show_minutes(total), total, needs, tuple(notes))
+        return _chimerical_time(sec, row[kind], place, level["name"] == levels[-1]["name"])
     if place == "freehold":
         text = row[kind]
         return HealTime(
@@ -123,6 +104,36 @@ def changeling_heal_time(
     text = level["heal_bashing" if kind == "bashing" else "heal_lethal"]
     worst = sec.get("physical_medical_from")
     names = [lv["name"] for lv in levels]
-    if worst in names and index >= names.index(worst):
-        needs = "medical attention"
+    needs = "medical attention" if worst in names and index >= names.index(worst) else None
     return HealTime(text, minutes(text), needs)
+
+
+def _aggravated_time(sec: Mapping, level: Mapping, place: str) -> HealTime:
+    """HEAL-07: aggravated wounds heal at the natural rate, halved in a freehold (at least
+    ``aggravated_minimum`` a level), ``aggravated_dreaming_per_level`` in the Dreaming."""
+    if place == "dreaming":
+        text = sec["aggravated_dreaming_per_level"]
+        return HealTime(text, minutes(text))
+    total = minutes(level["heal_lethal"])
+    notes = []
+    if place == "freehold":
+        total //= sec["freehold_divisor"]
+        notes.append("halved in a freehold or glade")
+    total = max(total, minutes(sec["aggravated_minimum"]))
+    return HealTime(show_minutes(total), total, None, tuple(notes))
+
+
+def _chimerical_time(sec: Mapping, text: str, place: str, incapacitated: bool) -> HealTime:
+    """HEAL-07: chimerical wounds by the chimerical table's ``text``, halved in a freehold,
+    ``dreaming_per_level`` in the Dreaming; Incapacitated elsewhere needs a freehold."""
+    if place == "dreaming":
+        text = sec["dreaming_per_level"]
+        return HealTime(text, minutes(text), None, ("in the Dreaming",))
+    total = minutes(text)
+    needs, notes = None, []
+    if place == "freehold":
+        total //= sec["freehold_divisor"]
+        notes.append("halved in a freehold or glade")
+    elif incapacitated:
+        needs = sec["chimerical_incapacitated_needs"]
+    return HealTime(show_minutes(total), total, needs, tuple(notes))

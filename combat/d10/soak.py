@@ -9,7 +9,7 @@ every term left out, or None when nothing soaks this damage; ``can_soak`` answer
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from ..core.errors import InputError
 from ..core.health import damage_type as parse_damage_type
@@ -257,12 +257,31 @@ def _soak(
     if unsoakable:
         return None, False
     sec = require_section(ruleset, "soak")
-    dsec = require_section(ruleset, "damage")
-    catalog = ruleset.traits
     cell = sec["families"][plan.soak_family][plan.damage_type]
     notes: list[str] = list(plan.shifter.notes if plan.shifter else ())
     if plan.soak_family != plan.family:
         notes.append(f"{plan.family} not in the soak table: soaks as {plan.soak_family} (DMG-05)")
+    terms, race_can = _race_terms(ruleset, cell, sheet, plan, flags, notes)
+    # DMG-11: armor adds to soak, unless it does not cover this damage or this body part.
+    armor_in = armor_rating > 0 and _armor_soaks(sec["armor"], armor_applies, unarmored_part,
+                                                 race_can, plan.damage_type, notes)
+    if armor_in:
+        terms.append(("armor", armor_rating))
+    if not race_can and not armor_in:
+        return None, False
+    kept, dropped = _soak_modifiers(require_section(ruleset, "damage"), modifiers)
+    difficulty = sec.get("difficulty") or ruleset.dice.base_difficulty
+    if plan.shifter and plan.shifter.difficulty:
+        difficulty = plan.shifter.difficulty  # DMG-10: Kitsune soak silver at 8
+        notes.append(f"soak difficulty {difficulty} against {plan.shifter.metal} (DMG-10)")
+    spec = PoolSpec(tuple(terms), (), difficulty).plus(*kept)
+    return SoakPool(plan.family, plan.damage_type, spec, tuple(dropped), tuple(notes)), armor_in
+
+
+def _race_terms(ruleset, cell, sheet: Sheet, plan: _Plan, flags: frozenset[str],
+                notes: list[str]) -> tuple[list[tuple[str, int]], bool]:
+    """DMG-04..06: the terms the family's cell of the soak table gives (each a condition may
+    leave out, noted), and whether the race soaks this damage at all."""
     terms: list[tuple[str, int]] = []
     race_can = cell is not None
     if cell is not None and cell.get("only_if") and not _holds(cell["only_if"], sheet, plan, flags):
@@ -279,41 +298,41 @@ def _soak(
                 elif cond != "shifter_stamina":  # the shifter note already says why
                     notes.append(f"{trait} left out: not {cond}")
                 continue
-            terms.append((trait, sheet.rating(catalog, trait)))
+            terms.append((trait, sheet.rating(ruleset.traits, trait)))
     elif cell is None:
         notes.append(f"{plan.soak_family} cannot soak {plan.damage_type} (DMG-05)")
-    # DMG-11: armor adds to soak, unless it does not cover this damage or this body part.
-    armor = sec["armor"]
-    armor_in = False
-    if armor_rating > 0:
-        if not armor_applies:
-            notes.append("armor does not stop this kind of damage (DMG-11)")
-        elif unarmored_part:
-            notes.append("an unarmored part was targeted: no armor (DMG-11)")
-        elif plan.damage_type not in armor["adds_to"]:
-            notes.append(f"armor does not soak {plan.damage_type} here (DMG-11)")
-        elif not race_can and not armor["even_when_race_cannot_soak"]:
-            notes.append("armor only adds to a soak the race already has (DMG-11)")
-        else:
-            terms.append(("armor", armor_rating))
-            armor_in = True
-    if not race_can and not armor_in:
-        return None, False
+    return terms, race_can
+
+
+def _armor_soaks(armor: Mapping, applies: bool, unarmored_part: bool, race_can: bool,
+                 damage_type: str, notes: list[str]) -> bool:
+    """DMG-11: whether worn armor adds to this soak (each reason it does not, noted)."""
+    if not applies:
+        notes.append("armor does not stop this kind of damage (DMG-11)")
+    elif unarmored_part:
+        notes.append("an unarmored part was targeted: no armor (DMG-11)")
+    elif damage_type not in armor["adds_to"]:
+        notes.append(f"armor does not soak {damage_type} here (DMG-11)")
+    elif not race_can and not armor["even_when_race_cannot_soak"]:
+        notes.append("armor only adds to a soak the race already has (DMG-11)")
+    else:
+        return True
+    return False
+
+
+def _soak_modifiers(dsec: Mapping, modifiers: Iterable[Modifier]
+                    ) -> tuple[list[Modifier], list[Modifier]]:
+    """DICE-10: (kept, dropped): dice penalties (wounds, multiple actions) never reduce soak
+    pools (unless ``penalties_reduce_soak``); a penalty's difficulty part stays."""
     kept, dropped = [], []
     for m in modifiers:
-        # DICE-10: dice penalties (wounds, multiple actions) never reduce soak pools.
         if m.dice < 0 and not dsec["penalties_reduce_soak"]:
             dropped.append(m)
             if m.difficulty:
                 kept.append(Modifier(m.reason, 0, m.difficulty))
         else:
             kept.append(m)
-    difficulty = sec.get("difficulty") or ruleset.dice.base_difficulty
-    if plan.shifter and plan.shifter.difficulty:
-        difficulty = plan.shifter.difficulty  # DMG-10: Kitsune soak silver at 8
-        notes.append(f"soak difficulty {difficulty} against {plan.shifter.metal} (DMG-10)")
-    spec = PoolSpec(tuple(terms), (), difficulty).plus(*kept)
-    return SoakPool(plan.family, plan.damage_type, spec, tuple(dropped), tuple(notes)), armor_in
+    return kept, dropped
 
 
 def _soak_memo(ruleset, sheet: Sheet, plan: _Plan, armor_rating: int, armor_applies: bool,

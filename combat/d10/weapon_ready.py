@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ..core.dice import Roll, count
 from ..core.errors import IllegalAction, InputError
-from ..core.maneuvers import tables
+from ..core.maneuvers import Weapon, tables
 from ..core.pools import Modifier, PoolSpec
 from ..core.values import replace
 from .attack_mods import _need, _rating, _roll_terms, _waived, _wounds
@@ -60,53 +60,62 @@ def ready_weapon(ruleset, sheet, weapon: str, state: WeaponState | None, action:
         return ReadyResult(action, replace(st, prepared_arrows=st.prepared_arrows + arrows),
                            True, None, None, 1, "shots from prepared arrows need no nocking")
     if action == "reload":
-        if w.kind == "firearm":
-            return ReadyResult(action, replace(st, ammo=w.clip), True, None, None, 1)
-        if w.kind == "crossbow":
-            need = crossbow_reload_actions(ruleset, sheet)
-            if st.ammo:
-                raise IllegalAction(f"The {w.name} is already loaded.")
-            done = st.reload_progress + 1
-            if done >= need:
-                return ReadyResult(action, replace(st, ammo=w.clip or 1, reload_progress=0),
-                                   True, None, None, 1, "loaded")
-            return ReadyResult(action, replace(st, reload_progress=done), True, None, None, 1,
-                               f"{done} of {need} reload actions done")
-        raise IllegalAction(f"The {w.name} is not reloaded; guns and crossbows are.")
+        return _reload(ruleset, sheet, w, st)
     if action == "repair":
-        bow = t.attacks["bow"]
-        if w.kind != "bow" or st.string_ok:
-            raise IllegalAction("Only a bow with a snapped string needs this repair.")
-        if bow["repair_needs_spare_string"] and not spare_string:
-            raise IllegalAction("Repairing the string needs a spare bowstring.")
-        rows = bow.get("repair_rolls") or ()
-        if not rows:
-            return ReadyResult(action, replace(st, string_ok=True), True, None, None, 1)
-        best = None
-        for row in rows:
-            if ability and ruleset.traits.resolve(ability) != row["ability"]:
-                continue
-            score = _rating(ruleset, sheet, row["ability"])
-            if best is None or score > best[0]:
-                best = (score, row)
-        if best is None:
-            raise IllegalAction("Repair rolls Wits + " + " or ".join(r["ability"] for r in rows))
-        row = best[1]
-        terms, mods, _ = _roll_terms(ruleset, sheet, {**row, "missing_difficulty": 1},
-                                     row["attribute"], None, "Repair", False)
-        mods.append(Modifier(f"{row['ability']} for the repair",
-                             difficulty=row["difficulty"]))
-        mods.append(_wounds(ruleset, sheet, False))
-        pool = PoolSpec(terms, (), ruleset.dice.base_difficulty).plus(*[x for x in mods if x])
-        roll = count(_need(faces, rng, pool.dice, ruleset.dice.sides), pool.difficulty,
-                     ruleset.dice)
-        ok = roll.successes > 0
-        return ReadyResult(action, replace(st, string_ok=ok), ok, roll, pool, 1)
+        return _repair(ruleset, sheet, w, st, spare_string, ability, faces, rng)
     raise InputError(f"'{action}' is not a weapon action. Use nock, prepare, reload or repair.")
+
+
+def _reload(ruleset, sheet, w: Weapon, st: WeaponState) -> ReadyResult:
+    """RNG-05 a gun's clip in one action; ATK-08 a crossbow's reload actions, counted."""
+    if w.kind == "firearm":
+        return ReadyResult("reload", replace(st, ammo=w.clip), True, None, None, 1)
+    if w.kind == "crossbow":
+        need = crossbow_reload_actions(ruleset, sheet)
+        if st.ammo:
+            raise IllegalAction(f"The {w.name} is already loaded.")
+        done = st.reload_progress + 1
+        if done >= need:
+            return ReadyResult("reload", replace(st, ammo=w.clip or 1, reload_progress=0),
+                               True, None, None, 1, "loaded")
+        return ReadyResult("reload", replace(st, reload_progress=done), True, None, None, 1,
+                           f"{done} of {need} reload actions done")
+    raise IllegalAction(f"The {w.name} is not reloaded; guns and crossbows are.")
+
+
+def _repair(ruleset, sheet, w: Weapon, st: WeaponState, spare_string: bool,
+            ability: str | None, faces, rng) -> ReadyResult:
+    """ATK-07: a snapped bowstring's repair: a spare string, and the best of the ruleset's
+    repair rolls (or none)."""
+    bow = tables(ruleset).attacks["bow"]
+    if w.kind != "bow" or st.string_ok:
+        raise IllegalAction("Only a bow with a snapped string needs this repair.")
+    if bow["repair_needs_spare_string"] and not spare_string:
+        raise IllegalAction("Repairing the string needs a spare bowstring.")
+    rows = bow.get("repair_rolls") or ()
+    if not rows:
+        return ReadyResult("repair", replace(st, string_ok=True), True, None, None, 1)
+    best = None
+    for row in rows:
+        if ability and ruleset.traits.resolve(ability) != row["ability"]:
+            continue
+        score = _rating(ruleset, sheet, row["ability"])
+        if best is None or score > best[0]:
+            best = (score, row)
+    if best is None:
+        raise IllegalAction("Repair rolls Wits + " + " or ".join(r["ability"] for r in rows))
+    row = best[1]
+    terms, mods, _ = _roll_terms(ruleset, sheet, row, row["attribute"], None, "Repair", False)
+    mods.append(Modifier(f"{row['ability']} for the repair", difficulty=row["difficulty"]))
+    mods.append(_wounds(ruleset, sheet, False))
+    pool = PoolSpec(terms, (), ruleset.dice.base_difficulty).plus(*[x for x in mods if x])
+    roll = count(_need(faces, rng, pool.dice, ruleset.dice.sides), pool.difficulty, ruleset.dice)
+    ok = roll.successes > 0
+    return ReadyResult("repair", replace(st, string_ok=ok), ok, roll, pool, 1)
 
 
 def two_weapons_no_multi_penalty(ruleset, sheet, other_actions: int) -> bool:
     """RNG-09: Ambidextrous 2 and no other action that turn: the scheduler skips the
     multiple-action penalty for the two weapon attacks."""
-    tw = tables(ruleset).ranged.get("two_weapons") or {}
+    tw = tables(ruleset).ranged["two_weapons"]
     return other_actions == 0 and _waived(ruleset, sheet, tw.get("no_multiple_action_penalty_by"))
