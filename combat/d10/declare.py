@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .dazed import daze_pool, daze_pools
 from . import powers
+from . import wound_movement  # HLT-07
 from . import scheduler as sch
 from ..core.errors import IllegalAction, InputError
 from ..core.maneuver_schemas import COVER
@@ -89,7 +90,7 @@ def check_action(f: Fight, key: str, a: dict) -> None:
                     f"{f.name(key)} can move at most {limit} yards while attacking (half a "
                     f"run of {run}); to go {a['moving']} yards, declare move {a['moving']} "
                     f"as its own action.")
-            wounded_move(f, key, a["moving"], powers.ACTING)
+            wounded_move(f, key, a["moving"], wound_movement.ACTING)
     elif kind == "aim":  # RNG-01
         f.state.find(a["target"])
         a["weapon"] = a.get("weapon") or f.default_weapon(key)
@@ -114,7 +115,7 @@ def wounded_move(f: Fight, key: str, yards: int, mode: str) -> None:
     """HLT-07: wounds limit how far one moves (Injured half speed, Wounded walk, Mauled 3
     yards, Crippled 1, Incapacitated none); the pace was checked first (MAN-03/04)."""
     try:
-        powers.movement_limit(f.sheet(key), f.rules, yards, mode)
+        wound_movement.movement_limit(f.sheet(key), f.rules, yards, mode)
     except IllegalAction as why:
         raise IllegalAction(f"{f.name(key)}: {why}") from None
 

@@ -1,9 +1,9 @@
-"""Limits on powers in combat (PWR-01..PWR-05) and the movement wounds allow (HLT-07).
+"""Limits on powers in combat (PWR-01..PWR-05); the movement wounds allow (HLT-07) is
+wound_movement.py.
 
-Tables are YAML: the ``powers:`` and ``wound_movement:`` sections (``rules/numetal/
-powers.yaml``); blood per turn comes from the generation chart (``generations:``, read through
-``combat.d10.healing``), movement from ``movement:`` (``combat.core.maneuvers``) and the
-wound levels from ``health:``. Nothing here rolls dice or changes a sheet: each check
+Tables are YAML: the ``powers:`` section (``rules/numetal/powers.yaml``); blood per turn
+comes from the generation chart (``generations:``, read through
+``combat.d10.healing_tables``). Nothing here rolls dice or changes a sheet: each check
 returns the new per-turn tally or raises ``IllegalAction`` saying which limit refuses it
 and what is allowed.
 
@@ -20,7 +20,6 @@ API
     PWR-04 one Lore evocation a turn, at most permanent Faith in effect.
 ``Effect(name, started_turn, lasts, starts_next_turn, kind)``; ``effect_for(ruleset, name,
 turn)``; ``active(effects, turn)``; ``expire(effects, turn)``; ``count_active``: PWR-05.
-``movement_limit(sheet, ruleset, wanted_yards, mode, *, all_fours=False) -> MoveLimit``: HLT-07.
 """
 
 from __future__ import annotations
@@ -29,18 +28,20 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from .damage_tables import family_of, require_section, track_of
+from .damage_tables import family_of
 from ..core.errors import IllegalAction, InputError
 from .healing_tables import blood_per_turn
-from ..core.maneuvers import movement_yards, tables
 from ..rules.schema import Bool, Int, ListOf, MapOf, Str, Struct
 from ..core.sheet import Sheet
 from ..core.values import replace
 
-# ---------------------------------------------------------------- schemas
+
 
 _RULE = {"rule": Str(), "ref": Str()}
+
+
 _RULE_DEFAULT = {"rule": "PWR"}  # a row without its rule ID: named by the family of rules
+
 
 POWERS_SCHEMA = Struct(
     optional={
@@ -99,19 +100,6 @@ POWERS_SCHEMA = Struct(
     defaults={"disabled": (), "caps": {}, "durations": {}},
 )
 
-WOUND_MOVEMENT_SCHEMA = Struct(
-    optional={
-        "source": Str(),
-        "enabled": Bool(),
-        "moves": MapOf(Struct(optional={"percent": Int(0, 100), "max_pace": Str()})),
-    },
-    defaults={"enabled": True, "moves": {}},  # HLT-07: wounds slow a character
-)
-
-SCHEMAS = {"powers": POWERS_SCHEMA, "wound_movement": WOUND_MOVEMENT_SCHEMA}
-
-ACTING = "acting"  # movement_limit mode: moving while performing another action (MAN-04)
-
 
 def _key(name: str) -> str:
     return " ".join(str(name).lower().replace("_", " ").split())
@@ -125,9 +113,6 @@ def _on(ruleset, row: Mapping | None) -> bool:
     """A table row is in force unless its rule ID is listed under powers.disabled (a child
     ruleset switches whole rules off there: lists replace, so it states the full list)."""
     return row is not None and row.get("rule") not in _sec(ruleset)["disabled"]
-
-
-# ---------------------------------------------------------------- the per-turn tally
 
 
 def _counts(value, what: str) -> Mapping[str, int]:
@@ -195,9 +180,6 @@ def use_carried(spending: TurnSpending, purpose: str) -> tuple[TurnSpending, int
             left = {k: v for k, v in spending.carried.items() if k != name}
             return replace(spending, carried=MappingProxyType(left)), n
     return spending, 0
-
-
-# ---------------------------------------------------------------- PWR-01, -02, -04 spending
 
 
 def _has(sheet: Sheet, ruleset, name: str, minimum: int, has: Iterable[str]) -> bool:
@@ -341,9 +323,6 @@ def _banked(spending: TurnSpending, pool: str, amount: int, purpose: str):
     return _bump(spending.carried, name, amount)
 
 
-# ---------------------------------------------------------------- PWR-03, -04 effects
-
-
 def effect_kinds(ruleset) -> tuple[str, ...]:
     return tuple((_sec(ruleset).get("effects") or {}).get("kinds") or ())
 
@@ -401,9 +380,6 @@ def check_effect(
                 f"{in_effect} are in effect. End one first."
             )
     return replace(spending, effects=_bump(spending.effects, slot, 1))
-
-
-# ---------------------------------------------------------------- PWR-05 durations
 
 
 @dataclass(frozen=True, slots=True)
@@ -481,84 +457,6 @@ def count_active(effects: Iterable[Effect], turn: int, kind: str) -> int:
     return sum(1 for e in active(effects, turn) if _key(e.kind) == _key(kind))
 
 
-# ---------------------------------------------------------------- HLT-07 movement
-
-
-@dataclass(frozen=True, slots=True)
-class MoveLimit:
-    rule: str
-    mode: str  # walk, jog, run or acting
-    wanted: int
-    yards: int  # the most this character may move this turn at this mode
-    pace_yards: int  # what the pace alone allows (MAN-03 / MAN-04)
-    level: str  # wound level name ("Healthy" when unhurt)
-    wound_move: str  # the level's move word ("full", "walk", ...)
-    dice: int  # dice change on the action when moving while acting (MAN-04), else 0
-
-
-def movement_limit(
-    sheet: Sheet, ruleset, wanted_yards: int, mode: str, *, all_fours: bool = False
-) -> MoveLimit:
-    """HLT-07: may ``sheet`` move ``wanted_yards`` this turn at ``mode`` (walk, jog, run, or
-    ``acting``: moving while doing something else, MAN-04)? The pace gives the yards (MAN-03,
-    form included); the wound level limits them (Injured half speed, Wounded walk, Mauled 3,
-    Crippled 1, Incapacitated 0). Moving farther is refused saying the limit."""
-    if isinstance(wanted_yards, bool) or not isinstance(wanted_yards, int) or wanted_yards < 0:
-        raise InputError(f"Move how far? '{wanted_yards}' is not a number of yards (0 or more).")
-    t = tables(ruleset)
-    mode = _key(mode)
-    wa = t.movement["while_acting"]
-    if mode == ACTING:
-        run = movement_yards(ruleset, sheet, "run", all_fours)
-        pace_yards = run * wa["max_percent_of_run"] // 100
-        pace_for_wounds = pace_yards
-    else:
-        if mode not in t.movement["paces"]:
-            raise InputError(
-                f"'{mode}' is not a way to move. Use one of: "
-                f"{', '.join((*t.movement['paces'], ACTING))}."
-            )
-        pace_yards = pace_for_wounds = movement_yards(ruleset, sheet, mode, all_fours)
-
-    track = track_of(sheet, ruleset)
-    lv = track.level
-    level = track.level_name
-    wm = ruleset.section("wound_movement") or WOUND_MOVEMENT_SCHEMA.fill({})
-    yards, move, why = pace_yards, "full", ""
-    if lv is not None and wm["enabled"]:
-        raw = require_section(ruleset, "health")["levels"][track.damage - 1]
-        move = raw.get("move", "full")
-        cap = raw.get("move_yards")
-        row = wm["moves"].get(move) or {}  # a move the table does not name: no limit
-        if cap is not None:
-            yards = min(pace_for_wounds, cap)
-            why = f"{level}: {move}, at most {cap} yards a turn" if cap else f"{level}: {move}"
-        elif "percent" in row:
-            yards = pace_for_wounds * row["percent"] // 100
-            why = f"{level}: {move}, at most {yards} yards at this pace"
-        elif "max_pace" in row:
-            slow = movement_yards(ruleset, sheet, row["max_pace"], all_fours)
-            yards = min(pace_for_wounds, slow)
-            why = f"{level}: you can only {row['max_pace']}, at most {yards} yards a turn"
-    if wanted_yards > yards:
-        if why:
-            if yards == 0:
-                raise IllegalAction(f"You cannot move ({why}).")
-            raise IllegalAction(
-                f"Too far: {why}; you asked for {wanted_yards}. Move {yards} or less."
-            )
-        what = "while acting (half your run)" if mode == ACTING else f"at a {mode}"
-        raise IllegalAction(
-            f"Too far: you move at most {pace_yards} yards {what}; you asked "
-            f"for {wanted_yards}. Move {pace_yards} or less, or faster."
-        )
-    dice = wa["dice_per_yard"] * wanted_yards if mode == ACTING else 0
-    return MoveLimit("HLT-07", mode, wanted_yards, yards, pace_yards, level, move, dice)
-
-
-# ---------------------------------------------------------------- cross-table checks
-
-
 def check(ruleset) -> list[tuple[str, str]]:
     """Names the powers tables use that other tables must define."""
     out: list[tuple[str, str]] = []
@@ -588,16 +486,4 @@ def check(ruleset) -> list[tuple[str, str]]:
     for name, row in (eff.get("limits") or {}).items():
         if row.get("max_in_effect") and row["max_in_effect"] not in cat.pools:
             out.append((f"powers.effects.limits.{name}.max_in_effect", "is not in pools"))
-    wm = ruleset.section("wound_movement") or WOUND_MOVEMENT_SCHEMA.fill({"enabled": False})
-    moves = wm["moves"]
-    paces = (ruleset.section("movement") or {}).get("paces") or {}
-    for name, row in moves.items():
-        if row.get("max_pace") and row["max_pace"] not in paces:
-            out.append((f"wound_movement.moves.{name}.max_pace", "is not a movement pace"))
-    if wm["enabled"]:  # the schema's default, as move_limit plays it
-        for i, lv in enumerate((ruleset.section("health") or {}).get("levels") or ()):
-            if lv.get("move_yards") is None and lv.get("move", "full") not in moves:
-                out.append(
-                    (f"health.levels[{i}].move", f"'{lv.get('move')}' is not in wound_movement")
-                )
     return out

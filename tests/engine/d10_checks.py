@@ -24,6 +24,7 @@ from wodcombat.combat.d10 import heal_time as HTM
 from wodcombat.combat.d10 import healing_tables as HT
 from wodcombat.combat.core import maneuvers as M
 from wodcombat.combat.d10 import powers as P
+from wodcombat.combat.d10 import wound_movement as WM
 from wodcombat.combat.d10 import scheduler as S
 from wodcombat.combat.d10.attack_resolve import (
     build_attack_pool,
@@ -421,10 +422,10 @@ def c_HLT_06(rs):
 
 def c_HLT_07(rs):
     hurt = full(rs, Dexterity=3, health={"lethal": 4})  # Wounded: walk
-    m = P.movement_limit(hurt, rs, 7, "walk")
+    m = WM.movement_limit(hurt, rs, 7, "walk")
     assert m.yards == 7 and m.wound_move == "walk"
     with pytest.raises(IllegalAction):
-        P.movement_limit(hurt, rs, 15, "jog")
+        WM.movement_limit(hurt, rs, 15, "jog")
 
 
 def c_HLT_08(rs):
