@@ -91,7 +91,7 @@ def _natural(ruleset, sheet, ctx: Context, maneuver: Maneuver, intent: Attack):
                                     f"call on the Wyrd; you have none to spend.")
             costs = ((cost["pool"], cost["points"]),)
         damage = Damage.parse(bite["extra_damage"])
-    elif row.get("bite", "none") != "none":  # no row: this race has no natural weapons
+    elif row and row["bite"] != "none":  # no row: this race has no natural weapons here
         if row["bite"] == "extra":
             damage = Damage.parse(bite["extra_damage"])
     else:

@@ -264,7 +264,7 @@ def check(ruleset) -> list[tuple[str, str]]:
             out.append(("soak.default_family", "is not a family in soak.families"))
         for fam, row in fams.items():
             for t, cell in row.items():
-                for trait in (cell or {}).get("terms", ()):
+                for trait in cell["terms"] if cell else ():  # null: the family cannot soak
                     if trait not in catalog.traits:
                         out.append((f"soak.families.{fam}.{t}", f"'{trait}' is not a trait"))
                 for trait, cond in ((cell or {}).get("term_if") or {}).items():
