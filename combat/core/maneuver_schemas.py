@@ -260,6 +260,7 @@ MANEUVERS_SCHEMA = Struct(
         )),
     },
     defaults={"form_limits": {}, "flank": {}, "ambush": {}, "multiple_opponents": {},
+              "escape": {"attribute": "Strength", "ability": "Brawl"},  # CLOSE-03/05
               "riposte_dice": 1, "weapon_length_dice": -1, "grapples": {},  # CLOSE-09, -13
               "natural_weapons": {}, "bite": {}, "claw_sources": ()},
 )

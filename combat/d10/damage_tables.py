@@ -82,7 +82,9 @@ DAZED_DEFAULTS = {"trait": "Stamina", "compare": "over", "mortal_margin": 0,
 
 
 # HLT-06: wounds cost dice on action pools only (seed 000, Wound penalties).
-WOUNDS_DEFAULTS = {"applies_to": ("action",), "exempt_unless_incapacitated": ()}
+WOUNDS_DEFAULTS = {"applies_to": ("action",), "exempt_unless_incapacitated": (),
+                   # HLT-08: a Willpower point ignores them for a turn, not once Incapacitated
+                   "ignore_cost": {"Willpower": 1}, "ignore_when_incapacitated": False}
 
 
 DAMAGE_SCHEMA = Struct(

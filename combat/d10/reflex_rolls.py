@@ -146,7 +146,7 @@ def resolve_escape(ruleset, escaper, holder, *, escaper_faces=None, holder_faces
                    rng: random.Random | None = None, extra=()) -> EscapeResult:
     """CLOSE-03 / CLOSE-05: resisted Strength + Brawl; the escaper needs more successes. The
     escape is the escaper's action (wounds count); holding on is the holder's reflex."""
-    esc = tables(ruleset).man.get("escape") or {"attribute": "Strength", "ability": "Brawl"}
+    esc = tables(ruleset).man["escape"]
     base = ruleset.dice.base_difficulty
     epool = _reflex_pool(ruleset, escaper, esc["attribute"], esc["ability"], base,
                          [_wounds(ruleset, escaper, False), *extra])

@@ -39,7 +39,8 @@ def regenerate(
     (flag ``salt_water``) regenerate even in breed form."""
     sec, row = _regeneration(sheet, ruleset)
     if in_weak_breed_form(sheet, ruleset):
-        _check_breed_form(sheet, sec, frozenset(flags))
+        _check_breed_form(sheet, sec, frozenset(flags),
+                          require_section(ruleset, "shifters")["default_breed"])
     if blocked_until_rest:
         raise IllegalAction(
             "A botched regeneration roll stops healing until you rest."
@@ -87,10 +88,11 @@ def _regeneration(sheet: Sheet, ruleset) -> tuple[Mapping, Mapping]:
     return sec, row
 
 
-def _check_breed_form(sheet: Sheet, sec: Mapping, given: frozenset[str]) -> None:
+def _check_breed_form(sheet: Sheet, sec: Mapping, given: frozenset[str],
+                      default_breed: str) -> None:
     """HEAL-03: a homid or lupus in breed form does not regenerate, unless one of the
     section's exceptions holds (HEAL-05: sea-born Rokea in salt water)."""
-    breed = sheet.breed or "homid"
+    breed = sheet.breed or default_breed  # no breed on the sheet: shifters.default_breed
     saved = any(
         e["race"] == sheet.race and breed in e.get("breeds", (breed,)) and e["flag"] in given
         for e in sec["breed_form_exceptions"]

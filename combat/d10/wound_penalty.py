@@ -71,10 +71,10 @@ def _wound_modifier(sheet: Sheet, ruleset, kind_of_roll: str, ignore_wounds: boo
 
 def spend_to_ignore_wounds(sheet: Sheet, ruleset) -> Sheet:
     """HLT-08: spend a Willpower to ignore wound penalties for one turn (not incapacitated)."""
-    sec = require_section(ruleset, "damage").get("wounds") or {}
-    if _wound_track(sheet, ruleset).incapacitated and not sec.get("ignore_when_incapacitated"):
+    sec = require_section(ruleset, "damage")["wounds"]
+    if _wound_track(sheet, ruleset).incapacitated and not sec["ignore_when_incapacitated"]:
         raise IllegalAction("Willpower cannot ignore wounds once you are Incapacitated (HLT-08).")
-    return pay_costs(sheet, sec.get("ignore_cost") or {"Willpower": 1}, "ignore wound penalties")
+    return pay_costs(sheet, sec["ignore_cost"], "ignore wound penalties")
 
 
 def pay_costs(sheet: Sheet, cost: Mapping[str, int], why: str) -> Sheet:

@@ -711,7 +711,9 @@ def test_dmg_01_02_04_a_damage_table_leaving_keys_out_plays_by_the_schema_defaul
     assert bare["penalties_reduce_soak"] is False
     assert bare["dazed"] == {"compare": "at_least", "trait": "Stamina", "mortal_margin": 0,
                              "supernatural_margin": 2}  # a key given is kept
-    assert bare["wounds"] == {"applies_to": ("action",), "exempt_unless_incapacitated": ()}
+    assert bare["wounds"] == {"applies_to": ("action",), "exempt_unless_incapacitated": (),
+                              "ignore_cost": {"Willpower": 1},
+                              "ignore_when_incapacitated": False}
     # The core states the same, but for the one ruling it makes on purpose: M20's Arete
     # ignores wounds until Incapacitated (a table without the key exempts nothing).
     core = yaml.safe_load((RULES / "core" / "damage.yaml").read_text())["damage"]
