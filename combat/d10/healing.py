@@ -25,7 +25,7 @@ from ..core.errors import IllegalAction, InputError
 from ..core.health import damage_type as parse_damage_type
 from ..core.sheet import Sheet
 
-from .healing_tables import _row, _scale, _stated, _track, blood_per_turn
+from .healing_tables import MAGE_SCHEMA, _row, _scale, _stated, _track, blood_per_turn
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +190,8 @@ def mage_heal(
     kind = parse_damage_type(kind)
     if levels < 1:
         raise InputError("Heal how many levels? e.g. levels=1.")
-    sec = require_section(ruleset, "healing")["mage"]
+    # no mage table: mending refuses the heal first; called directly, the schema's defaults
+    sec = require_section(ruleset, "healing").get("mage") or MAGE_SCHEMA.complete({})
     if family_of(caster, ruleset) != "mage":
         raise IllegalAction("Only a mage heals with the Life sphere.")
     other = target is not None

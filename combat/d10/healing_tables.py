@@ -41,6 +41,20 @@ _COST = Struct(
 )
 
 
+# HEAL-06: a mage's Life healing. The table's presence is what turns the heal on
+# (mending.check_table), so a ruleset without it has none; its keys default to no Life
+# minimum and vulgar aggravated healing.
+MAGE_SCHEMA = Struct(
+    optional={
+        "life_to_heal_others": Optional(Int(0, 10)),
+        "life_to_heal_self": Optional(Int(0, 10)),
+        "aggravated_cost": MapOf(Int(0, 100)),
+        "aggravated_vulgar": Bool(),
+    },
+    defaults={"life_to_heal_others": None, "life_to_heal_self": None,
+              "aggravated_cost": {}, "aggravated_vulgar": True},
+)
+
 HEALING_SCHEMA = Struct(
     optional={
         "source": Str(),
@@ -100,17 +114,7 @@ HEALING_SCHEMA = Struct(
             defaults={"willpower": 1, "trait": "Stamina", "difficulty": 8,
                       "difficulty_per_century": -1, "parts": {}},
         ),
-        "mage": Struct(
-            optional={
-                "life_to_heal_others": Optional(Int(0, 10)),
-                "life_to_heal_self": Optional(Int(0, 10)),
-                "aggravated_cost": MapOf(Int(0, 100)),
-                "aggravated_vulgar": Bool(),
-            },
-            # HEAL-07: no Life minimum unless a ruleset states one; aggravated is vulgar
-            defaults={"life_to_heal_others": None, "life_to_heal_self": None,
-                      "aggravated_cost": {}, "aggravated_vulgar": True},
-        ),
+        "mage": MAGE_SCHEMA,
         "changeling": Struct(
             optional={
                 "chimerical": ListOf(
@@ -130,10 +134,8 @@ HEALING_SCHEMA = Struct(
                       "chimerical_incapacitated_needs": "freehold"},
         ),
     },
-    # A family not named heals with time (HLT-09); a ruleset without mage healing has the
-    # book's (V20 p. 285 / M20) vulgar aggravated healing and no Life minimum.
-    defaults={"heals_by_time": {}, "healers": {}, "healer_by_family": {}, "healer_by_race": {},
-              "mage": {}},
+    # A family not named heals with time (HLT-09); no healer tables: no supernatural healing.
+    defaults={"heals_by_time": {}, "healers": {}, "healer_by_family": {}, "healer_by_race": {}},
 )
 
 
