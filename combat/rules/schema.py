@@ -26,6 +26,12 @@ def _show(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _is_default(value: Any, default: Any) -> bool:
+    """A scalar default ("" or None a spec would refuse) given back as it is."""
+    return not isinstance(default, (dict, list, tuple)) and type(value) is type(default) \
+        and value == default
+
+
 class Spec:
     doc = "a value"
 
@@ -171,6 +177,12 @@ class Struct(Spec):
             if spec is None:
                 hint = ", ".join(sorted(known)) or "none"
                 problems.append((_join(path, key), f"unknown key (allowed: {hint})"))
+                continue
+            if key in self.defaults and _is_default(v, self.defaults[key]):
+                # the schema's own value ("" or null where the YAML must write text): what a
+                # table leaving the key out holds, so a checked table reads back as it was
+                # (a combat's snapshot of its rules, wodcombat/world/rulebook.py)
+                out[key] = copy.deepcopy(self.defaults[key])
                 continue
             out[key] = spec.check(v, _join(path, key), problems)
         for key, default in self.defaults.items():

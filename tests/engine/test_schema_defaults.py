@@ -121,3 +121,23 @@ def test_HLT_07_wound_movement_without_enabled_is_checked_as_it_is_played(tmp_pa
     with pytest.raises(RulesError) as err:
         load_ruleset(tmp_path, "house")
     assert "'limp' is not in wound_movement" in str(err.value)
+
+
+@pytest.mark.parametrize("name", ["numetal", "revised", "everyman", "v20", "spotlight"])
+def test_a_checked_table_reads_back_through_its_schema(name):
+    """A combat keeps the rules it started with as the YAML of its checked tables, read back
+    through the same schemas (wodcombat/world/rulebook.py, issue 4). The defaults a table
+    took ("" and null where the YAML must write text) read back as they are: the same data,
+    no problem."""
+    import yaml
+
+    from wodcombat.combat.rules.ruleset import META
+    from wodcombat.combat.rules.sections import SECTIONS
+
+    rs = load_ruleset(RULES, name)
+    text = yaml.dump(rs.data, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper))
+    problems: list = []
+    again = Struct(optional={"ruleset": META, **SECTIONS}).check(yaml.safe_load(text), "",
+                                                                 problems)
+    assert problems == []
+    assert again == rs.data
