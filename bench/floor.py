@@ -25,7 +25,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from wodcombat.combat.core import dice  # noqa: E402
-from wodcombat.combat.d10.damage import track_of  # noqa: E402
+from wodcombat.combat.d10.damage_tables import track_of  # noqa: E402
 from wodcombat.combat.core.events import Event  # noqa: E402
 from wodcombat.combat.d10.fight import roll_event  # noqa: E402
 from wodcombat.combat.core.pools import PoolSpec  # noqa: E402

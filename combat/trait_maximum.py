@@ -7,7 +7,7 @@ in ``ratings`` its own (Arete to 10, M20), everyone else the section's ``rating`
 
 from __future__ import annotations
 
-from .d10.healing import generation
+from .d10.healing_tables import generation
 from .core.sheet import Sheet
 
 

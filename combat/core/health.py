@@ -59,7 +59,7 @@ class Level:
 
 def _levels_of(section: dict) -> tuple[Level, ...]:
     """The levels of a health section. The engine's hot path builds them once per ruleset
-    and keeps them on it (combat/d10/damage.py ``track_of``: ``Ruleset.derived``)."""
+    and keeps them on it (combat/d10/damage_tables.py ``track_of``: ``Ruleset.derived``)."""
     return tuple(Level(lv["name"], lv["penalty"], lv.get("move", "")) for lv in section["levels"])
 
 

@@ -1,354 +1,35 @@
-"""The attack tables a ruleset holds: attack kinds, defenses, maneuvers, ranged rules, targeting,
-complications, movement, time powers, Fera notes, weapons and armor (``rules/*/maneuvers.yaml``,
-``weapons.yaml``, ``armor.yaml``).
-
-This module owns the schemas of those sections and turns the validated plain data into small
-frozen values the resolver (``combat/d10/attack.py``) reads. Nothing here rolls dice. The tables
-of one ruleset are built once and cached (the engine must resolve tens of thousands of attacks
-a second, so per-attack YAML walking is avoided).
+"""The attack tables of one ruleset as small frozen values (weapons, armor, maneuvers,
+locations) and the table rules that roll no dice: CLOSE-10 a form's maneuvers, MAN-03
+movement, MAN-09 time powers, PWR-06 Fera trait difficulties and jagged skin, RNG-07
+strafe shares. The validated plain data (maneuver_schemas.py) is turned into values once
+per ruleset and kept on it (the engine resolves tens of thousands of attacks a second, so
+per-attack YAML walking is avoided); the attack modules (``combat/d10/attack_*.py``) read them.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import IllegalAction, InputError
-from .health import DAMAGE_TYPES
 from .player_text import did_you_mean
-from ..rules.schema import Bool, Int, ListOf, MapOf, Optional, Spec, Str, Struct
 from .values import replace
 
-ATTACK_KINDS = ("brawl", "melee", "thrown", "firearm", "bow", "crossbow")
-RANGED_KINDS = ("thrown", "firearm", "bow", "crossbow")
-PACES = ("still", "walk", "jog", "run")  # COMP-05 / RNG-01 compare speeds in this order
-COVER = ("none", "light", "good", "superior")
-_DAMAGE = re.compile(r"^(?:(str|strength|weapon)\s*(?:([+-])\s*(\d+))?|(\d+)|none)$", re.I)
-
-
-# ---------------------------------------------------------------- schema pieces
-
-
-@dataclass(frozen=True)
-class DamageExpr(Spec):
-    """A damage expression: ``Str``, ``Str+1``, ``Str-1``, ``weapon``, ``weapon+2``, ``5``,
-    ``none``. Checked at load so a typo is an admin's error, not a crash mid-combat."""
-
-    doc = "a damage like Str+1, weapon+2, 5 or none"
-
-    def check(self, value, path, problems):
-        text = str(value).strip() if isinstance(value, (str, int)) else None
-        if isinstance(value, bool) or text is None or not _DAMAGE.match(text):
-            problems.append((path, f"expected {self.doc}, got {value!r}"))
-            return None
-        return text
-
-
-_DIFF = Int(-10, 10)
-_TYPE = Str(DAMAGE_TYPES)
-_TYPE_OR_WEAPON = Str(DAMAGE_TYPES + ("weapon",))
-
-ROLL = Struct(
-    required={"attribute": Str(), "ability": Str()},
-    optional={
-        "range": Str(("close", "ranged", "any")),
-        # explicit substitutions a rule states; difficulty omitted = DICE-06 derives it
-        "alternatives": ListOf(Struct(required={"ability": Str()},
-                                      optional={"difficulty": _DIFF})),
-        "missing_difficulty": _DIFF,  # DICE-07 / ATK-02 / ATK-09
-        "difficulty": _DIFF,
-    },
+from .maneuver_schemas import (
+    ARMOR_SCHEMA,
+    ATTACKS_SCHEMA,
+    ATTACK_KINDS,
+    COMPLICATIONS_SCHEMA,
+    DEFENSES_SCHEMA,
+    FERA_SCHEMA,
+    MANEUVERS_SCHEMA,
+    MOVEMENT_SCHEMA,
+    RANGED_SCHEMA,
+    TARGETING_SCHEMA,
+    TIME_POWERS_SCHEMA,
+    WEAPONS_SCHEMA,
+    _DAMAGE,
 )
-
-# null switches that way off (a child ruleset cannot delete a key its parent set)
-WAIVER = Struct(optional={"specialty_of": Optional(Str()), "specialty_named": Optional(Str()),
-                          "trait": Str(),
-                          "at_least": Int(0, 10)})
-
-ATTACKS_SCHEMA = Struct(
-    required={"kinds": MapOf(ROLL)},
-    optional={
-        "source": Str(),
-        "default_maneuver": MapOf(Str()),
-        # DICE-06: difficulty change of a related secondary for a primary, and the reverse
-        "substitution": Struct(optional={"secondary_for_primary": _DIFF,
-                                         "primary_for_secondary": _DIFF,
-                                         "derived": Bool()}),  # false: no DICE-06 (v20)
-        "close_reach_yards": Int(0, 1000),
-        "throwing": Struct(optional={
-            "melee_with_throwing_weapon": _DIFF, "throwing_melee_weapon": _DIFF,
-            "yards_per_strength": Int(0, 100), "full_range_up_to_lb": Int(0, 1000),
-            "yards_lost_per_step": Int(0, 100), "step_lb": Int(1, 1000),
-            "min_yards": Int(0, 100), "normal_range": Str(("maximum", "half")),
-            "lift_lb_by_strength": ListOf(Int(0, 100000), min_len=1),
-        }),
-        "bow": Struct(optional={
-            "nock_actions": Int(0, 5), "nock_waived_by": Optional(WAIVER),
-            "botch_snaps_string": Bool(), "repair_needs_spare_string": Bool(),
-            "repair_rolls": ListOf(ROLL, min_len=1),
-        }),
-        "crossbow": Struct(optional={
-            "reload_actions": Int(0, 10), "fast_reload_actions": Int(0, 10),
-            "fast_reload_by": Optional(WAIVER),
-        }),
-    },
-)
-
-DEFENSES_SCHEMA = Struct(
-    required={"kinds": MapOf(ROLL)},
-    optional={
-        "source": Str(),
-        "block_lethal_requires": Str(("soak", "soak_fortitude_armor_or_weapon",
-                                        "fortitude_armor_or_weapon", "nothing")),
-        "dodge_vs_firearms_requires_cover_or_prone": Bool(),
-        "dodge_cannot_botch_races": ListOf(Str()),
-        "dodge_ranged_kinds": ListOf(Str(ATTACK_KINDS)),
-        "parry_weapon_kinds": ListOf(Str(ATTACK_KINDS)),
-        "parry_counter": Optional(Struct(
-            required={"against": Str(("unarmed", "any"))},
-            optional={"weapon_types": ListOf(_TYPE), "dice_per_extra_success": Int(0, 10)},
-        )),
-        "magic_lock_on_defendable": Bool(),
-        "magic_area_defendable": Bool(),
-    },
-)
-
-EFFECT = Struct(
-    required={"effect": Str(("grapple", "knockdown_check", "next_turn_difficulty", "disarm",
-                             "knocked_down_or_damage"))},
-    optional={"who": Str(("attacker", "target")), "difficulty": _DIFF,
-              "absolute": Int(1, 10), "value": Int(-100, 100), "detail": Str()},
-)
-
-_OVERRIDE = Struct(optional={"kind": Str(ATTACK_KINDS), "attribute": Str(), "dice": _DIFF,
-                             "difficulty": _DIFF, "damage": DamageExpr(),
-                             "type": _TYPE_OR_WEAPON})
-
-MANEUVER = Struct(
-    required={"kind": Str(ATTACK_KINDS + ("weapon",)), "damage": DamageExpr(),
-              "type": _TYPE_OR_WEAPON},
-    optional={
-        "weapon": Str(("none", "required", "optional")),
-        "weapon_kinds": ListOf(Str(ATTACK_KINDS)),
-        "weapon_classes": ListOf(Str()),
-        "needs_flag": Str(("burst", "autofire")),
-        "min_rate": Int(0, 100),
-        "min_clip_percent": Int(0, 100),
-        "roll": Bool(),
-        "attribute": Str(),
-        "dice": _DIFF,
-        "difficulty": _DIFF,
-        "forms": Str(),
-        "natural": Str(("bite", "claw")),
-        "needs_grapple": ListOf(Str(("clinch", "hold"))),
-        "target_needs_weapon": Bool(),
-        "deals_damage": Bool(),
-        "effects": ListOf(EFFECT),
-        "botch_effects": ListOf(EFFECT),
-        "rounds": Int(0, 1000),
-        "empties_clip": Bool(),
-        "targeting": Bool(),
-        "max_spread_yards": Int(0, 1000),
-        "dodge_difficulty": _DIFF,
-        "single_target": Str(("halve", "all")),
-        "rubber_becomes": _TYPE,
-        "source": Str(),
-        "unarmed": _OVERRIDE,
-        "armed": _OVERRIDE,
-        "ids": Str(),
-        "note": Str(),
-    },
-)
-
-_NATURAL = Struct(optional={"bite": Str(("none", "normal", "extra")), "claw": Bool()})
-
-MANEUVERS_SCHEMA = Struct(
-    required={"list": MapOf(MANEUVER)},
-    optional={
-        "source": Str(),
-        "form_limits": MapOf(MapOf(ListOf(Str()))),
-        "flank": Struct(optional={"flank_dice": _DIFF, "rear_dice": _DIFF,
-                                  "lost_if_target_sees_behind": Bool()}),
-        "ambush": Struct(optional={
-            "attacker": ROLL, "target": Struct(required={"attribute": Str(), "ability": Str()},
-                                               optional={"sense": Str()}),
-            "bonus_dice": Str(("margin", "margin_minus_one")),
-        }),
-        "multiple_opponents": Struct(optional={
-            "per_extra": Int(0, 10), "max": Int(0, 20),
-            "applies_to": ListOf(Str(("attack", "defense"))),
-            # CLOSE-08: which attackers count once there are two or more: every one of them
-            # (everyman: two attackers = +2) or each beyond the first (absent: V20/numetal).
-            "counts": Str(("every", "extra")),
-        }),
-        "riposte_dice": _DIFF,
-        "weapon_length_dice": _DIFF,
-        "grapples": MapOf(Struct(optional={"allowed": ListOf(Str()),
-                                           "defenses": ListOf(Str())})),
-        "escape": Struct(required={"attribute": Str(), "ability": Str()}),
-        "natural_weapons": MapOf(MapOf(_NATURAL)),
-        "bite": Struct(optional={
-            "vampire_needs_grapple": Bool(), "redcap_race": Str(),
-            "redcap_cost": Struct(required={"pool": Str(), "points": Int(0, 10)}),
-            "extra_damage": DamageExpr(),
-            "varna_damage": MapOf(Struct(required={"race": Str(), "damage": DamageExpr()},
-                                         optional={"form": Str()})),
-            "vampire_drain_max": Int(0, 20),
-            "everyone_needs_grapple": Bool(),  # everyman CLOSE-01
-            "aggravated_families": Optional(ListOf(Str())),  # everyman: [vampire, shifter]
-            "other_type": _TYPE,  # the bite's type for the other families
-            "sever": Struct(optional={"difficulty": _DIFF, "successes": Int(1, 20),
-                                      "successes_if_grappled": Int(1, 20),
-                                      "damage": Int(0, 20)}),
-        }),
-        "claw_sources": ListOf(Struct(
-            required={"family": Str(), "type": _TYPE, "label": Str()},
-            optional={"trait": Str(), "at_least": Int(0, 10), "natural": Bool()},
-        )),
-    },
-)
-
-RANGED_SCHEMA = Struct(optional={
-    "source": Str(),
-    "range_bands": Struct(optional={
-        "point_blank_yards": Int(0, 100), "point_blank_difficulty": _DIFF,
-        "beyond_normal_difficulty": _DIFF, "miss_beyond_multiple": Int(1, 100),
-    }),
-    "aiming": Struct(optional={
-        "dice_per_turn": Int(0, 10), "max_trait": Str(), "scope_dice": Int(0, 10),
-        "requires": MapOf(MapOf(Int(0, 10))), "forbidden_classes": ListOf(Str()),
-        "target_max_speed": Str(PACES),
-    }),
-    "cover": MapOf(Struct(required={"to_be_hit": _DIFF, "to_hit": _DIFF},
-                          optional={"exposed": ListOf(Str()), "note": Str()})),
-    "two_weapons": Struct(optional={
-        "off_hand_difficulty": _DIFF, "off_hand_waived_by": Optional(WAIVER),
-        "no_multiple_action_penalty_by": Optional(WAIVER),
-    }),
-})
-
-TARGETING_SCHEMA = Struct(
-    required={"sizes": MapOf(Struct(required={"difficulty": _DIFF, "damage": Int(-10, 10)})),
-              "locations": MapOf(Struct(required={"size": Str(), "part": Str()},
-                                        optional={"bypasses_armor": Bool()}))},
-    optional={
-        "source": Str(),
-        "head_parts": ListOf(Str()),
-        "stake": Struct(optional={"location": Str(), "min_damage": Int(0, 20),
-                                  "families": ListOf(Str()), "weapons": ListOf(Str()),
-                                  "effects": Str()}),
-    },
-)
-
-COMPLICATIONS_SCHEMA = Struct(optional={
-    "source": Str(),
-    "blinded": Struct(optional={
-        "attacks_on_blinded_dice": _DIFF, "close_difficulty": _DIFF,
-        "ranged_difficulty": Optional(_DIFF), "defense_difficulty": _DIFF,
-        "mitigations": MapOf(Str(("half", "none"))),
-        "blind_fighting": Struct(required={"attribute": Str(), "ability": Str()},
-                                 optional={"first": Int(0, 10), "per_extra": Int(1, 10)}),
-    }),
-    "immobilized": Struct(optional={"partial_dice": _DIFF,
-                                    "full": Str(("min_one_success", "auto_hit"))}),
-    "knockdown": Struct(optional={
-        "attribute": Str(), "ability": Str(), "success_initiative": _DIFF,
-        "botch_damage": Int(0, 10), "botch_type": _TYPE, "botch_soakable": Bool(),
-        "prone_close_attack_dice": _DIFF, "attacks_on_prone_dice": _DIFF,
-        "maneuver_success": Str(("stands", "up_minus_initiative")),
-    }),
-    "movement": Struct(optional={"attacker_faster_than_walk": _DIFF,
-                                 "target_faster_than_walk": _DIFF}),
-})
-
-MOVEMENT_SCHEMA = Struct(
-    required={"paces": MapOf(Struct(required={"base": Int(0, 1000),
-                                              "per_dexterity": Int(0, 100)}))},
-    optional={
-        "source": Str(),
-        "forms": MapOf(Struct(optional={"all_fours_bonus": Int(0, 100),
-                                        "percent": Int(1, 1000)})),
-        "while_acting": Struct(optional={"max_percent_of_run": Int(0, 100),
-                                         "dice_per_yard": Int(-10, 0)}),
-        "starting_range_yards": Int(0, 1000),
-    },
-)
-
-TIME_POWERS_SCHEMA = Struct(
-    required={"powers": MapOf(Struct(
-        required={"when": Str(("this_turn", "next_turn", "each_turn_rest_of_scene")),
-                  "per": Str(("successes", "points", "dots", "fixed"))},
-        optional={"power": Str(), "divisor": Int(1, 10), "amount": Int(0, 20),
-                  "cap": Optional(Int(0, 50)), "initiative_step": Int(-10, 0),
-                  "once_per_scene": Bool(), "once_per_scene_per_target": Bool(),
-                  "note": Str()},
-    ))},
-    optional={"source": Str(), "disabled": ListOf(Str())},
-)
-
-_FERA_ROW = {"race": Str()}
-_FERA_OPT = {"forms": ListOf(Str()), "not_forms": ListOf(Str()), "note": Str()}
-FERA_SCHEMA = Struct(optional={
-    "source": Str(),
-    "trait_difficulty": ListOf(Struct(required={**_FERA_ROW, "trait": Str(),
-                                                "difficulty": _DIFF}, optional=_FERA_OPT)),
-    "senses": ListOf(Struct(required={**_FERA_ROW, "sense": Str(), "trait": Str(),
-                                      "difficulty": _DIFF}, optional=_FERA_OPT)),
-    "jagged_skin": ListOf(Struct(required={**_FERA_ROW, "damage": Int(0, 20), "type": _TYPE},
-                                 optional=_FERA_OPT)),
-})
-
-WEAPONS_SCHEMA = Struct(
-    required={"items": MapOf(Struct(
-        required={"damage": DamageExpr(), "type": _TYPE, "kind": Str(ATTACK_KINDS)},
-        optional={
-            "class": Str(), "range": Int(0, 100000), "rate": Int(0, 1000),
-            "clip": Int(0, 10000), "conceal": Str(("P", "J", "T", "N")),
-            "two_handed": Bool(), "length": Int(0, 10), "throwing": Bool(),
-            "weight_lb": Int(0, 100000), "autofire": Bool(), "burst": Bool(),
-            "source": Str(), "material": Str(), "scope": Bool(), "note": Str(),
-            "ammo": ListOf(Str()), "spare_strings": Int(0, 100),
-        },
-    ))},
-    optional={
-        "source": Str(), "editable": Bool(),
-        "ammo": MapOf(Struct(optional={"type": _TYPE, "material": Str(), "note": Str()})),
-    },
-)
-
-ARMOR_SCHEMA = Struct(
-    required={"items": MapOf(Struct(
-        required={"rating": Int(0, 20), "penalty": Int(0, 10)},
-        optional={"class": Int(0, 10), "covers": ListOf(Str()), "applies_to": ListOf(Str()),
-                  "shield": Bool(), "note": Str()},
-    ))},
-    optional={
-        "source": Str(), "editable": Bool(),
-        "penalty_as": Str(("difficulty", "dice")),
-        "penalty_applies_to": ListOf(Str(("attack", "block", "dodge", "parry"))),
-        "source_groups": MapOf(ListOf(Str())),
-    },
-)
-
-# Section name -> schema; combat/rules/sections.py registers these.
-SCHEMAS = {
-    "attacks": ATTACKS_SCHEMA,
-    "defenses": DEFENSES_SCHEMA,
-    "maneuvers": MANEUVERS_SCHEMA,
-    "ranged": RANGED_SCHEMA,
-    "targeting": TARGETING_SCHEMA,
-    "complications": COMPLICATIONS_SCHEMA,
-    "movement": MOVEMENT_SCHEMA,
-    "time_powers": TIME_POWERS_SCHEMA,
-    "fera_notes": FERA_SCHEMA,
-    "weapons": WEAPONS_SCHEMA,
-    "armor": ARMOR_SCHEMA,
-}
-SCHEMA = SCHEMAS  # the brief's name for "this module's schema(s)"
-
-
-# ---------------------------------------------------------------- values
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,14 +80,12 @@ class Weapon:
     def from_row(cls, name: str, row: dict) -> "Weapon":
         return cls(
             name=name, damage=Damage.parse(row["damage"]), type=row["type"], kind=row["kind"],
-            cls=row.get("class", ""), range=row.get("range", 0), rate=row.get("rate", 1),
-            clip=row.get("clip", 0), conceal=row.get("conceal", ""),
-            two_handed=row.get("two_handed", False), length=row.get("length", 0),
-            throwing=row.get("throwing", False), weight_lb=row.get("weight_lb", 0),
-            autofire=row.get("autofire", False), burst=row.get("burst"),
-            source=row.get("source", row["kind"]), material=row.get("material", ""),
-            scope=row.get("scope", False), ammo=tuple(row.get("ammo") or ()),
-            spare_strings=row.get("spare_strings", 0),
+            cls=row["class"], range=row["range"], rate=row["rate"], clip=row["clip"],
+            conceal=row["conceal"], two_handed=row["two_handed"], length=row["length"],
+            throwing=row["throwing"], weight_lb=row["weight_lb"], autofire=row["autofire"],
+            burst=row["burst"], source=row.get("source") or row["kind"],
+            material=row["material"], scope=row["scope"], ammo=tuple(row["ammo"]),
+            spare_strings=row["spare_strings"],
         )
 
 
@@ -477,29 +156,25 @@ class Maneuver:
     @classmethod
     def from_row(cls, name: str, row: dict) -> "Maneuver":
         def effects(key):
-            return tuple(EffectSpec(e["effect"], e.get("who", "target"), e.get("difficulty", 0),
-                                    e.get("absolute"), e.get("value", 0), e.get("detail", ""))
-                         for e in row.get(key, ()))
+            return tuple(EffectSpec(e["effect"], e["who"], e["difficulty"], e["absolute"],
+                                    e["value"], e["detail"])
+                         for e in row[key])
 
         return cls(
             name=name, kind=row["kind"], damage=Damage.parse(row["damage"]), type=row["type"],
-            weapon=row.get("weapon", "optional"), weapon_kinds=tuple(row.get("weapon_kinds", ())),
-            weapon_classes=tuple(row.get("weapon_classes", ())),
-            needs_flag=row.get("needs_flag", ""), min_rate=row.get("min_rate", 0),
-            min_clip_percent=row.get("min_clip_percent", 0), roll=row.get("roll", True),
-            attribute=row.get("attribute"), dice=row.get("dice", 0),
-            difficulty=row.get("difficulty", 0), forms=row.get("forms", ""),
-            natural=row.get("natural", ""), needs_grapple=tuple(row.get("needs_grapple", ())),
-            target_needs_weapon=row.get("target_needs_weapon", False),
-            deals_damage=row.get("deals_damage", True), effects=effects("effects"),
-            botch_effects=effects("botch_effects"), rounds=row.get("rounds", 0),
-            empties_clip=row.get("empties_clip", False), targeting=row.get("targeting", True),
-            max_spread_yards=row.get("max_spread_yards", 0),
-            dodge_difficulty=row.get("dodge_difficulty", 0),
-            single_target=row.get("single_target", "all"),
-            rubber_becomes=row.get("rubber_becomes", ""), source=row.get("source", ""),
-            armed=tuple(sorted((row.get("armed") or {}).items())),
-            unarmed=tuple(sorted((row.get("unarmed") or {}).items())),
+            weapon=row["weapon"], weapon_kinds=tuple(row["weapon_kinds"]),
+            weapon_classes=tuple(row["weapon_classes"]), needs_flag=row["needs_flag"],
+            min_rate=row["min_rate"], min_clip_percent=row["min_clip_percent"],
+            roll=row["roll"], attribute=row["attribute"], dice=row["dice"],
+            difficulty=row["difficulty"], forms=row["forms"], natural=row["natural"],
+            needs_grapple=tuple(row["needs_grapple"]),
+            target_needs_weapon=row["target_needs_weapon"], deals_damage=row["deals_damage"],
+            effects=effects("effects"), botch_effects=effects("botch_effects"),
+            rounds=row["rounds"], empties_clip=row["empties_clip"], targeting=row["targeting"],
+            max_spread_yards=row["max_spread_yards"], dodge_difficulty=row["dodge_difficulty"],
+            single_target=row["single_target"], rubber_becomes=row["rubber_becomes"],
+            source=row["source"], armed=tuple(sorted(row["armed"].items())),
+            unarmed=tuple(sorted(row["unarmed"].items())),
         )
 
     def for_weapon(self, armed: bool) -> "Maneuver":
@@ -520,9 +195,6 @@ class Location:
     difficulty: int
     damage: int
     bypasses_armor: bool = False
-
-
-# ---------------------------------------------------------------- the cached tables
 
 
 def _norm(text: str) -> str:
@@ -570,36 +242,41 @@ class Tables:
     def __init__(self, ruleset):
         sec = ruleset.section
         self.ruleset = ruleset
-        self.attacks: dict = sec("attacks") or {"kinds": {}}
-        self.defenses: dict = sec("defenses") or {"kinds": {}}
-        self.man: dict = sec("maneuvers") or {"list": {}}
-        self.ranged: dict = sec("ranged") or {}
-        self.targeting: dict = sec("targeting") or {"sizes": {}, "locations": {}}
-        self.comp: dict = sec("complications") or {}
-        self.movement: dict = sec("movement") or {"paces": {}}
-        self.time_powers: dict = (sec("time_powers") or {}).get("powers", {})
-        self.raw_time_powers: dict = sec("time_powers") or {}
-        self.fera: dict = sec("fera_notes") or {}
-        weapons = sec("weapons") or {"items": {}}
-        armor = sec("armor") or {"items": {}}
-        self.ammo: dict = weapons.get("ammo") or {}
+        # A section the ruleset lacks (switched off, or a root ruleset without it): the
+        # schema's defaults, with no rows.
+        self.attacks: dict = sec("attacks") or ATTACKS_SCHEMA.fill({"kinds": {}})
+        self.defenses: dict = sec("defenses") or DEFENSES_SCHEMA.fill({"kinds": {}})
+        self.man: dict = sec("maneuvers") or MANEUVERS_SCHEMA.fill({"list": {}})
+        self.ranged: dict = sec("ranged") or RANGED_SCHEMA.fill({})
+        self.targeting: dict = sec("targeting") or TARGETING_SCHEMA.fill(
+            {"sizes": {}, "locations": {}})
+        self.comp: dict = sec("complications") or COMPLICATIONS_SCHEMA.fill({})
+        self.movement: dict = sec("movement") or MOVEMENT_SCHEMA.fill({"paces": {}})
+        self.raw_time_powers: dict = sec("time_powers") or TIME_POWERS_SCHEMA.fill({"powers": {}})
+        self.time_powers: dict = self.raw_time_powers["powers"]
+        self.fera: dict = sec("fera_notes") or FERA_SCHEMA.fill({})
+        weapons = sec("weapons") or WEAPONS_SCHEMA.fill({"items": {}})
+        armor = sec("armor") or ARMOR_SCHEMA.fill({"items": {}})
+        self.ammo: dict = weapons["ammo"]
         self.armor_rules: dict = {k: v for k, v in armor.items() if k != "items"}
         self.weapons = {n: Weapon.from_row(n, r) for n, r in weapons["items"].items()}
-        groups = armor.get("source_groups") or {}
+        groups = armor["source_groups"]
 
         def expand(names):
             return tuple(x for n in names for x in groups.get(n, (n,)))
 
         self.armors = {
-            n: Armor(n, r["rating"], r["penalty"], tuple(r.get("covers", ())),
-                     expand(r.get("applies_to", ("kinetic",))), r.get("shield", False))
+            n: Armor(n, r["rating"], r["penalty"], tuple(r["covers"]), expand(r["applies_to"]),
+                     r["shield"])
             for n, r in armor["items"].items()
         }
         self.maneuvers = {n: Maneuver.from_row(n, r) for n, r in self.man["list"].items()}
         sizes = self.targeting["sizes"]
+        # A size no row of ``sizes`` names is refused by problems(): no change meanwhile.
+        nosize = {"difficulty": 0, "damage": 0}
         self.locations = {
-            n: Location(n, r["size"], r["part"], sizes.get(r["size"], {}).get("difficulty", 0),
-                        sizes.get(r["size"], {}).get("damage", 0), r.get("bypasses_armor", False))
+            n: Location(n, r["size"], r["part"], sizes.get(r["size"], nosize)["difficulty"],
+                        sizes.get(r["size"], nosize)["damage"], r["bypasses_armor"])
             for n, r in self.targeting["locations"].items()
         }
 
@@ -633,17 +310,17 @@ class Tables:
     def problems(self) -> list[tuple[str, str]]:
         """Names one table uses that another must define (for a ruleset cross-check)."""
         out = []
-        limits = self.man.get("form_limits") or {}
+        limits = self.man["form_limits"]
         for name, m in self.maneuvers.items():
             if m.forms and m.forms not in limits:
                 out.append((f"maneuvers.list.{name}.forms", f"'{m.forms}' is not in form_limits"))
-        for kind, name in (self.attacks.get("default_maneuver") or {}).items():
-            if name not in self.maneuvers:
+        for kind, name in self.attacks["default_maneuver"].items():
+            if self.maneuvers and name not in self.maneuvers:
                 out.append((f"attacks.default_maneuver.{kind}", f"'{name}' is not a maneuver"))
         for name, loc in self.locations.items():
             if loc.size not in self.targeting["sizes"]:
                 out.append((f"targeting.locations.{name}.size", f"'{loc.size}' is not a size"))
-        for w in (self.targeting.get("stake") or {}).get("weapons", ()):
+        for w in self.targeting["stake"]["weapons"]:
             if w not in self.weapons:
                 out.append(("targeting.stake.weapons", f"'{w}' is not in weapons.items"))
         for kind in ATTACK_KINDS:
@@ -652,7 +329,7 @@ class Tables:
         catalog = self.ruleset.traits
         for kind, row in {**self.attacks["kinds"], **self.defenses["kinds"]}.items():
             for t in (row["attribute"], row["ability"],
-                      *(a["ability"] for a in row.get("alternatives", ()))):
+                      *(a["ability"] for a in row["alternatives"])):
                 if t not in catalog.traits:
                     out.append((f"kinds.{kind}", f"'{t}' is not a trait"))
         return out
@@ -663,16 +340,13 @@ def tables(ruleset) -> Tables:
     return ruleset.derived(Tables)
 
 
-# ---------------------------------------------------------------- table rules without dice
-
-
 def form_allowed(ruleset, maneuver: Maneuver, sheet) -> None:
     """CLOSE-10: refuse a maneuver the attacker's race cannot do in its current form. A
     group whose "*" key is listed holds every race it does not name to those forms (an
     empty list: not at all), as revised's arm sweep, "Garou in Crinos" (CLOSE-11)."""
     if not maneuver.forms:
         return
-    limits = (tables(ruleset).man.get("form_limits") or {}).get(maneuver.forms, {})
+    limits = tables(ruleset).man["form_limits"][maneuver.forms]  # problems(): it is there
     what = maneuver.name.replace("_", " ")
     forms = limits.get(sheet.race)
     if forms is None and "*" in limits:
@@ -698,11 +372,11 @@ def movement_yards(ruleset, sheet, pace: str, all_fours: bool = False) -> int:
     row = paces[pace]
     dex = sheet.rating(ruleset.traits, "Dexterity")
     yards = row["base"] + row["per_dexterity"] * dex
-    form = (t.movement.get("forms") or {}).get(sheet.form) if sheet.form else None
+    form = t.movement["forms"].get(sheet.form) if sheet.form else None
     if form:
-        yards = yards * form.get("percent", 100) // 100
+        yards = yards * form["percent"] // 100
         if all_fours:
-            yards += form.get("all_fours_bonus", 0)
+            yards += form["all_fours_bonus"]
     return yards
 
 
@@ -725,26 +399,20 @@ def time_power_actions(ruleset, name: str, amount: int) -> TimeGrant:
     powers = tables(ruleset).time_powers
     row = _find(powers, name, "time power", "Powers: " + ", ".join(powers) + ".")
     canon = next(k for k, v in powers.items() if v is row)
-    off = (tables(ruleset).raw_time_powers or {}).get("disabled") or ()
+    off = tables(ruleset).raw_time_powers["disabled"]
     if canon in off:
         have = ", ".join(k for k in powers if k not in off)
         raise IllegalAction(f"This game's rules give no extra actions for {canon} "
                             f"(time powers here: {have}).")
     if amount < 0:
         raise InputError("The amount of successes or points cannot be negative.")
-    if row["per"] == "fixed":
-        n = row.get("amount", 1)
-    else:
-        n = amount // row.get("divisor", 1)
-    cap = row.get("cap")
-    if cap is not None:
-        n = min(n, cap)
-    step = row.get("initiative_step", 0)
+    n = row["amount"] if row["per"] == "fixed" else amount // row["divisor"]
+    if row["cap"] is not None:
+        n = min(n, row["cap"])
+    step = row["initiative_step"]
     steps = tuple(step * (i + 1) for i in range(n)) if step else ()
     return TimeGrant(canon, n, row["when"], steps,
-                     row.get("once_per_scene", False) or row.get("once_per_scene_per_target",
-                                                                 False),
-                     row.get("note", ""))
+                     row["once_per_scene"] or row["once_per_scene_per_target"], row["note"])
 
 
 def _race_form_match(row: dict, sheet) -> bool:
@@ -762,11 +430,11 @@ def fera_trait_difficulty(ruleset, sheet, traits, sense: str = "") -> list[tuple
     Corvid -1; Gurahl Perception by smell -2 / by sight +2 outside Homid."""
     fera = tables(ruleset).fera
     out = []
-    for row in fera.get("trait_difficulty", ()):
+    for row in fera["trait_difficulty"]:
         if row["trait"] in traits and _race_form_match(row, sheet):
             out.append((f"{sheet.race} in {sheet.form} ({row['trait']})", row["difficulty"]))
     if sense:
-        for row in fera.get("senses", ()):
+        for row in fera["senses"]:
             if row["trait"] in traits and row["sense"] == sense and _race_form_match(row, sheet):
                 out.append((f"{sheet.race} {sense} in {sheet.form}", row["difficulty"]))
     return out
@@ -774,7 +442,7 @@ def fera_trait_difficulty(ruleset, sheet, traits, sense: str = "") -> list[tuple
 
 def jagged_skin(ruleset, target) -> tuple[int, str] | None:
     """PWR-06: Rokea in Chasmus or Gladius hurt whoever hits them barehanded."""
-    for row in tables(ruleset).fera.get("jagged_skin", ()):
+    for row in tables(ruleset).fera["jagged_skin"]:
         if _race_form_match(row, target):
             return row["damage"], row["type"]
     return None

@@ -27,7 +27,7 @@ IDENTITY_SIZE = 16
 
 
 class Memo:
-    """Plans (combat/d10/attack.py), their value tokens, the sheets' value numbers, soak pools
+    """Plans (combat/d10/attack_memo.py), their value tokens, the sheets' value numbers, soak pools
     (combat/d10/damage.py) and CLOSE-08's table of declared attacks (combat/d10/close.py)."""
 
     __slots__ = ("plans", "tokens", "token_of", "values", "sheets", "_next", "last_plan",

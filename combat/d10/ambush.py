@@ -16,7 +16,8 @@ happens and they declare as usual. Once a fight per ambusher.
 from __future__ import annotations
 
 from . import scheduler as sch
-from .attack import Side, resolve_ambush
+from .attack_values import Side
+from .reflex_rolls import resolve_ambush
 from ..core.errors import IllegalAction
 from .close import close_of, set_close
 from .fight import Fight, roll_event

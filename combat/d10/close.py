@@ -21,10 +21,13 @@ from types import MappingProxyType
 from typing import Mapping
 
 from . import scheduler as sch
-from .attack import (CONDITIONS, Attack, Context, Magic, Side, _natural, _parry_item,
-                      blind_fighting)
+from .attack_defense import _parry_item
+from .attack_plan import _natural
+from .attack_values import CONDITIONS, Attack, Context, Magic, Side
+from .reflex_rolls import blind_fighting
 from ..core.errors import IllegalAction, InputError
-from ..core.maneuvers import PACES, form_allowed, movement_yards, tables
+from ..core.maneuver_schemas import PACES
+from ..core.maneuvers import form_allowed, movement_yards, tables
 from ..core.pools import Modifier, PoolSpec
 from ..core.sheet import Pool
 from ..core.memo import Memo

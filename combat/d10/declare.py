@@ -9,11 +9,12 @@ stand is not an action), then the actions go to the scheduler.
 
 from __future__ import annotations
 
-from . import damage as dmg
+from .dazed import daze_pool, daze_pools
 from . import powers
 from . import scheduler as sch
 from ..core.errors import IllegalAction, InputError
-from ..core.maneuvers import COVER, tables
+from ..core.maneuver_schemas import COVER
+from ..core.maneuvers import tables
 from ..core.values import replace
 from . import ambush, close, foresee, kiss, mending, ranged, rolls, split_dice, timepower
 from .actions import action_for
@@ -72,7 +73,7 @@ def _shake_hint(f: Fight, key: str) -> str:
     c = f.state.find(key)
     if not c.lost or "dazed" not in sch.active_conditions(c, f.state.turn):
         return ""
-    mine = dmg.daze_pools(f.sheet(key), f.rules)
+    mine = daze_pools(f.sheet(key), f.rules)
     if not mine:
         return ""
     return f" A point of {' or '.join(mine)} shakes it off: shake {mine[0].lower()}."
@@ -135,7 +136,7 @@ def shake_daze(f: Fight, key: str, pool: str) -> None:
     ignores the daze, at once (not an action), before or during the turn it would cost."""
     if not any(k.name == "dazed" for k in f.state.find(key).conditions):
         raise IllegalAction(f"{f.name(key)} is not dazed.")
-    canon = dmg.daze_pool(f.sheet(key), f.rules, pool)
+    canon = daze_pool(f.sheet(key), f.rules, pool)
     pay(f, key, canon, 1, "shake off the daze")
     f.run(sch.remove_condition(f.state, key, "dazed", f.rules))
 

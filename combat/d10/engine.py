@@ -15,7 +15,8 @@ from . import scheduler as sch
 from ..core import intents as it
 from ..core.events import events_of
 from ..core.outcome import Outcome
-from .damage import INCAPACITATED, health_pool_of
+from .damage import health_pool_of
+from .damage_tables import INCAPACITATED
 from ..core.errors import IllegalAction, InputError
 from ..core.memo import Memo
 from .state import CombatState

@@ -23,7 +23,9 @@ from __future__ import annotations
 import random
 
 from ..core import dice as dicemod
-from .damage import faces_for, family_of, pay_costs, track_of, wound_modifier
+from .damage import faces_for
+from .damage_tables import family_of, track_of
+from .wound_penalty import pay_costs, wound_modifier
 from ..core.errors import IllegalAction, InputError
 from .healing import HealResult, _heal, _result
 from ..core.health import DAMAGE_TYPES, damage_type as parse_damage_type
@@ -47,6 +49,11 @@ FIELD_HEALING_SCHEMA = Struct(
                 "keep_pool_when_interrupted": Bool(),
                 "note": Str(),
             },
+            # HEAL-08 (seed 001): demons; a turn and a level a point; one type at a time;
+            # a hurt demon's healing fails but keeps its Faith
+            defaults={"families": ("demon",), "turns_per_point": 1, "levels_per_point": 1,
+                      "heals": ("bashing", "lethal"), "one_type_at_a_time": True,
+                      "damage_interrupts": True, "keep_pool_when_interrupted": True},
         ),
         "in_combat": MapOf(
             Struct(
@@ -59,6 +66,9 @@ FIELD_HEALING_SCHEMA = Struct(
                     "reflex": Bool(),
                     "note": Str(),
                 },
+                # HEAL-09 (seed 002): a level a success-roll, nothing on a botch
+                defaults={"cost": {}, "levels": 1, "heals": ("lethal", "bashing"),
+                          "botch_damage": 0, "reflex": False},
             )
         ),
     }
@@ -76,32 +86,32 @@ def demon_heal(ruleset, sheet, *, faith: int, kind: str, damaged: bool = False) 
     """HEAL-08: ``faith`` points, as many turns of concentration, healing one ``kind``;
     ``damaged``: the demon was hurt during the concentration (fails, Faith kept)."""
     sec = _section(ruleset, "demon", "Faith healing")
-    if family_of(sheet, ruleset) not in sec.get("families", ("demon",)):
+    if family_of(sheet, ruleset) not in sec["families"]:
         raise IllegalAction("Only demons heal by spending Faith.")
     if isinstance(faith, bool) or not isinstance(faith, int) or faith < 1:
         raise InputError("Spend a whole number of Faith points, e.g. 2.")
     if isinstance(kind, (list, tuple)):
-        if sec.get("one_type_at_a_time", True) and len(set(kind)) > 1:
+        if sec["one_type_at_a_time"] and len(set(kind)) > 1:
             raise IllegalAction("Faith heals one type of damage at a time, not both.")
         kind = kind[0]
     kind = parse_damage_type(kind)
-    heals = sec.get("heals") or ("bashing", "lethal")
+    heals = sec["heals"]
     if kind not in heals:
         raise IllegalAction(f"Faith heals {' or '.join(heals)} damage here, not {kind}.")
     have = getattr(track_of(sheet, ruleset), kind)
     if not have:
         raise IllegalAction(f"There is no {kind} damage to heal.")
     pool = sec["pool"]
-    turns = faith * sec.get("turns_per_point", 1)
+    turns = faith * sec["turns_per_point"]
     time = f"{turns} turn" + ("s" if turns != 1 else "")
-    if damaged and sec.get("damage_interrupts", True):
-        keep = sec.get("keep_pool_when_interrupted", True)
+    if damaged and sec["damage_interrupts"]:
+        keep = sec["keep_pool_when_interrupted"]
         paid = sheet if keep else pay_costs(sheet, {pool: faith}, "heal")
         return _result("HEAL-08", sheet, paid, {}, {} if keep else {pool: faith}, time, ruleset,
                        notes=("damaged while concentrating: the healing fails"
                               + (f", no {pool} spent" if keep else ""),))
     paid = pay_costs(sheet, {pool: faith}, "heal")
-    n = min(have, faith * sec.get("levels_per_point", 1))
+    n = min(have, faith * sec["levels_per_point"])
     healed = {kind: n}
     return _result("HEAL-08", sheet, _heal(paid, ruleset, healed), healed, {pool: faith}, time,
                    ruleset)
@@ -124,7 +134,7 @@ def combat_heal_pool(ruleset, sheet, *, ignore_wounds: bool = False) -> PoolSpec
     row = _in_combat_row(ruleset, sheet)
     spec = PoolSpec(tuple((t, sheet.rating(ruleset.traits, t)) for t in row["traits"]), (),
                     row["difficulty"])
-    kind = "reflex" if row.get("reflex") else "action"
+    kind = "reflex" if row["reflex"] else "action"
     wounds = wound_modifier(sheet, ruleset, kind, ignore_wounds)
     return spec.plus(wounds) if wounds else spec
 
@@ -134,7 +144,7 @@ def combat_heal(ruleset, sheet, *, kind: str | None = None, faces=None,
     """HEAL-09: one in-combat healing roll (the row for the sheet's family), rolled with
     ``combat_heal_pool``."""
     row = _in_combat_row(ruleset, sheet)
-    heals = tuple(row.get("heals") or ("lethal", "bashing"))
+    heals = tuple(row["heals"])
     track = track_of(sheet, ruleset)
     if kind is None:
         kind = next((k for k in heals if getattr(track, k)), None)
@@ -145,7 +155,7 @@ def combat_heal(ruleset, sheet, *, kind: str | None = None, faces=None,
         raise IllegalAction(f"The roll heals {' or '.join(heals)} damage, not {kind}.")
     if not getattr(track, kind):
         raise IllegalAction(f"There is no {kind} damage to heal.")
-    cost = dict(row.get("cost") or {})
+    cost = dict(row["cost"])
     paid = pay_costs(sheet, cost, "heal") if cost else sheet  # spent whatever the roll
     rules = ruleset.dice
     spec = combat_heal_pool(ruleset, sheet, ignore_wounds=ignore_wounds)
@@ -153,15 +163,15 @@ def combat_heal(ruleset, sheet, *, kind: str | None = None, faces=None,
                          spec.difficulty, rules)
     notes = []
     # everyman: the werewolves' roll "can be done automatically": a reflex, not an action
-    flags = frozenset({"reflex"}) if row.get("reflex") else frozenset()
-    if roll.botch and row.get("botch_damage", 0):
+    flags = frozenset({"reflex"}) if row["reflex"] else frozenset()
+    if roll.botch and row["botch_damage"]:
         # "a botch means that an additional level of damage is taken": of the kind healed
         extra = row["botch_damage"]
         hurt = track.apply(kind, extra).track
         notes.append(f"botch: {extra} more {kind}")
         return _result("HEAL-09", sheet, paid.with_health(hurt), {}, cost, "1 turn", ruleset,
                        roll=roll, flags=flags, notes=tuple(notes))
-    n = min(row.get("levels", 1), getattr(track, kind)) if roll.successes else 0
+    n = min(row["levels"], getattr(track, kind)) if roll.successes else 0
     healed = {kind: n}
     return _result("HEAL-09", sheet, _heal(paid, ruleset, healed), healed, cost, "1 turn",
                    ruleset, roll=roll, flags=flags, notes=tuple(notes))

@@ -12,8 +12,10 @@ import random
 from typing import Mapping
 
 from . import damage as dmg
+
+from .damage_tables import DEAD, INCAPACITATED, OK, TORPOR, UNCONSCIOUS, track_of
 from . import scheduler as sch
-from .attack import CONDITIONS, Side, WeaponState
+from .attack_values import CONDITIONS, Side, WeaponState
 from ..core.events import Event
 from ..core.errors import IllegalAction, InputError
 from ..core.maneuvers import tables
@@ -26,9 +28,9 @@ from .gear import Gear, Grip
 
 # HLT-02..05 outcomes that take a combatant out of the turn (they keep their place in the
 # fight and the log; the turn no longer waits for them).
-OUT_OF_ACTION = frozenset({dmg.INCAPACITATED, dmg.UNCONSCIOUS, dmg.TORPOR, dmg.DEAD})
+OUT_OF_ACTION = frozenset({INCAPACITATED, UNCONSCIOUS, TORPOR, DEAD})
 # HLT-03..05: the outcomes kept on the sheet after the fight (the next fight refuses them).
-KEPT_ON_SHEET = frozenset({dmg.TORPOR, dmg.DEAD})
+KEPT_ON_SHEET = frozenset({TORPOR, DEAD})
 
 
 def roll_event(actor: str, purpose: str, spec: PoolSpec | None, roll, **extra) -> Event:
@@ -115,7 +117,7 @@ class Fight:
                           successes=r["successes"], botch=r["botch"])
 
     def track(self, key: str):
-        return dmg.track_of(self.sheet(key), self.rules)  # the levels built once per ruleset
+        return track_of(self.sheet(key), self.rules)  # the levels built once per ruleset
 
     # ------------------------------------------------------------ range (RNG-05)
 
@@ -212,9 +214,9 @@ class Fight:
     def outcome_of(self, key: str, sheet: Sheet) -> str:
         """The target's state for damage.py (HLT-02..05): the kept outcome, else the track."""
         c = self.state.get(key)
-        if c is not None and c.outcome and c.outcome != dmg.OK:
+        if c is not None and c.outcome and c.outcome != OK:
             return c.outcome
-        return dmg.INCAPACITATED if dmg.is_incapacitated(sheet, self.rules) else dmg.OK
+        return INCAPACITATED if dmg.is_incapacitated(sheet, self.rules) else OK
 
     def set_outcome(self, key: str, outcome: str) -> None:
         """Keep the outcome on the combatant; out of action (incapacitated, unconscious,
@@ -223,7 +225,7 @@ class Fight:
         if c is None or outcome in ("", "none") or outcome == c.outcome:
             return
         self.put(key, outcome=outcome)
-        self.emit("outcome", actor=key, outcome=outcome, before=c.outcome or dmg.OK)
+        self.emit("outcome", actor=key, outcome=outcome, before=c.outcome or OK)
         if outcome in KEPT_ON_SHEET:
             sheet = self.sheet(key)
             if sheet.fate != outcome:

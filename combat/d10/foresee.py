@@ -10,7 +10,8 @@ where the ruleset allows it, changes to a related one (TURN-10).
 
 from __future__ import annotations
 
-from .attack import Attack, build_attack_pool
+from .attack_resolve import build_attack_pool
+from .attack_values import Attack
 from ..core.errors import IllegalAction
 from . import close
 from .fight import Fight

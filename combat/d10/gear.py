@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from .attack import WeaponState
+from .attack_values import WeaponState
 from .powers import TurnSpending
 from ..core.values import copyable, replace
 

@@ -18,6 +18,10 @@ named source (fire, sunlight, silver, an "unsoakable" power) rather than as fixe
 from __future__ import annotations
 
 from . import damage as dmg
+
+from .damage_tables import DEAD, require_section
+
+from .soak import source_tags, unsoakable_applies
 from ..core.errors import IllegalAction, InputError
 from ..core.maneuvers import tables
 from .fight import Fight, roll_event
@@ -64,9 +68,9 @@ def sourced(f: Fight, key: str, levels: int, kind: str, words: tuple[str, ...]) 
     rest = [w for w in words if w not in ("unsoakable", "enemy", "chimerical", "head")]
     if enemy and not unsoakable:
         raise InputError("'enemy' goes with unsoakable: =3 lethal unsoakable enemy.")
-    known = dmg.require_section(rs, "damage").get("sources") or ()
+    known = require_section(rs, "damage").get("sources") or ()
     try:
-        tags = dmg.source_tags(rs, rest[0] if rest else "other", tuple(rest[1:]))
+        tags = source_tags(rs, rest[0] if rest else "other", tuple(rest[1:]))
     except InputError:
         raise InputError(f"'{' '.join(rest)}' is not a damage source. Sources: "
                          f"{', '.join(known)}; also unsoakable [enemy], chimerical, head."
@@ -74,10 +78,10 @@ def sourced(f: Fight, key: str, levels: int, kind: str, words: tuple[str, ...]) 
     source, materials = tags[0], tags[1:]
     sheet = f.sheet(key)
     condition = f.outcome_of(key, sheet)
-    if condition == dmg.DEAD:
+    if condition == DEAD:
         raise IllegalAction(f"{f.name(key)} is dead already.")
     if unsoakable:  # DMG-13
-        unsoakable = dmg.unsoakable_applies(rs, enemy_hit_by_success=enemy)
+        unsoakable = unsoakable_applies(rs, enemy_hit_by_success=enemy)
     rating, stops = 0, False
     if sheet.armor and armor_worn(f, key):
         armor = tables(rs).armor(sheet.armor)

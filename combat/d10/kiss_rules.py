@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from ..core import dice as dicemod
-from .damage import faces_for, family_of
+from .damage import faces_for
+from .damage_tables import family_of
 from ..core.errors import IllegalAction, InputError
 from ..rules.schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
 from ..core.sheet import Pool, Sheet
@@ -40,7 +41,9 @@ KISS_SCHEMA = Struct(
         "resist": MapOf(_RESIST),
         # "On mortals it renders them helpless": the families the Kiss leaves helpless
         "helpless": ListOf(Str()),
-    }
+    },
+    # CLOSE-14 (seed 002): off unless a ruleset has it; 3 blood points a turn
+    defaults={"enabled": False, "blood_per_turn": 3, "resist": {}, "helpless": ()},
 )
 
 
@@ -69,8 +72,8 @@ class KissResist:
 
 
 def _section(ruleset) -> dict:
-    sec = ruleset.section("kiss") or {}
-    if not sec.get("enabled", False):
+    sec = ruleset.section("kiss") or KISS_SCHEMA.fill({})
+    if not sec["enabled"]:
         raise IllegalAction("This game's rules have no Kiss; a vampire's bite drains blood "
                             "as part of the bite (CLOSE-01).")
     return sec
@@ -86,7 +89,7 @@ def drain(ruleset, vampire: Sheet, victim: Sheet, amount: int | None = None) -> 
     sec = _section(ruleset)
     if family_of(vampire, ruleset) != "vampire":
         raise IllegalAction("Only a vampire gives the Kiss.")
-    most = sec.get("blood_per_turn", 3)
+    most = sec["blood_per_turn"]
     if amount is None:
         amount = most
     if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:

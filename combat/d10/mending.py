@@ -23,8 +23,14 @@ track before and after) after the roll it made, if any.
 from __future__ import annotations
 
 from . import damage as dmg
+
+from .damage_tables import DEAD, INCAPACITATED, OK, family_of
+
+from .wound_penalty import spend_to_ignore_wounds
 from . import field_healing as fh
 from . import healing as hl
+from . import heal_time as ht  # HLT-09, HEAL-07: healing with time
+from . import shifter_healing as sh  # HEAL-03/04
 from . import powers
 from . import scheduler as sch
 from ..core.errors import IllegalAction, InputError
@@ -66,7 +72,7 @@ def is_reflex(f: Fight, key: str, a: dict) -> bool:
     how = a["how"]
     if how == "roll":  # HEAL-09: a werewolf's roll "can be done automatically"
         row = ((f.rules.section("field_healing") or {}).get("in_combat") or {}).get(
-            dmg.family_of(f.sheet(key), f.rules))
+            family_of(f.sheet(key), f.rules))
         return bool(row and row.get("reflex"))
     return how in REFLEX
 
@@ -95,7 +101,7 @@ def back_up(f: Fight, key: str) -> None:
     """Healed out of Incapacitated (HLT-02): back in the turn. The worse outcomes past it
     (torpor, reverted, dying ...) are changed only by the rule that heals them (HEAL-04)."""
     c = f.state.get(key)
-    if c.outcome == dmg.INCAPACITATED and not dmg.is_incapacitated(f.sheet(key), f.rules):
+    if c.outcome == INCAPACITATED and not dmg.is_incapacitated(f.sheet(key), f.rules):
         f.put(key, outcome="")
         f.uncondition(key, "incapacitated")
 
@@ -126,14 +132,14 @@ def check_table(f: Fight, key: str, how: str) -> None:
     if table is None or (f.rules.section("healing") or {}).get(table):
         return
     rows = (f.rules.section("field_healing") or {}).get("in_combat") or {}
-    roll = (" In a fight: heal roll." if dmg.family_of(f.sheet(key), f.rules) in rows else "")
+    roll = (" In a fight: heal roll." if family_of(f.sheet(key), f.rules) in rows else "")
     raise IllegalAction(f"This game's rules have no {what}; wounds heal with time "
                         f"(the organizer's +combat/recover).{roll}")
 
 
 def reflex(f: Fight, key: str, a: dict) -> None:
     how = a["how"]
-    if f.state.get(key).outcome == dmg.DEAD:
+    if f.state.get(key).outcome == DEAD:
         raise IllegalAction(f"{f.name(key)} is dead.")
     check_table(f, key, how)
     {"blood": _blood, "aggravated": _aggravated, "regenerate": _regenerate, "rage": _rage,
@@ -186,7 +192,7 @@ def _regenerate(f: Fight, key: str, a: dict) -> None:
         raise IllegalAction(f"{f.name(key)} has regenerated this turn already (a level a turn).")
     flags = (SALT_WATER,) if has(f, key, SALT_WATER) else ()
     try:
-        res = hl.regenerate(f.sheet(key), f.rules, kind=_kind(a), stressed=True,
+        res = sh.regenerate(f.sheet(key), f.rules, kind=_kind(a), stressed=True,
                             blocked_until_rest=has(f, key, NO_REGENERATION), flags=flags,
                             rng=f.rng)
     except IllegalAction as why:
@@ -211,14 +217,14 @@ def _rage(f: Fight, key: str, a: dict) -> None:
     c = f.state.get(key)
     sheet = f.sheet(key)
     condition = f.outcome_of(key, sheet)
-    res = hl.rage_heal(sheet, f.rules, condition=condition,
+    res = sh.rage_heal(sheet, f.rules, condition=condition,
                        used_this_scene=has(f, key, RAGE_HEALED), rng=f.rng)
     pool = (f.rules.section("healing").get("rage_heal") or {}).get("pool")
     _roll(f, key, "rage healing", [(pool, sheet.pools[pool].current)], res.roll)
     mark(f, key, RAGE_HEALED)
     f.put_sheet(key, res.sheet)
     new = res.condition or condition
-    if new == dmg.OK:
+    if new == OK:
         f.put(key, outcome="")
         f.uncondition(key, "incapacitated")
     elif new != c.outcome:
@@ -265,7 +271,7 @@ def _life(f: Fight, key: str, a: dict) -> None:
 def _wounds(f: Fight, key: str, a: dict) -> None:
     """HLT-08: a Willpower ignores wound penalties for this turn (not when incapacitated)."""
     sheet = f.sheet(key)
-    paid = dmg.spend_to_ignore_wounds(sheet, f.rules)  # refused once incapacitated
+    paid = spend_to_ignore_wounds(sheet, f.rules)  # refused once incapacitated
     if has(f, key, IGNORING_WOUNDS):
         raise IllegalAction(f"{f.name(key)} already ignores wound penalties this turn.")
     f.put_sheet(key, paid)
@@ -284,7 +290,7 @@ def _stay(f: Fight, key: str, a: dict) -> None:
         f.uncondition(key, STAY_ACTIVE)
         f.emit("stay_active", actor=key, on=False)
         return
-    if dmg.family_of(sheet, f.rules) != "shifter" or "Rage" not in sheet.pools:
+    if family_of(sheet, f.rules) != "shifter" or "Rage" not in sheet.pools:
         raise IllegalAction("Only a shifter with Rage can stay active on Rage.")
     table = (f.rules.section("damage") or {}).get("past_incapacitated") or {}
     if (table.get("shifter") or {}).get("lethal") != "rage_or_revert":
@@ -323,7 +329,7 @@ def check(f: Fight, key: str, a: dict) -> None:
         sec = (f.rules.section("field_healing") or {}).get("demon")
         if not sec:
             raise IllegalAction("This game's rules have no Faith healing.")
-        if dmg.family_of(sheet, f.rules) not in sec.get("families", ()):
+        if family_of(sheet, f.rules) not in sec.get("families", ()):
             raise IllegalAction("Only demons heal by spending Faith.")
         pool = sheet.pools.get(sec["pool"])
         if pool is None or pool.current < 1:
@@ -335,7 +341,7 @@ def check(f: Fight, key: str, a: dict) -> None:
         rows = (f.rules.section("field_healing") or {}).get("in_combat")
         if not rows:
             raise IllegalAction("This game's rules have no in-combat healing roll.")
-        if dmg.family_of(sheet, f.rules) not in rows:
+        if family_of(sheet, f.rules) not in rows:
             raise IllegalAction(f"Only these heal in combat with a roll: {', '.join(rows)}.")
 
 
@@ -357,7 +363,7 @@ def act(f: Fight, key: str, action: dict) -> None:
 # ---------------------------------------------------------------- by the clock
 
 
-PLACES = hl.PLACES
+PLACES = ht.PLACES
 
 
 def recover(f: Fight, key: str, kind: str, *, place: str = "mundane",
@@ -369,7 +375,7 @@ def recover(f: Fight, key: str, kind: str, *, place: str = "mundane",
     if place not in PLACES:
         raise InputError(f"'{place}' is not a place: use one of {', '.join(PLACES)}.")
     sheet = f.sheet(key)
-    fam = dmg.family_of(sheet, f.rules)
+    fam = family_of(sheet, f.rules)
     if rested:
         if kind != "aggravated":
             raise InputError("'rested' is for aggravated wounds healed with blood.")
@@ -380,12 +386,12 @@ def recover(f: Fight, key: str, kind: str, *, place: str = "mundane",
         raise InputError("Time heals one level at a time: +combat/recover <name>=<type>.")
     if fam == "changeling" and (f.rules.section("healing") or {}).get("changeling"):
         # HEAL-07's tables where the ruleset has them; elsewhere the health table (HLT-09).
-        t = hl.changeling_heal_time(sheet, f.rules, kind, chimerical=chimerical, place=place)
+        t = ht.changeling_heal_time(sheet, f.rules, kind, chimerical=chimerical, place=place)
     else:
         if chimerical or place != "mundane":
             raise InputError("Chimerical wounds, freeholds and the Dreaming are for "
                              "changelings.")
-        t = hl.natural_heal_time(sheet, f.rules, kind)
+        t = ht.natural_heal_time(sheet, f.rules, kind)
     before = f.track(key)
     after = before.heal(kind, 1)
     f.put_sheet(key, sheet.with_health(after))

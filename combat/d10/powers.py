@@ -1,9 +1,9 @@
-"""Limits on powers in combat (PWR-01..PWR-05) and the movement wounds allow (HLT-07).
+"""Limits on powers in combat (PWR-01..PWR-05); the movement wounds allow (HLT-07) is
+wound_movement.py.
 
-Tables are YAML: the ``powers:`` and ``wound_movement:`` sections (``rules/numetal/
-powers.yaml``); blood per turn comes from the generation chart (``generations:``, read through
-``combat.d10.healing``), movement from ``movement:`` (``combat.core.maneuvers``) and the
-wound levels from ``health:``. Nothing here rolls dice or changes a sheet: each check
+Tables are YAML: the ``powers:`` section (``rules/numetal/powers.yaml``); blood per turn
+comes from the generation chart (``generations:``, read through
+``combat.d10.healing_tables``). Nothing here rolls dice or changes a sheet: each check
 returns the new per-turn tally or raises ``IllegalAction`` saying which limit refuses it
 and what is allowed.
 
@@ -20,7 +20,6 @@ API
     PWR-04 one Lore evocation a turn, at most permanent Faith in effect.
 ``Effect(name, started_turn, lasts, starts_next_turn, kind)``; ``effect_for(ruleset, name,
 turn)``; ``active(effects, turn)``; ``expire(effects, turn)``; ``count_active``: PWR-05.
-``movement_limit(sheet, ruleset, wanted_yards, mode, *, all_fours=False) -> MoveLimit``: HLT-07.
 """
 
 from __future__ import annotations
@@ -29,17 +28,20 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from .damage import family_of, require_section, track_of
+from .damage_tables import family_of
 from ..core.errors import IllegalAction, InputError
-from .healing import blood_per_turn
-from ..core.maneuvers import movement_yards, tables
+from .healing_tables import blood_per_turn
 from ..rules.schema import Bool, Int, ListOf, MapOf, Str, Struct
 from ..core.sheet import Sheet
 from ..core.values import replace
 
-# ---------------------------------------------------------------- schemas
+
 
 _RULE = {"rule": Str(), "ref": Str()}
+
+
+_RULE_DEFAULT = {"rule": "PWR"}  # a row without its rule ID: named by the family of rules
+
 
 POWERS_SCHEMA = Struct(
     optional={
@@ -49,6 +51,7 @@ POWERS_SCHEMA = Struct(
             Struct(
                 required={"by": Str(("generation", "trait")), "families": ListOf(Str())},
                 optional={"trait": Str(), **_RULE},
+                defaults={"trait": "Stamina", **_RULE_DEFAULT},  # PWR-02: Stamina a turn
             )
         ),
         "carry_over": Struct(
@@ -69,6 +72,7 @@ POWERS_SCHEMA = Struct(
                     "one_action_waives": Bool(),
                     **_RULE,
                 },
+                defaults=_RULE_DEFAULT,
             )
         ),
         "effects": Struct(
@@ -83,27 +87,18 @@ POWERS_SCHEMA = Struct(
                             "max_in_effect": Str(),
                             **_RULE,
                         },
+                        defaults=_RULE_DEFAULT,
                     )
                 ),
             }
         ),
         "durations": Struct(
-            optional={"default_turns": Int(1, 100), "next_turn": ListOf(Str()), "rule": Str()}
+            optional={"default_turns": Int(1, 100), "next_turn": ListOf(Str()), "rule": Str()},
+            defaults={"default_turns": 1, "next_turn": ()},  # PWR-05: one turn
         ),
-    }
+    },
+    defaults={"disabled": (), "caps": {}, "durations": {}},
 )
-
-WOUND_MOVEMENT_SCHEMA = Struct(
-    optional={
-        "source": Str(),
-        "enabled": Bool(),
-        "moves": MapOf(Struct(optional={"percent": Int(0, 100), "max_pace": Str()})),
-    }
-)
-
-SCHEMAS = {"powers": POWERS_SCHEMA, "wound_movement": WOUND_MOVEMENT_SCHEMA}
-
-ACTING = "acting"  # movement_limit mode: moving while performing another action (MAN-04)
 
 
 def _key(name: str) -> str:
@@ -111,16 +106,13 @@ def _key(name: str) -> str:
 
 
 def _sec(ruleset) -> dict:
-    return ruleset.section("powers") or {}
+    return ruleset.section("powers") or POWERS_SCHEMA.fill({})
 
 
 def _on(ruleset, row: Mapping | None) -> bool:
     """A table row is in force unless its rule ID is listed under powers.disabled (a child
     ruleset switches whole rules off there: lists replace, so it states the full list)."""
-    return row is not None and row.get("rule") not in (_sec(ruleset).get("disabled") or ())
-
-
-# ---------------------------------------------------------------- the per-turn tally
+    return row is not None and row.get("rule") not in _sec(ruleset)["disabled"]
 
 
 def _counts(value, what: str) -> Mapping[str, int]:
@@ -190,9 +182,6 @@ def use_carried(spending: TurnSpending, purpose: str) -> tuple[TurnSpending, int
     return spending, 0
 
 
-# ---------------------------------------------------------------- PWR-01, -02, -04 spending
-
-
 def _has(sheet: Sheet, ruleset, name: str, minimum: int, has: Iterable[str]) -> bool:
     """The sheet rates ``name`` at least ``minimum``, or the caller says it has it (a Gift or
     power the sheet does not hold as a trait, e.g. Chaos Mechanics)."""
@@ -204,14 +193,14 @@ def _has(sheet: Sheet, ruleset, name: str, minimum: int, has: Iterable[str]) -> 
 
 def _cap(sheet: Sheet, ruleset, pool: str) -> tuple[int | None, str, dict | None]:
     """(cap, why, row) for spending ``pool`` in one turn; cap None = no cap."""
-    row = (_sec(ruleset).get("caps") or {}).get(pool)
+    row = _sec(ruleset)["caps"].get(pool)
     if not _on(ruleset, row) or family_of(sheet, ruleset) not in row["families"]:
         return None, "", None
-    ref = row.get("rule", "PWR")  # the rule (stripped for players); its source is in the YAML
+    ref = row["rule"]  # the rule (stripped for players); its source is in the YAML
     if row["by"] == "generation":
         cap = blood_per_turn(sheet, ruleset)
         return cap, f"generation {sheet.generation} spends at most {cap} {pool} a turn ({ref})", row
-    trait = row.get("trait", "Stamina")
+    trait = row["trait"]
     cap = sheet.rating(ruleset.traits, trait)
     return cap, f"{pool} a turn is capped by {trait} {cap} ({ref})", row
 
@@ -298,7 +287,7 @@ def _check_exclusive(ruleset, sheet: Sheet, spending: TurnSpending, pool: str,
         ways += [f"{n} {m}+" if m > 1 else n for n, m in waivers.items()]
         raise IllegalAction(
             f"You can't spend {pair['pools'][0]} and {pair['pools'][1]} in the same turn "
-            f"({pair.get('rule', 'PWR')}): {spending.spent[other]} "
+            f"({pair['rule']}): {spending.spent[other]} "
             f"{other} already spent this turn. Allowed: {', '.join(ways[:-1])} or {ways[-1]}."
         )
 
@@ -332,9 +321,6 @@ def _banked(spending: TurnSpending, pool: str, amount: int, purpose: str):
             )
     name = next((k for k in spending.carried if _key(k) == _key(purpose)), purpose.strip())
     return _bump(spending.carried, name, amount)
-
-
-# ---------------------------------------------------------------- PWR-03, -04 effects
 
 
 def effect_kinds(ruleset) -> tuple[str, ...]:
@@ -374,7 +360,7 @@ def check_effect(
     limit = (sec.get("limits") or {}).get(counter)
     if not _on(ruleset, limit):
         return spending
-    ref = limit.get("rule", "PWR")
+    ref = limit["rule"]
     label = limit.get("label", counter)
     slot = f"{counter}:{_key(item) or _key(found)}" if limit.get("per_item") else counter
     used = spending.effects.get(slot, 0)
@@ -394,9 +380,6 @@ def check_effect(
                 f"{in_effect} are in effect. End one first."
             )
     return replace(spending, effects=_bump(spending.effects, slot, 1))
-
-
-# ---------------------------------------------------------------- PWR-05 durations
 
 
 @dataclass(frozen=True, slots=True)
@@ -449,12 +432,12 @@ class Effect:
 def effect_for(ruleset, name: str, turn: int, *, lasts: int | None = 0, kind: str = "") -> Effect:
     """PWR-05: an effect used on ``turn``; ``lasts`` 0 = the ruleset's default (one turn),
     None = until ended. Powers listed under durations.next_turn act in the next turn."""
-    dur = _sec(ruleset).get("durations") or {}
+    dur = _sec(ruleset)["durations"]
     if lasts == 0:
-        lasts = dur.get("default_turns", 1)
+        lasts = dur["default_turns"]
     elif lasts is not None and lasts < 0:
         raise InputError("An effect lasts 1 or more turns (or until ended).")
-    nxt = _key(name) in {_key(n) for n in dur.get("next_turn") or ()}
+    nxt = _key(name) in {_key(n) for n in dur["next_turn"]}
     return Effect(name, turn, lasts, nxt, kind)
 
 
@@ -472,84 +455,6 @@ def expire(effects: Iterable[Effect], turn: int) -> tuple[Effect, ...]:
 def count_active(effects: Iterable[Effect], turn: int, kind: str) -> int:
     """How many effects of ``kind`` act during ``turn`` (check_effect's ``in_effect``)."""
     return sum(1 for e in active(effects, turn) if _key(e.kind) == _key(kind))
-
-
-# ---------------------------------------------------------------- HLT-07 movement
-
-
-@dataclass(frozen=True, slots=True)
-class MoveLimit:
-    rule: str
-    mode: str  # walk, jog, run or acting
-    wanted: int
-    yards: int  # the most this character may move this turn at this mode
-    pace_yards: int  # what the pace alone allows (MAN-03 / MAN-04)
-    level: str  # wound level name ("Healthy" when unhurt)
-    wound_move: str  # the level's move word ("full", "walk", ...)
-    dice: int  # dice change on the action when moving while acting (MAN-04), else 0
-
-
-def movement_limit(
-    sheet: Sheet, ruleset, wanted_yards: int, mode: str, *, all_fours: bool = False
-) -> MoveLimit:
-    """HLT-07: may ``sheet`` move ``wanted_yards`` this turn at ``mode`` (walk, jog, run, or
-    ``acting``: moving while doing something else, MAN-04)? The pace gives the yards (MAN-03,
-    form included); the wound level limits them (Injured half speed, Wounded walk, Mauled 3,
-    Crippled 1, Incapacitated 0). Moving farther is refused saying the limit."""
-    if isinstance(wanted_yards, bool) or not isinstance(wanted_yards, int) or wanted_yards < 0:
-        raise InputError(f"Move how far? '{wanted_yards}' is not a number of yards (0 or more).")
-    t = tables(ruleset)
-    mode = _key(mode)
-    wa = t.movement.get("while_acting") or {}
-    if mode == ACTING:
-        run = movement_yards(ruleset, sheet, "run", all_fours)
-        pace_yards = run * wa.get("max_percent_of_run", 50) // 100
-        pace_for_wounds = pace_yards
-    else:
-        if mode not in t.movement["paces"]:
-            raise InputError(
-                f"'{mode}' is not a way to move. Use one of: "
-                f"{', '.join((*t.movement['paces'], ACTING))}."
-            )
-        pace_yards = pace_for_wounds = movement_yards(ruleset, sheet, mode, all_fours)
-
-    track = track_of(sheet, ruleset)
-    lv = track.level
-    level = track.level_name
-    wm = ruleset.section("wound_movement") or {}
-    yards, move, why = pace_yards, "full", ""
-    if lv is not None and wm.get("enabled", True):
-        raw = require_section(ruleset, "health")["levels"][track.damage - 1]
-        move = raw.get("move", "full")
-        cap = raw.get("move_yards")
-        row = (wm.get("moves") or {}).get(move) or {}
-        if cap is not None:
-            yards = min(pace_for_wounds, cap)
-            why = f"{level}: {move}, at most {cap} yards a turn" if cap else f"{level}: {move}"
-        elif "percent" in row:
-            yards = pace_for_wounds * row["percent"] // 100
-            why = f"{level}: {move}, at most {yards} yards at this pace"
-        elif "max_pace" in row:
-            slow = movement_yards(ruleset, sheet, row["max_pace"], all_fours)
-            yards = min(pace_for_wounds, slow)
-            why = f"{level}: you can only {row['max_pace']}, at most {yards} yards a turn"
-    if wanted_yards > yards:
-        if why:
-            if yards == 0:
-                raise IllegalAction(f"You cannot move ({why}).")
-            raise IllegalAction(
-                f"Too far: {why}; you asked for {wanted_yards}. Move {yards} or less."
-            )
-        what = "while acting (half your run)" if mode == ACTING else f"at a {mode}"
-        raise IllegalAction(
-            f"Too far: you move at most {pace_yards} yards {what}; you asked "
-            f"for {wanted_yards}. Move {pace_yards} or less, or faster."
-        )
-    dice = wa.get("dice_per_yard", -1) * wanted_yards if mode == ACTING else 0
-    return MoveLimit("HLT-07", mode, wanted_yards, yards, pace_yards, level, move, dice)
-
-
-# ---------------------------------------------------------------- cross-table checks
 
 
 def check(ruleset) -> list[tuple[str, str]]:
@@ -581,16 +486,4 @@ def check(ruleset) -> list[tuple[str, str]]:
     for name, row in (eff.get("limits") or {}).items():
         if row.get("max_in_effect") and row["max_in_effect"] not in cat.pools:
             out.append((f"powers.effects.limits.{name}.max_in_effect", "is not in pools"))
-    wm = ruleset.section("wound_movement") or {}
-    moves = wm.get("moves") or {}
-    paces = (ruleset.section("movement") or {}).get("paces") or {}
-    for name, row in moves.items():
-        if row.get("max_pace") and row["max_pace"] not in paces:
-            out.append((f"wound_movement.moves.{name}.max_pace", "is not a movement pace"))
-    if wm.get("enabled", False):
-        for i, lv in enumerate((ruleset.section("health") or {}).get("levels") or ()):
-            if lv.get("move_yards") is None and lv.get("move", "full") not in moves:
-                out.append(
-                    (f"health.levels[{i}].move", f"'{lv.get('move')}' is not in wound_movement")
-                )
     return out

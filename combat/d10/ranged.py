@@ -22,13 +22,10 @@ an attack reads (strafe, off hand, aim turns, the load).
 
 from __future__ import annotations
 
-from . import damage as dmg
-from .attack import (
-    WeaponState,
-    _waived,
-    crossbow_reload_actions,
-    two_weapons_no_multi_penalty,
-)
+from .damage_tables import DEAD
+from .attack_mods import _waived
+from .attack_values import WeaponState
+from .weapon_ready import crossbow_reload_actions, two_weapons_no_multi_penalty
 from ..core.errors import IllegalAction
 from ..core.maneuvers import Weapon, tables
 from ..core.pools import Modifier
@@ -178,7 +175,7 @@ def check_strafe(f: Fight, key: str, a: dict) -> None:
         c = f.state.find(k)
         if k == key:
             raise IllegalAction("You cannot strafe yourself.")
-        if c.outcome == dmg.DEAD:
+        if c.outcome == DEAD:
             raise IllegalAction(f"{c.name} is dead already.")
     spread = spread_yards(f, a["targets"])
     if spread > m.max_spread_yards:

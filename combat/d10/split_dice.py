@@ -5,7 +5,7 @@ from a roll of "[no dice]")."""
 from __future__ import annotations
 
 from . import scheduler as sch
-from .attack import _roll_terms, _wounds
+from .attack_mods import _roll_terms, _wounds
 from ..core.errors import WodError
 from ..core.maneuvers import tables
 from . import foresee

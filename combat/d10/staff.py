@@ -4,8 +4,12 @@ set or lifted, cover placed."""
 from __future__ import annotations
 
 from . import damage as dmg
+
+from .damage_tables import DEAD, INCAPACITATED, TORPOR
+
+from .soak import source_tags
 from . import scheduler as sch
-from .attack import CONDITIONS
+from .attack_values import CONDITIONS
 from ..core.conditions import check_turns, known_name
 from ..core.events import Event
 from ..core.errors import IllegalAction, InputError
@@ -39,7 +43,7 @@ def _is_source(f: Fight, word: str) -> bool:
     if not (f.rules.section("damage") or {}).get("sources"):
         return False  # a ruleset that lists none takes any word as a source
     try:
-        dmg.source_tags(f.rules, word)
+        source_tags(f.rules, word)
     except InputError:
         return False
     return True
@@ -57,7 +61,7 @@ def damage(f: Fight, key: str, n: int, kind: str, sources: tuple[str, ...] = ())
     rs = f.rules
     sheet = f.sheet(key)
     condition = f.outcome_of(key, sheet)
-    if condition == dmg.DEAD:
+    if condition == DEAD:
         raise IllegalAction(f"{f.name(key)} is dead already.")
 
     def mark(levels: int):
@@ -86,7 +90,7 @@ def heal(f: Fight, key: str, n: int, kind: str, revived: bool = False) -> None:
         return
     n, kind = levels_and_kind(f, n, kind)
     sheet = f.sheet(key)
-    if f.state.get(key).outcome == dmg.DEAD or sheet.fate == dmg.DEAD:
+    if f.state.get(key).outcome == DEAD or sheet.fate == DEAD:
         name = f.name(key)
         raise IllegalAction(f"{name} is dead: healing does not bring the dead back. Staff "
                             f"undo a death first: +combat/heal {name}=revive")
@@ -97,7 +101,7 @@ def heal(f: Fight, key: str, n: int, kind: str, revived: bool = False) -> None:
            applied=before.damage - after.damage, health_before=before.level_name,
            health_after=after.level_name, outcome="none", by=f.by, levels=n)
     c = f.state.get(key)
-    if c.outcome == dmg.INCAPACITATED and not dmg.is_incapacitated(f.sheet(key), f.rules):
+    if c.outcome == INCAPACITATED and not dmg.is_incapacitated(f.sheet(key), f.rules):
         f.put(key, outcome="")
         f.uncondition(key, "incapacitated")
 
@@ -107,7 +111,7 @@ def revive(f: Fight, key: str) -> None:
     the fight and the sheet; the wounds stay until healed."""
     c = f.state.get(key)
     sheet = f.sheet(key)
-    was = (c.outcome if c.outcome in (dmg.DEAD, dmg.TORPOR) else "") or sheet.fate
+    was = (c.outcome if c.outcome in (DEAD, TORPOR) else "") or sheet.fate
     if not was:
         raise IllegalAction(f"{f.name(key)} is neither dead nor in torpor; nothing to undo.")
     if sheet.fate:

@@ -16,20 +16,24 @@ goes on. It never stops the attacker.
 from __future__ import annotations
 
 from . import damage as dmg
+
+from .damage_tables import DEAD
+
+from .wound_penalty import pay_costs
+
+from . import soak as soak_rules
 from ..core import dice
 from . import scheduler as sch
-from .attack import (
-    Attack,
-    Context,
-    Defense,
+from .attack_resolve import (
     build_attack_pool,
     build_defense_pool,
     disarm_succeeds,
-    knockdown_check,
     resolve_attack,
     resolve_strafe,
     stake_holds,
 )
+from .attack_values import Attack, Context, Defense
+from .reflex_rolls import knockdown_check
 from ..core.errors import IllegalAction
 from ..core.pools import Modifier, PoolSpec
 from ..core.values import replace
@@ -49,7 +53,7 @@ def attack(f: Fight, key: str, action: dict, mods, defense_now: str | None = Non
     if t is None:
         f.emit("attack_lost", actor=key, target=tkey, reason="gone")
         return
-    if t.outcome == dmg.DEAD:
+    if t.outcome == DEAD:
         f.emit("attack_lost", actor=key, target=tkey, reason="dead")
         return
     weapon = action.get("weapon")
@@ -70,7 +74,8 @@ def attack(f: Fight, key: str, action: dict, mods, defense_now: str | None = Non
         return
 
     def can_soak(kind):  # DMG-16: worn armor soaks lethal too, so it lets a mortal block
-        return dmg.can_soak(rs, t_sheet, kind, armor_rating=f.armor_rating(tkey), memo=f.memo)
+        return soak_rules.can_soak(rs, t_sheet, kind, armor_rating=f.armor_rating(tkey),
+                                   memo=f.memo)
 
     defense, useless = _defense_made(f, key, tkey, intent, ctx, can_soak, defense_now)
     res = resolve_attack(rs, a_sheet, t_sheet, intent, ctx, defense, rng=f.rng,
@@ -166,12 +171,12 @@ def _rolled(f: Fight, key: str, tkey: str, res, useless: dict | None, aim) -> No
         d = res.defense
         f.events.append(roll_event(tkey, "defense", d.pool, d.roll, label=d.defense.kind))
         if d.defense.willpower:  # DICE-04: the declared point, taken with its roll
-            f.put_sheet(tkey, dmg.pay_costs(f.sheet(tkey), {"Willpower": 1}, "defend"))
+            f.put_sheet(tkey, pay_costs(f.sheet(tkey), {"Willpower": 1}, "defend"))
         if d.counter is not None:  # DMG-17: the parry hurts the attacker
             f.emit("counter", actor=tkey, target=key)
             deal(f, tkey, key, d.counter, d.counter_type, "melee", "parry damage")
     if res.costs:
-        f.put_sheet(key, dmg.pay_costs(f.sheet(key), dict(res.costs), "attack"))
+        f.put_sheet(key, pay_costs(f.sheet(key), dict(res.costs), "attack"))
 
 
 def strafe(f: Fight, key: str, action: dict, mods) -> None:
@@ -180,7 +185,7 @@ def strafe(f: Fight, key: str, action: dict, mods) -> None:
     read for the farthest target."""
     rs = f.rules
     keys = [k for k in action["targets"] if f.state.get(k) is not None
-            and f.state.get(k).outcome != dmg.DEAD]
+            and f.state.get(k).outcome != DEAD]
     weapon = action.get("weapon") or f.in_hand(key)
     if not keys:
         f.emit("attack_lost", actor=key, target=action["target"], reason="gone")
@@ -200,7 +205,7 @@ def strafe(f: Fight, key: str, action: dict, mods) -> None:
                   weapon_state=f.weapon_state(key, weapon), extra=extra)
     sheets = {k: f.sheet(k) for k in keys}
     sides = {k: f.side(k) for k in keys}
-    soaks = {k: (lambda kind, s=sheets[k], a=f.armor_rating(k): dmg.can_soak(
+    soaks = {k: (lambda kind, s=sheets[k], a=f.armor_rating(k): soak_rules.can_soak(
         rs, s, kind, armor_rating=a, memo=f.memo)) for k in keys}  # DMG-16: armor counts
     defenses = {}
     for k in keys:
@@ -354,7 +359,7 @@ def apply_levels(f: Fight, key: str, levels: int, kind: str, source: str, *,
     rs = f.rules
     sheet = f.sheet(key)
     condition = f.outcome_of(key, sheet)
-    if condition == dmg.DEAD:
+    if condition == DEAD:
         return
     dr = dmg.resolve_damage(rs, sheet, dice=levels, damage_type=kind, source=source,
                             faces_damage=(rs.dice.sides,) * levels,

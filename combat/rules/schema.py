@@ -26,6 +26,12 @@ def _show(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _is_default(value: Any, default: Any) -> bool:
+    """A scalar default ("" or None a spec would refuse) given back as it is."""
+    return not isinstance(default, (dict, list, tuple)) and type(value) is type(default) \
+        and value == default
+
+
 class Spec:
     doc = "a value"
 
@@ -172,10 +178,42 @@ class Struct(Spec):
                 hint = ", ".join(sorted(known)) or "none"
                 problems.append((_join(path, key), f"unknown key (allowed: {hint})"))
                 continue
+            if key in self.defaults and _is_default(v, self.defaults[key]):
+                # the schema's own value ("" or null where the YAML must write text): what a
+                # table leaving the key out holds, so a checked table reads back as it was
+                # (a combat's snapshot of its rules, wodcombat/world/rulebook.py)
+                out[key] = copy.deepcopy(self.defaults[key])
+                continue
             out[key] = spec.check(v, _join(path, key), problems)
         for key, default in self.defaults.items():
             if key not in value:
-                out[key] = copy.deepcopy(default)  # each table its own (read-only all the same)
+                out[key] = self._default(key, default, path, problems)
+        return out
+
+    def _default(self, key: str, default: Any, path: str, problems: Problems) -> Any:
+        """The value a table that leaves ``key`` out holds. A sub-table's default goes through
+        its own ``Struct``, so its keys take that Struct's defaults (one place per number)."""
+        spec = {**self.required, **self.optional}.get(key)
+        if isinstance(spec, Struct) and isinstance(default, dict):
+            return spec.complete(default)
+        return copy.deepcopy(default)  # each table its own (read-only all the same)
+
+    def complete(self, default: dict) -> dict:
+        """A default sub-table with the keys it leaves out taken from this Struct's defaults
+        (not checked again: a default is the schema's own value, tuples and all)."""
+        out = copy.deepcopy(default)
+        for key, value in self.defaults.items():
+            if key not in out:
+                out[key] = self._default(key, value, "", [])
+        return out
+
+    def fill(self, value: dict) -> dict:
+        """``value`` with this Struct's defaults: what a ruleset without the table plays by
+        (a section a ruleset switches off or a root ruleset never states)."""
+        problems: Problems = []
+        out = self.check(value, "", problems)
+        if problems:  # the schema's own defaults are wrong: a bug, not a ruleset's error
+            raise ValueError(f"schema defaults do not check: {problems}")
         return out
 
 

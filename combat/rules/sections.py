@@ -9,10 +9,12 @@ from . import catalog
 from ..core import dice, health, traits
 from ..core.errors import RuleIssue
 from ..d10 import scheduler as _scheduler  # noqa: E402 (initiative and turn tables)
-from ..d10 import damage as _damage, healing as _healing  # noqa: E402 (damage/heal tables)
+from ..d10 import damage_tables as _damage, healing_tables as _healing  # noqa: E402 (damage/heal tables)
 from ..core import maneuvers as _maneuvers  # noqa: E402 (attack, maneuver, weapon, armor tables)
+from ..core import maneuver_schemas as _mschemas  # noqa: E402 (their schemas)
 from ..spotlight import schema as _spotlight  # noqa: E402 (the spotlight engine's tables, SPOT-xx)
-from ..d10 import powers as _powers  # noqa: E402 (power limits, wound movement)
+from ..d10 import powers as _powers  # noqa: E402 (power limits)
+from ..d10 import wound_movement as _wound_movement  # noqa: E402 (HLT-07)
 from ..d10 import field_healing as _field_healing, kiss_rules as _kiss  # noqa: E402 (HEAL-08/09, CLOSE-14)
 from ..spotlight import attack as _spot_attack  # noqa: E402 (spotlight attack roll, issue 4)
 from ..spotlight import dice as _v5dice  # noqa: E402 (V5 dice of spotlight, issue 10)
@@ -34,23 +36,23 @@ SECTIONS = {
     "generations": _healing.GENERATIONS_SCHEMA,
     "initiative": _scheduler.INITIATIVE_SCHEMA,
     "turns": _scheduler.TURNS_SCHEMA,
-    "attacks": _maneuvers.ATTACKS_SCHEMA,
-    "defenses": _maneuvers.DEFENSES_SCHEMA,
-    "maneuvers": _maneuvers.MANEUVERS_SCHEMA,
-    "ranged": _maneuvers.RANGED_SCHEMA,
-    "targeting": _maneuvers.TARGETING_SCHEMA,
-    "complications": _maneuvers.COMPLICATIONS_SCHEMA,
-    "movement": _maneuvers.MOVEMENT_SCHEMA,
-    "time_powers": _maneuvers.TIME_POWERS_SCHEMA,
-    "fera_notes": _maneuvers.FERA_SCHEMA,
-    "weapons": _maneuvers.WEAPONS_SCHEMA,
-    "armor": _maneuvers.ARMOR_SCHEMA,
+    "attacks": _mschemas.ATTACKS_SCHEMA,
+    "defenses": _mschemas.DEFENSES_SCHEMA,
+    "maneuvers": _mschemas.MANEUVERS_SCHEMA,
+    "ranged": _mschemas.RANGED_SCHEMA,
+    "targeting": _mschemas.TARGETING_SCHEMA,
+    "complications": _mschemas.COMPLICATIONS_SCHEMA,
+    "movement": _mschemas.MOVEMENT_SCHEMA,
+    "time_powers": _mschemas.TIME_POWERS_SCHEMA,
+    "fera_notes": _mschemas.FERA_SCHEMA,
+    "weapons": _mschemas.WEAPONS_SCHEMA,
+    "armor": _mschemas.ARMOR_SCHEMA,
     **_spotlight.SECTIONS,  # spotlight, spotlight_ranges, spotlight_harm
     **_spot_attack.SECTIONS,  # spotlight_attack (V5 contested attack, issue 10)
     **_v5dice.SECTIONS,  # v5_dice (spotlight: the V5 dice seed 004 is built on)
     **_spot_moves.SECTIONS,  # spotlight_moves (spotlight's moves reading, issue 31)
     "powers": _powers.POWERS_SCHEMA,
-    "wound_movement": _powers.WOUND_MOVEMENT_SCHEMA,
+    "wound_movement": _wound_movement.WOUND_MOVEMENT_SCHEMA,
     "field_healing": _field_healing.FIELD_HEALING_SCHEMA,
     "kiss": _kiss.KISS_SCHEMA,
     **_conditions.SECTIONS,  # condition_clock (both engines)
@@ -67,6 +69,7 @@ def cross_check(ruleset) -> list[RuleIssue]:
     problems += _spot_attack.check(ruleset)
     problems += _spot_moves.check(ruleset)
     problems += _powers.check(ruleset)
+    problems += _wound_movement.check_wound_movement(ruleset)
     problems += catalog.check(ruleset)
     d = ruleset.dice
     if d.min_difficulty > d.max_difficulty:

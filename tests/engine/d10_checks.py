@@ -12,30 +12,38 @@ from __future__ import annotations
 import pytest
 
 from wodcombat.combat.d10 import damage as D
+
+from wodcombat.combat.d10 import dazed as DZ
+
+from wodcombat.combat.d10 import soak as SK
+
+from wodcombat.combat.d10 import wound_penalty as WP
 from wodcombat.combat.core import dice as dicemod
 from wodcombat.combat.d10 import healing as H
+from wodcombat.combat.d10 import heal_time as HTM
+from wodcombat.combat.d10 import healing_tables as HT
 from wodcombat.combat.core import maneuvers as M
 from wodcombat.combat.d10 import powers as P
+from wodcombat.combat.d10 import wound_movement as WM
 from wodcombat.combat.d10 import scheduler as S
-from wodcombat.combat.d10.attack import (
-    Attack,
-    Context,
-    Defense,
-    Magic,
-    Side,
-    WeaponState,
-    blind_fighting,
+from wodcombat.combat.d10.attack_resolve import (
     build_attack_pool,
     build_defense_pool,
-    crossbow_reload_actions,
     disarm_succeeds,
-    knockdown_check,
-    ready_weapon,
-    resolve_ambush,
     resolve_attack,
-    resolve_escape,
     resolve_strafe,
     stake_holds,
+)
+from wodcombat.combat.d10.attack_values import Attack, Context, Defense, Magic, Side, WeaponState
+from wodcombat.combat.d10.reflex_rolls import (
+    blind_fighting,
+    knockdown_check,
+    resolve_ambush,
+    resolve_escape,
+)
+from wodcombat.combat.d10.weapon_ready import (
+    crossbow_reload_actions,
+    ready_weapon,
     two_weapons_no_multi_penalty,
 )
 from wodcombat.combat.core.errors import IllegalAction
@@ -185,7 +193,7 @@ def c_DICE_09(rs):
 def c_DICE_10(rs):
     crippled = full(rs, Stamina=3, health={"bashing": 6})
     penalties = (Modifier("multiple actions", dice=-3), Modifier("Fortitude power", dice=1))
-    pool = D.soak_pool(rs, crippled, "bashing", modifiers=penalties)
+    pool = SK.soak_pool(rs, crippled, "bashing", modifiers=penalties)
     assert pool.dice == 4 and pool.dropped == (penalties[0],)
 
 
@@ -344,10 +352,10 @@ def c_DMG_04(rs):
 
 def c_DMG_11(rs):
     mortal = full(rs, Stamina=3)
-    assert D.soak_pool(rs, mortal, "bashing", armor_rating=2).dice == 5
-    assert D.soak_pool(rs, mortal, "lethal", armor_rating=2).dice == 2
-    assert D.soak_pool(rs, mortal, "bashing", armor_rating=2, unarmored_part=True).dice == 3
-    assert D.soak_pool(rs, mortal, "bashing", armor_rating=2, armor_applies=False).dice == 3
+    assert SK.soak_pool(rs, mortal, "bashing", armor_rating=2).dice == 5
+    assert SK.soak_pool(rs, mortal, "lethal", armor_rating=2).dice == 2
+    assert SK.soak_pool(rs, mortal, "bashing", armor_rating=2, unarmored_part=True).dice == 3
+    assert SK.soak_pool(rs, mortal, "bashing", armor_rating=2, armor_applies=False).dice == 3
 
 
 def c_DMG_16(rs):
@@ -384,7 +392,7 @@ def c_HLT_01(rs):
     assert [(lv["name"], lv["penalty"]) for lv in levels] == [
         ("Bruised", 0), ("Hurt", -1), ("Injured", -1), ("Wounded", -2), ("Mauled", -2),
         ("Crippled", -5), ("Incapacitated", None)]
-    assert D.wound_modifier(full(rs, health={"lethal": 6}), rs, "action").dice == -5
+    assert WP.wound_modifier(full(rs, health={"lethal": 6}), rs, "action").dice == -5
 
 
 def c_HLT_02(rs):
@@ -405,28 +413,28 @@ def c_HLT_05(rs):
 
 def c_HLT_06(rs):
     wounded = full(rs, health={"lethal": 4})
-    assert D.wound_modifier(wounded, rs, "action").dice == -2
+    assert WP.wound_modifier(wounded, rs, "action").dice == -2
     for kind in ("reflex", "soak", "damage", "arete"):
-        assert D.wound_modifier(wounded, rs, kind) is None
+        assert WP.wound_modifier(wounded, rs, kind) is None
     with pytest.raises(IllegalAction, match="Incapacitated"):
-        D.wound_modifier(full(rs, "mage", health={"lethal": 7}), rs, "arete")
+        WP.wound_modifier(full(rs, "mage", health={"lethal": 7}), rs, "arete")
 
 
 def c_HLT_07(rs):
     hurt = full(rs, Dexterity=3, health={"lethal": 4})  # Wounded: walk
-    m = P.movement_limit(hurt, rs, 7, "walk")
+    m = WM.movement_limit(hurt, rs, 7, "walk")
     assert m.yards == 7 and m.wound_move == "walk"
     with pytest.raises(IllegalAction):
-        P.movement_limit(hurt, rs, 15, "jog")
+        WM.movement_limit(hurt, rs, 15, "jog")
 
 
 def c_HLT_08(rs):
     wounded = full(rs, health={"lethal": 6})
-    assert D.wound_modifier(wounded, rs, "action", ignore_wounds=True) is None
-    paid = D.spend_to_ignore_wounds(wounded, rs)
+    assert WP.wound_modifier(wounded, rs, "action", ignore_wounds=True) is None
+    paid = WP.spend_to_ignore_wounds(wounded, rs)
     assert paid.pools["Willpower"].current == wounded.pools["Willpower"].current - 1
     with pytest.raises(IllegalAction, match="Incapacitated"):
-        D.spend_to_ignore_wounds(full(rs, health={"lethal": 7}), rs)
+        WP.spend_to_ignore_wounds(full(rs, health={"lethal": 7}), rs)
 
 
 def c_HLT_09(rs):
@@ -434,8 +442,8 @@ def c_HLT_09(rs):
     assert [(x["heal_bashing"], x["heal_lethal"]) for x in lv] == [
         ("1 hour", "1 day"), ("1 hour", "3 days"), ("1 hour", "1 week"), ("1 hour", "1 month"),
         ("3 hours", "2 months"), ("6 hours", "3 months"), ("12 hours", "5 months")]
-    t = H.natural_heal_time(full(rs, health={"lethal": 2}), rs, "lethal")
-    assert t.minutes == H.minutes("3 days")
+    t = HTM.natural_heal_time(full(rs, health={"lethal": 2}), rs, "lethal")
+    assert t.minutes == HT.minutes("3 days")
 
 
 # ================================================================ HEAL
@@ -822,7 +830,7 @@ def c_COMP_02(rs):
     assert hit(rs, mortal, 4, "bashing", soak=[9, 2]).dazed is True  # 3 > 2
     assert hit(rs, mortal, 4, "bashing", soak=[9, 9]).dazed is False  # 2 = 2: not over
     vamp = full(rs, "vampire", Stamina=2)
-    assert D.daze_threshold(rs, vamp) == 4
+    assert DZ.daze_threshold(rs, vamp) == 4
 
 
 def c_COMP_03(rs):

@@ -9,27 +9,25 @@ from pathlib import Path
 
 import pytest
 
-from wodcombat.combat.d10.attack import (
-    Attack,
-    Context,
-    Defense,
-    Magic,
-    Side,
-    WeaponState,
-    blind_fighting,
+from wodcombat.combat.d10.attack_mods import substitution_difficulty, thrown_max_range
+from wodcombat.combat.d10.attack_resolve import (
     build_attack_pool,
     build_defense_pool,
-    crossbow_reload_actions,
     disarm_succeeds,
-    knockdown_check,
-    ready_weapon,
-    resolve_ambush,
     resolve_attack,
-    resolve_escape,
     resolve_strafe,
     stake_holds,
-    substitution_difficulty,
-    thrown_max_range,
+)
+from wodcombat.combat.d10.attack_values import Attack, Context, Defense, Magic, Side, WeaponState
+from wodcombat.combat.d10.reflex_rolls import (
+    blind_fighting,
+    knockdown_check,
+    resolve_ambush,
+    resolve_escape,
+)
+from wodcombat.combat.d10.weapon_ready import (
+    crossbow_reload_actions,
+    ready_weapon,
     two_weapons_no_multi_penalty,
 )
 from wodcombat.combat.core.errors import IllegalAction, InputError

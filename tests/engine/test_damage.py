@@ -13,6 +13,14 @@ from pathlib import Path
 import pytest
 
 from wodcombat.combat.d10 import damage as D
+
+from wodcombat.combat.d10 import damage_tables as DT
+
+from wodcombat.combat.d10 import dazed as DZ
+
+from wodcombat.combat.d10 import soak as SK
+
+from wodcombat.combat.d10 import wound_penalty as WP
 from wodcombat.combat.core.errors import IllegalAction, InputError, RulesError
 from wodcombat.combat.core.pools import Modifier
 from wodcombat.combat.rules.ruleset import Ruleset, load_ruleset
@@ -67,13 +75,13 @@ def hit(rs, target, dice, dtype, source="melee", faces=None, soak=None, **kw):
 
 def test_tables_load_and_cross_check_clean(rs):
     assert rs.section("damage")["penalties_reduce_soak"] is False
-    assert D.check(rs) == []
+    assert DT.check(rs) == []
 
 
 def test_check_names_a_metal_rule_that_does_not_exist(rs):
     bad = copy.deepcopy(rs.data["shifters"])
     bad["vulnerability"]["Garou"] = {"metals": {"silver": "nonesuch"}}
-    problems = D.check(variant(rs, "shifters", **bad))
+    problems = DT.check(variant(rs, "shifters", **bad))
     assert any("nonesuch" in msg for _, msg in problems)
 
 
@@ -157,9 +165,9 @@ def _terms(pool):
 @pytest.mark.rule("DMG-05")
 def test_vampire_soaks_everything_agg_with_fortitude_only(rs):
     vamp = mk(rs, "vampire", traits={"Stamina": 3, "Fortitude": 2})
-    assert _terms(D.soak_pool(rs, vamp, "bashing")) == ["Stamina", "Fortitude"]
-    assert D.soak_pool(rs, vamp, "lethal").dice == 5
-    agg = D.soak_pool(rs, vamp, "aggravated")
+    assert _terms(SK.soak_pool(rs, vamp, "bashing")) == ["Stamina", "Fortitude"]
+    assert SK.soak_pool(rs, vamp, "lethal").dice == 5
+    agg = SK.soak_pool(rs, vamp, "aggravated")
     assert _terms(agg) == ["Fortitude"] and agg.dice == 2
 
 
@@ -167,9 +175,9 @@ def test_vampire_soaks_everything_agg_with_fortitude_only(rs):
 @pytest.mark.parametrize("splat", ["mortal", "mage"])
 def test_mortals_and_mages_soak_only_bashing(rs, splat):
     who = mk(rs, splat, traits={"Stamina": 4})
-    assert D.soak_pool(rs, who, "bashing").dice == 4
-    assert D.soak_pool(rs, who, "lethal") is None
-    assert D.soak_pool(rs, who, "aggravated") is None
+    assert SK.soak_pool(rs, who, "bashing").dice == 4
+    assert SK.soak_pool(rs, who, "lethal") is None
+    assert SK.soak_pool(rs, who, "aggravated") is None
     res = hit(rs, who, 2, "lethal")
     assert res.soak is None and res.applied == 2
 
@@ -177,8 +185,8 @@ def test_mortals_and_mages_soak_only_bashing(rs, splat):
 @pytest.mark.rule("DMG-05")
 def test_unknown_family_soaks_as_mortal(rs):
     demon = mk(rs, "demon", traits={"Stamina": 3})
-    assert D.soak_pool(rs, demon, "lethal") is None
-    pool = D.soak_pool(rs, demon, "bashing")
+    assert SK.soak_pool(rs, demon, "lethal") is None
+    pool = SK.soak_pool(rs, demon, "bashing")
     assert pool.dice == 3 and any("soaks as mortal" in n for n in pool.notes)
 
 
@@ -187,20 +195,20 @@ def test_ghoul_lethal_stamina_only_while_it_has_vitae(rs):
     traits = {"Stamina": 3, "Fortitude": 1}
     fed = mk(rs, "ghoul", traits=traits, pools={"Blood": 2})
     dry = mk(rs, "ghoul", traits=traits, pools={"Blood": 0})
-    assert D.soak_pool(rs, fed, "lethal").dice == 4
-    empty = D.soak_pool(rs, dry, "lethal")
+    assert SK.soak_pool(rs, fed, "lethal").dice == 4
+    empty = SK.soak_pool(rs, dry, "lethal")
     assert _terms(empty) == ["Fortitude"] and empty.dice == 1
     assert any("out of Vitae" in n for n in empty.notes)
-    assert D.soak_pool(rs, dry, "bashing").dice == 4  # bashing keeps Stamina
-    assert _terms(D.soak_pool(rs, fed, "aggravated")) == ["Fortitude"]
+    assert SK.soak_pool(rs, dry, "bashing").dice == 4  # bashing keeps Stamina
+    assert _terms(SK.soak_pool(rs, fed, "aggravated")) == ["Fortitude"]
 
 
 @pytest.mark.rule("DMG-07")
 def test_changeling_soaks_lethal_only_when_chimerical_and_never_agg(rs):
     fae = mk(rs, "changeling", traits={"Stamina": 3})
-    assert D.soak_pool(rs, fae, "lethal") is None
-    assert D.soak_pool(rs, fae, "lethal", chimerical=True).dice == 3
-    assert D.soak_pool(rs, fae, "aggravated", chimerical=True) is None
+    assert SK.soak_pool(rs, fae, "lethal") is None
+    assert SK.soak_pool(rs, fae, "lethal", chimerical=True).dice == 3
+    assert SK.soak_pool(rs, fae, "aggravated", chimerical=True) is None
     res = hit(rs, fae, 2, "lethal", chimerical=True, soak=[9, 2, 3])
     assert res.soaked == 1 and res.applied == 1
 
@@ -214,19 +222,19 @@ def garou(rs, breed="homid", form="Homid", **kw):
 
 @pytest.mark.rule("DMG-09")
 def test_shifter_breed_form_does_not_soak_lethal_other_forms_do(rs):
-    assert D.soak_pool(rs, garou(rs, form="Homid"), "lethal").dice == 0
-    assert D.soak_pool(rs, garou(rs, form="Crinos"), "lethal").dice == 4
-    assert D.soak_pool(rs, garou(rs, form="Homid"), "bashing").dice == 4
-    assert D.soak_pool(rs, garou(rs, breed="lupus", form="Lupus"), "aggravated").dice == 0
-    assert D.soak_pool(rs, garou(rs, breed="lupus", form="Homid"), "aggravated").dice == 4
+    assert SK.soak_pool(rs, garou(rs, form="Homid"), "lethal").dice == 0
+    assert SK.soak_pool(rs, garou(rs, form="Crinos"), "lethal").dice == 4
+    assert SK.soak_pool(rs, garou(rs, form="Homid"), "bashing").dice == 4
+    assert SK.soak_pool(rs, garou(rs, breed="lupus", form="Lupus"), "aggravated").dice == 0
+    assert SK.soak_pool(rs, garou(rs, breed="lupus", form="Homid"), "aggravated").dice == 4
     # no form recorded: taken to be in breed form
-    assert D.soak_pool(rs, garou(rs, form=""), "lethal").dice == 0
+    assert SK.soak_pool(rs, garou(rs, form=""), "lethal").dice == 0
 
 
 @pytest.mark.rule("DMG-09")
 def test_metis_soak_in_every_form(rs):
-    assert D.soak_pool(rs, garou(rs, breed="metis", form="Crinos"), "lethal").dice == 4
-    assert D.soak_pool(rs, garou(rs, breed="metis", form="Homid"), "aggravated").dice == 4
+    assert SK.soak_pool(rs, garou(rs, breed="metis", form="Crinos"), "lethal").dice == 4
+    assert SK.soak_pool(rs, garou(rs, breed="metis", form="Homid"), "aggravated").dice == 4
 
 
 @pytest.mark.rule("DMG-09")
@@ -278,7 +286,7 @@ def test_seed_question_marks_are_documented_defaults(rs):
     for race in ("Ajaba", "Bastet", "Gurahl", "Ratkin", "Rokea"):
         assert vuln[race]["confirmed"] is False and vuln[race]["note"]
     ratkin = mk(rs, "shifter", race="Ratkin", breed="homid", form="Crinos", traits={"Stamina": 2})
-    pool = D.soak_pool(rs, ratkin, "lethal", materials=("silver",))
+    pool = SK.soak_pool(rs, ratkin, "lethal", materials=("silver",))
     assert pool.damage_type == "aggravated"
     assert any("documented default" in n for n in pool.notes)
 
@@ -300,7 +308,7 @@ def test_kitsune_silver_is_lethal_soaked_at_8(rs):
 def test_armor_adds_to_soak_for_every_severity(rs):
     vamp = mk(rs, "vampire", traits={"Stamina": 2, "Fortitude": 1})
     for dtype, dice in (("bashing", 5), ("lethal", 5), ("aggravated", 3)):
-        pool = D.soak_pool(rs, vamp, dtype, armor_rating=2)
+        pool = SK.soak_pool(rs, vamp, dtype, armor_rating=2)
         assert pool.dice == dice and ("armor", 2) in pool.spec.terms
 
 
@@ -322,10 +330,10 @@ def test_armor_lets_a_mortal_soak_lethal(rs):
 @pytest.mark.rule("DMG-11")
 def test_armor_skipped_when_it_does_not_apply_or_part_is_unarmored(rs):
     mortal = mk(rs, traits={"Stamina": 3})
-    assert D.soak_pool(rs, mortal, "bashing", armor_rating=2, armor_applies=False).dice == 3
-    assert D.soak_pool(rs, mortal, "bashing", armor_rating=2, unarmored_part=True).dice == 3
-    assert D.soak_pool(rs, mortal, "lethal", armor_rating=2, unarmored_part=True) is None
-    assert D.soak_pool(rs, mortal, "bashing", armor_rating=2).dice == 5
+    assert SK.soak_pool(rs, mortal, "bashing", armor_rating=2, armor_applies=False).dice == 3
+    assert SK.soak_pool(rs, mortal, "bashing", armor_rating=2, unarmored_part=True).dice == 3
+    assert SK.soak_pool(rs, mortal, "lethal", armor_rating=2, unarmored_part=True) is None
+    assert SK.soak_pool(rs, mortal, "bashing", armor_rating=2).dice == 5
 
 
 @pytest.mark.rule("DMG-12")
@@ -441,11 +449,11 @@ def test_rng_rolls_when_no_faces_are_given(rs):
 def test_dice_penalties_never_reduce_soak(rs):
     crippled = mk(rs, traits={"Stamina": 3}, health={"bashing": 6})
     penalties = (Modifier("multiple actions", dice=-3), Modifier("Fortitude power", dice=1))
-    pool = D.soak_pool(rs, crippled, "bashing", modifiers=penalties)
+    pool = SK.soak_pool(rs, crippled, "bashing", modifiers=penalties)
     assert pool.dice == 4  # 3 Stamina + 1 bonus; the -3 and the -5 wound penalty dropped
     assert pool.dropped == (penalties[0],)
     allowed = variant(rs, "damage", penalties_reduce_soak=True)
-    assert D.soak_pool(allowed, crippled, "bashing", modifiers=penalties).dice == 1
+    assert SK.soak_pool(allowed, crippled, "bashing", modifiers=penalties).dice == 1
 
 
 # ---------------------------------------------------------------- HLT-02..HLT-05
@@ -559,23 +567,23 @@ def test_dead_targets_refuse_damage_and_conditions_are_checked(rs):
 @pytest.mark.rule("HLT-06")
 def test_wound_penalty_only_on_action_pools(rs):
     wounded = mk(rs, health={"lethal": 4})  # Wounded, -2
-    mod = D.wound_modifier(wounded, rs, "action")
+    mod = WP.wound_modifier(wounded, rs, "action")
     assert mod.dice == -2 and "Wounded" in mod.reason
     for kind in ("reflex", "soak", "damage", "arete"):
-        assert D.wound_modifier(wounded, rs, kind) is None
-    assert D.wound_modifier(mk(rs, health={"bashing": 1}), rs, "action") is None  # Bruised 0
+        assert WP.wound_modifier(wounded, rs, kind) is None
+    assert WP.wound_modifier(mk(rs, health={"bashing": 1}), rs, "action") is None  # Bruised 0
     with pytest.raises(InputError):
-        D.wound_modifier(wounded, rs, "dance")
+        WP.wound_modifier(wounded, rs, "dance")
 
 
 @pytest.mark.rule("HLT-06")
 def test_incapacitated_cannot_act_or_cast(rs):
     down = mk(rs, "mage", health={"lethal": 7})
     with pytest.raises(IllegalAction, match="Incapacitated"):
-        D.wound_modifier(down, rs, "action")
+        WP.wound_modifier(down, rs, "action")
     with pytest.raises(IllegalAction, match="Incapacitated"):
-        D.wound_modifier(down, rs, "arete")
-    assert D.wound_modifier(down, rs, "soak") is None
+        WP.wound_modifier(down, rs, "arete")
+    assert WP.wound_modifier(down, rs, "soak") is None
 
 
 @pytest.mark.rule("HLT-06")
@@ -586,24 +594,24 @@ def test_count_only_switch_for_risen(rs):
         wounds={**rs.section("damage")["wounds"], "count_only": {"risen": ["aggravated"]}},
     )
     risen = mk(rs, "risen", health={"lethal": 4, "aggravated": 1})
-    assert D.wound_modifier(risen, revised, "action") is None  # one agg: Bruised, no penalty
-    assert D.wound_modifier(risen, rs, "action").dice == -2
+    assert WP.wound_modifier(risen, revised, "action") is None  # one agg: Bruised, no penalty
+    assert WP.wound_modifier(risen, rs, "action").dice == -2
 
 
 @pytest.mark.rule("HLT-08")
 def test_willpower_ignores_wounds_unless_incapacitated(rs):
     wounded = mk(rs, health={"lethal": 6})
-    assert D.wound_modifier(wounded, rs, "action", ignore_wounds=True) is None
-    paid = D.spend_to_ignore_wounds(wounded, rs)
+    assert WP.wound_modifier(wounded, rs, "action", ignore_wounds=True) is None
+    paid = WP.spend_to_ignore_wounds(wounded, rs)
     assert paid.pools["Willpower"].current == wounded.pools["Willpower"].current - 1
     down = mk(rs, health={"lethal": 7})
     with pytest.raises(IllegalAction, match="Willpower"):
-        D.wound_modifier(down, rs, "action", ignore_wounds=True)
+        WP.wound_modifier(down, rs, "action", ignore_wounds=True)
     with pytest.raises(IllegalAction, match="Incapacitated"):
-        D.spend_to_ignore_wounds(down, rs)
+        WP.spend_to_ignore_wounds(down, rs)
     broke = mk(rs, health={"lethal": 2}, pools={"Willpower": 0})
     with pytest.raises(IllegalAction, match="Not enough Willpower"):
-        D.spend_to_ignore_wounds(broke, rs)
+        WP.spend_to_ignore_wounds(broke, rs)
 
 
 # ---------------------------------------------------------------- COMP-02
@@ -614,17 +622,17 @@ def test_mortal_dazed_when_damage_after_soak_exceeds_stamina(rs):
     mortal = mk(rs, traits={"Stamina": 2})
     assert hit(rs, mortal, 4, "bashing", soak=[9, 2]).dazed is True  # 3 > 2
     assert hit(rs, mortal, 4, "bashing", soak=[9, 9]).dazed is False  # 2 = 2: not over
-    assert D.daze_threshold(rs, mortal) == 2
+    assert DZ.daze_threshold(rs, mortal) == 2
 
 
 @pytest.mark.rule("COMP-02")
 def test_supernatural_daze_needs_stamina_plus_two_ghouls_count_as_mortal(rs):
     vamp = mk(rs, "vampire", traits={"Stamina": 2, "Fortitude": 0})
-    assert D.daze_threshold(rs, vamp) == 4
+    assert DZ.daze_threshold(rs, vamp) == 4
     assert hit(rs, vamp, 4, "lethal", source="claw", soak=[2, 2]).dazed is False  # 4 = 4
     assert hit(rs, vamp, 5, "lethal", source="claw", soak=[2, 2]).dazed is True
     ghoul = mk(rs, "ghoul", traits={"Stamina": 2})
-    assert D.daze_threshold(rs, ghoul) == 2
+    assert DZ.daze_threshold(rs, ghoul) == 2
 
 
 @pytest.mark.rule("COMP-02")
@@ -641,26 +649,26 @@ def test_everyman_daze_switches(rs):
         },
     )
     mortal = mk(rs, traits={"Stamina": 2})
-    assert D.is_dazed(everyman, mortal, 2) is True
-    assert D.is_dazed(rs, mortal, 2) is False
+    assert DZ.is_dazed(everyman, mortal, 2) is True
+    assert DZ.is_dazed(rs, mortal, 2) is False
     mage = mk(rs, "mage", traits={"Stamina": 2})
-    assert D.daze_threshold(everyman, mage) == 2 and D.daze_threshold(rs, mage) == 4
-    shaken = D.shake_off_daze(mortal, everyman, "Willpower")
+    assert DZ.daze_threshold(everyman, mage) == 2 and DZ.daze_threshold(rs, mage) == 4
+    shaken = DZ.shake_off_daze(mortal, everyman, "Willpower")
     assert shaken.pools["Willpower"].current == mortal.pools["Willpower"].current - 1
     with pytest.raises(IllegalAction):
-        D.shake_off_daze(mortal, rs, "Willpower")
+        DZ.shake_off_daze(mortal, rs, "Willpower")
     with pytest.raises(IllegalAction, match="Nothing lets a mage"):
-        D.shake_off_daze(mage, everyman, "Willpower")
+        DZ.shake_off_daze(mage, everyman, "Willpower")
 
 
 # ---------------------------------------------------------------- misc
 
 
 def test_can_soak_answers_block_questions(rs):
-    assert D.can_soak(rs, mk(rs, "vampire", traits={"Fortitude": 1}), "aggravated")
-    assert not D.can_soak(rs, mk(rs, "vampire", traits={"Fortitude": 0}), "aggravated")
-    assert not D.can_soak(rs, mk(rs), "lethal")
-    assert D.can_soak(rs, mk(rs), "lethal", armor_rating=1)
+    assert SK.can_soak(rs, mk(rs, "vampire", traits={"Fortitude": 1}), "aggravated")
+    assert not SK.can_soak(rs, mk(rs, "vampire", traits={"Fortitude": 0}), "aggravated")
+    assert not SK.can_soak(rs, mk(rs), "lethal")
+    assert SK.can_soak(rs, mk(rs), "lethal", armor_rating=1)
 
 
 def test_result_is_frozen_and_logs_every_input(rs):
@@ -696,19 +704,21 @@ def test_dmg_01_02_04_a_damage_table_leaving_keys_out_plays_by_the_schema_defaul
     import yaml
 
     problems: list = []
-    bare = D.DAMAGE_SCHEMA.check({"dazed": {"compare": "at_least"}}, "damage", problems)
+    bare = DT.DAMAGE_SCHEMA.check({"dazed": {"compare": "at_least"}}, "damage", problems)
     assert problems == []
     assert bare["damage_can_botch"] is False and bare["soak_can_botch"] is False
     assert bare["dice_per_extra_success"] == 1 and bare["rage_to_stay_active"] == 1
     assert bare["penalties_reduce_soak"] is False
     assert bare["dazed"] == {"compare": "at_least", "trait": "Stamina", "mortal_margin": 0,
                              "supernatural_margin": 2}  # a key given is kept
-    assert bare["wounds"] == {"applies_to": ("action",), "exempt_unless_incapacitated": ()}
+    assert bare["wounds"] == {"applies_to": ("action",), "exempt_unless_incapacitated": (),
+                              "ignore_cost": {"Willpower": 1},
+                              "ignore_when_incapacitated": False}
     # The core states the same, but for the one ruling it makes on purpose: M20's Arete
     # ignores wounds until Incapacitated (a table without the key exempts nothing).
     core = yaml.safe_load((RULES / "core" / "damage.yaml").read_text())["damage"]
     assert core["wounds"]["exempt_unless_incapacitated"] == ["arete"]
-    for key, default in D.DAMAGE_SCHEMA.defaults.items():
+    for key, default in DT.DAMAGE_SCHEMA.defaults.items():
         if isinstance(default, dict):
             for sub, value in default.items():
                 if (key, sub) != ("wounds", "exempt_unless_incapacitated"):

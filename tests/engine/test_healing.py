@@ -8,6 +8,12 @@ from pathlib import Path
 import pytest
 
 from wodcombat.combat.d10 import healing as H
+
+from wodcombat.combat.d10 import heal_time as HTM
+
+from wodcombat.combat.d10 import healing_tables as HT
+
+from wodcombat.combat.d10 import shifter_healing as SH
 from wodcombat.combat.core.errors import IllegalAction, InputError
 from wodcombat.combat.rules.ruleset import load_ruleset
 from wodcombat.combat.core.sheet import Pool, Sheet
@@ -32,7 +38,7 @@ def mk(rs, splat="mortal", *, traits=None, pools=None, health=None, **ident) -> 
 
 
 def test_tables_cross_check_clean(rs):
-    assert H.check(rs) == []
+    assert HT.check(rs) == []
 
 
 # ---------------------------------------------------------------- HEAL-01 vampires
@@ -40,12 +46,12 @@ def test_tables_cross_check_clean(rs):
 
 @pytest.mark.rule("HEAL-01")
 def test_generation_chart(rs):
-    assert H.generation(rs, 13) == H.Generation(13, 5, 10, 1)
-    assert H.generation(rs, 8).blood_per_turn == 3
-    assert H.generation(rs, 7).blood_max == 20 and H.generation(rs, 4).trait_max == 9
-    assert H.generation(rs, 3).blood_per_turn is None  # V20 "???": documented, no cap
+    assert HT.generation(rs, 13) == HT.Generation(13, 5, 10, 1)
+    assert HT.generation(rs, 8).blood_per_turn == 3
+    assert HT.generation(rs, 7).blood_max == 20 and HT.generation(rs, 4).trait_max == 9
+    assert HT.generation(rs, 3).blood_per_turn is None  # V20 "???": documented, no cap
     with pytest.raises(InputError):
-        H.generation(rs, 2)
+        HT.generation(rs, 2)
 
 
 @pytest.mark.rule("HEAL-01")
@@ -99,10 +105,10 @@ def test_aggravated_costs_five_blood_a_days_rest_and_wp_per_extra_level(rs):
 @pytest.mark.rule("HEAL-01", "HLT-09")
 def test_vampires_do_not_heal_with_time_mortals_do(rs):
     with pytest.raises(IllegalAction, match="passing of time"):
-        H.natural_heal_time(mk(rs, "vampire", health={"lethal": 1}), rs, "lethal")
-    t = H.natural_heal_time(mk(rs, health={"lethal": 4}), rs, "lethal")
+        HTM.natural_heal_time(mk(rs, "vampire", health={"lethal": 1}), rs, "lethal")
+    t = HTM.natural_heal_time(mk(rs, health={"lethal": 4}), rs, "lethal")
     assert t.text == "1 month" and "medical care" in t.needs
-    assert H.natural_heal_time(mk(rs, health={"bashing": 1}), rs, "bashing").text == "1 hour"
+    assert HTM.natural_heal_time(mk(rs, health={"bashing": 1}), rs, "bashing").text == "1 hour"
 
 
 # ---------------------------------------------------------------- HEAL-02 ghouls
@@ -111,7 +117,7 @@ def test_vampires_do_not_heal_with_time_mortals_do(rs):
 @pytest.mark.rule("HEAL-02")
 def test_ghouls_heal_with_blood_and_with_time(rs):
     ghoul = mk(rs, "ghoul", pools={"Blood": 3}, health={"lethal": 2})
-    assert H.natural_heal_time(ghoul, rs, "lethal").text == "3 days"
+    assert HTM.natural_heal_time(ghoul, rs, "lethal").text == "3 days"
     res = H.heal_with_blood(ghoul, rs, lethal=1)
     assert res.cost == {"Blood": 1} and res.health_after.lethal == 1
 
@@ -142,30 +148,30 @@ def garou(rs, breed="homid", form="Crinos", **kw):
 @pytest.mark.rule("HEAL-03")
 def test_regenerates_one_level_a_turn_outside_breed_form(rs):
     wolf = garou(rs, health={"lethal": 2, "bashing": 1})
-    res = H.regenerate(wolf, rs)
+    res = SH.regenerate(wolf, rs)
     assert res.healed == {"lethal": 1} and res.cost == {} and res.time == "1 turn"
-    assert H.regenerate(wolf, rs, kind="bashing").healed == {"bashing": 1}
+    assert SH.regenerate(wolf, rs, kind="bashing").healed == {"bashing": 1}
     with pytest.raises(IllegalAction, match="aggravated"):
-        H.regenerate(garou(rs, health={"aggravated": 1}), rs, kind="agg")
+        SH.regenerate(garou(rs, health={"aggravated": 1}), rs, kind="agg")
     with pytest.raises(IllegalAction, match="breed form"):
-        H.regenerate(garou(rs, form="Homid", health={"lethal": 1}), rs)
+        SH.regenerate(garou(rs, form="Homid", health={"lethal": 1}), rs)
     with pytest.raises(IllegalAction, match="breed form"):
-        H.regenerate(garou(rs, breed="lupus", form="Lupus", health={"lethal": 1}), rs)
+        SH.regenerate(garou(rs, breed="lupus", form="Lupus", health={"lethal": 1}), rs)
     metis = garou(rs, breed="metis", form="Homid", health={"lethal": 1})
-    assert H.regenerate(metis, rs).healed == {"lethal": 1}
+    assert SH.regenerate(metis, rs).healed == {"lethal": 1}
 
 
 @pytest.mark.rule("HEAL-03")
 def test_stress_roll_stamina_at_8(rs):
     wolf = garou(rs, health={"lethal": 2})
-    ok = H.regenerate(wolf, rs, stressed=True, faces=[8, 2, 2])
+    ok = SH.regenerate(wolf, rs, stressed=True, faces=[8, 2, 2])
     assert ok.healed == {"lethal": 1} and ok.roll.difficulty == 8
-    fail = H.regenerate(wolf, rs, stressed=True, faces=[7, 7, 2])  # 7s would pass at 6
+    fail = SH.regenerate(wolf, rs, stressed=True, faces=[7, 7, 2])  # 7s would pass at 6
     assert fail.healed == {} and not fail.flags
-    botch = H.regenerate(wolf, rs, stressed=True, faces=[1, 2, 3])
+    botch = SH.regenerate(wolf, rs, stressed=True, faces=[1, 2, 3])
     assert botch.healed == {} and "no_regeneration_until_rest" in botch.flags
     with pytest.raises(IllegalAction, match="until you rest"):
-        H.regenerate(wolf, rs, blocked_until_rest=True)
+        SH.regenerate(wolf, rs, blocked_until_rest=True)
 
 
 # ---------------------------------------------------------------- HEAL-04 Rage-heal
@@ -174,7 +180,7 @@ def test_stress_roll_stamina_at_8(rs):
 @pytest.mark.rule("HEAL-04")
 def test_rage_heal_counts_back_from_incapacitated(rs):
     dying = garou(rs, health={"lethal": 4, "aggravated": 3}, pools={"Rage": 4})
-    res = H.rage_heal(dying, rs, condition="dying", faces=[8, 9, 10, 3])
+    res = SH.rage_heal(dying, rs, condition="dying", faces=[8, 9, 10, 3])
     assert res.roll.successes == 3 and res.roll.difficulty == 8
     assert res.health_after.level == "Wounded"  # 3 successes: Wounded, whatever the damage
     assert res.health_after.aggravated == 3 and res.health_after.lethal == 1  # worst stay
@@ -185,17 +191,17 @@ def test_rage_heal_counts_back_from_incapacitated(rs):
 @pytest.mark.rule("HEAL-04")
 def test_rage_heal_failure_and_limits(rs):
     dying = garou(rs, health={"aggravated": 7}, pools={"Rage": 2})
-    miss = H.rage_heal(dying, rs, condition="dying", faces=[7, 3])
+    miss = SH.rage_heal(dying, rs, condition="dying", faces=[7, 3])
     assert miss.condition == "dead" and miss.healed == {}
-    reverted = H.rage_heal(dying, rs, condition="reverted", faces=[7, 3])
+    reverted = SH.rage_heal(dying, rs, condition="reverted", faces=[7, 3])
     assert reverted.condition == "reverted"
     with pytest.raises(IllegalAction, match="once per scene"):
-        H.rage_heal(dying, rs, condition="dying", used_this_scene=True, faces=[8, 8])
+        SH.rage_heal(dying, rs, condition="dying", used_this_scene=True, faces=[8, 8])
     with pytest.raises(IllegalAction, match="past Incapacitated"):
-        H.rage_heal(dying, rs, condition="ok", faces=[8, 8])
+        SH.rage_heal(dying, rs, condition="ok", faces=[8, 8])
     no_rage = garou(rs, health={"aggravated": 7}, pools={"Rage": 0})
     with pytest.raises(IllegalAction, match="needs Rage"):
-        H.rage_heal(no_rage, rs, condition="dying", faces=[])
+        SH.rage_heal(no_rage, rs, condition="dying", faces=[])
 
 
 # ---------------------------------------------------------------- HEAL-05 fera
@@ -230,26 +236,26 @@ def test_ananasi_heal_with_blood_not_in_crawlerling(rs):
     with pytest.raises(IllegalAction, match="Crawlerling"):
         H.heal_with_blood(crawler, rs, lethal=1)
     with pytest.raises(IllegalAction, match="blood"):
-        H.regenerate(ananasi, rs)
+        SH.regenerate(ananasi, rs)
 
 
 @pytest.mark.rule("HEAL-05")
 def test_kitsune_do_not_regenerate(rs):
     kitsune = mk(rs, "shifter", race="Kitsune", breed="homid", form="Koto", health={"lethal": 1})
     with pytest.raises(IllegalAction, match="does not regenerate"):
-        H.regenerate(kitsune, rs)
-    assert H.healer(kitsune, rs) is None
+        SH.regenerate(kitsune, rs)
+    assert HT.healer(kitsune, rs) is None
 
 
 @pytest.mark.rule("HEAL-05")
 def test_squamus_rokea_regenerate_in_salt_water_even_in_breed_form(rs):
     shark = mk(rs, "shifter", race="Rokea", breed="lupus", form="Squamus", health={"lethal": 1})
     with pytest.raises(IllegalAction, match="breed form"):
-        H.regenerate(shark, rs)
-    assert H.regenerate(shark, rs, flags=("salt_water",)).healed == {"lethal": 1}
+        SH.regenerate(shark, rs)
+    assert SH.regenerate(shark, rs, flags=("salt_water",)).healed == {"lethal": 1}
     homid = mk(rs, "shifter", race="Rokea", breed="homid", form="Homid", health={"lethal": 1})
     with pytest.raises(IllegalAction, match="breed form"):
-        H.regenerate(homid, rs, flags=("salt_water",))
+        SH.regenerate(homid, rs, flags=("salt_water",))
 
 
 # ---------------------------------------------------------------- HEAL-06 mages
@@ -282,57 +288,59 @@ def test_mage_needs_life_3_to_heal_others_and_quint_for_agg(rs):
 @pytest.mark.rule("HEAL-07")
 def test_chimerical_table_freehold_and_dreaming(rs):
     bruised = mk(rs, "changeling", health={"bashing": 1})
-    assert H.changeling_heal_time(bruised, rs, "bashing", chimerical=True).text == "30 minutes"
+    assert HTM.changeling_heal_time(bruised, rs, "bashing", chimerical=True).text == "30 minutes"
     assert (
-        H.changeling_heal_time(bruised, rs, "bashing", chimerical=True, place="freehold").minutes
+        HTM.changeling_heal_time(bruised, rs, "bashing", chimerical=True, place="freehold").minutes
         == 15
     )
     wounded = mk(rs, "changeling", health={"lethal": 4})
-    assert H.changeling_heal_time(wounded, rs, "lethal", chimerical=True).text == "6 hours"
+    assert HTM.changeling_heal_time(wounded, rs, "lethal", chimerical=True).text == "6 hours"
     assert (
-        H.changeling_heal_time(wounded, rs, "lethal", chimerical=True, place="dreaming").text
+        HTM.changeling_heal_time(wounded, rs, "lethal", chimerical=True, place="dreaming").text
         == "15 minutes"
     )
     down = mk(rs, "changeling", health={"lethal": 7})
-    assert H.changeling_heal_time(down, rs, "lethal", chimerical=True).needs == "freehold"
+    assert HTM.changeling_heal_time(down, rs, "lethal", chimerical=True).needs == "freehold"
     assert (
-        H.changeling_heal_time(down, rs, "lethal", chimerical=True, place="dreaming").needs is None
+        HTM.changeling_heal_time(down, rs, "lethal", chimerical=True, place="dreaming").needs
+        is None
     )
 
 
 @pytest.mark.rule("HEAL-07")
 def test_physical_and_aggravated_wounds_for_changelings(rs):
     wounded = mk(rs, "changeling", health={"lethal": 4})
-    assert H.changeling_heal_time(wounded, rs, "lethal", chimerical=False).text == "1 month"
+    assert HTM.changeling_heal_time(wounded, rs, "lethal", chimerical=False).text == "1 month"
     assert (
-        H.changeling_heal_time(wounded, rs, "lethal", chimerical=False, place="freehold").text
+        HTM.changeling_heal_time(wounded, rs, "lethal", chimerical=False, place="freehold").text
         == "6 hours"
     )
     mauled = mk(rs, "changeling", health={"lethal": 5})
     assert (
-        H.changeling_heal_time(mauled, rs, "lethal", chimerical=False).needs == "medical attention"
+        HTM.changeling_heal_time(mauled, rs, "lethal", chimerical=False).needs
+        == "medical attention"
     )
     assert (
-        H.changeling_heal_time(mauled, rs, "lethal", chimerical=False, place="freehold").needs
+        HTM.changeling_heal_time(mauled, rs, "lethal", chimerical=False, place="freehold").needs
         is None
     )
     agg = mk(rs, "changeling", health={"aggravated": 1})  # Bruised: natural 1 day
     assert (
-        H.changeling_heal_time(agg, rs, "agg", chimerical=True, place="freehold").text == "1 day"
+        HTM.changeling_heal_time(agg, rs, "agg", chimerical=True, place="freehold").text == "1 day"
     )  # halved, minimum a day
     agg3 = mk(rs, "changeling", health={"aggravated": 3})  # Injured: 1 week
     assert (
-        H.changeling_heal_time(agg3, rs, "agg", chimerical=False, place="freehold").minutes
+        HTM.changeling_heal_time(agg3, rs, "agg", chimerical=False, place="freehold").minutes
         == 10080 // 2
     )
     assert (
-        H.changeling_heal_time(agg3, rs, "agg", chimerical=True, place="dreaming").text
+        HTM.changeling_heal_time(agg3, rs, "agg", chimerical=True, place="dreaming").text
         == "12 hours"
     )
     with pytest.raises(IllegalAction):
-        H.changeling_heal_time(mk(rs, health={"lethal": 1}), rs, "lethal", chimerical=True)
+        HTM.changeling_heal_time(mk(rs, health={"lethal": 1}), rs, "lethal", chimerical=True)
     with pytest.raises(InputError):
-        H.changeling_heal_time(wounded, rs, "lethal", chimerical=True, place="arcadia")
+        HTM.changeling_heal_time(wounded, rs, "lethal", chimerical=True, place="arcadia")
 
 
 # ---------------------------------------------------------------- HEAL-10
@@ -340,29 +348,29 @@ def test_physical_and_aggravated_wounds_for_changelings(rs):
 
 @pytest.mark.rule("HEAL-10")
 def test_power_healing_table_drives_the_costs(rs):
-    table = H.power_healing(rs)
+    table = HT.power_healing(rs)
     assert table["vampire"]["aggravated"]["cost"] == 5
     assert table["vampire"]["aggravated"]["time"] == "1 day"
     assert table["ananasi"]["aggravated"]["time"] == "5 turns"
     assert table["shifter"]["lethal"] == {"cost": 0, "time": "1 turn"}
     assert table["shifter"]["aggravated"]["time"] == "1 day"
-    assert H.healer(mk(rs, "ghoul"), rs) == "ghoul"
-    assert H.healer(mk(rs, "shifter", race="Garou"), rs) == "shifter"
-    assert H.healer(mk(rs, "shifter", race="Ananasi"), rs) == "ananasi"
-    assert H.healer(mk(rs), rs) is None
+    assert HT.healer(mk(rs, "ghoul"), rs) == "ghoul"
+    assert HT.healer(mk(rs, "shifter", race="Garou"), rs) == "shifter"
+    assert HT.healer(mk(rs, "shifter", race="Ananasi"), rs) == "ananasi"
+    assert HT.healer(mk(rs), rs) is None
 
 
 def test_rng_rolls_when_no_faces_given(rs):
     wolf = garou(rs, health={"lethal": 2})
-    a = H.regenerate(wolf, rs, stressed=True, rng=random.Random(3))
-    b = H.regenerate(wolf, rs, stressed=True, rng=random.Random(3))
+    a = SH.regenerate(wolf, rs, stressed=True, rng=random.Random(3))
+    b = SH.regenerate(wolf, rs, stressed=True, rng=random.Random(3))
     assert a.as_dict() == b.as_dict() and len(a.roll.faces) == 3
 
 
 def test_times_parse_and_show():
-    assert H.minutes("3 hours") == 180 and H.minutes("1 week") == 10080
-    assert H.show_minutes(720) == "12 hours" and H.show_minutes(1440) == "1 day"
+    assert HT.minutes("3 hours") == 180 and HT.minutes("1 week") == 10080
+    assert HT.show_minutes(720) == "12 hours" and HT.show_minutes(1440) == "1 day"
     with pytest.raises(InputError):
-        H.minutes("5 turns")
+        HT.minutes("5 turns")
     with pytest.raises(InputError):
-        H.parse_time("soon")
+        HT.parse_time("soon")

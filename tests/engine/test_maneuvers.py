@@ -171,5 +171,5 @@ def test_CLOSE_01_bite_table_matches_the_seed(rs):
     assert extra == ["Ajaba/Crocas", "Bastet/Chatro", "Garou/Hispo", "Gurahl/Bjornen",
                      "Kitsune/Koto", "Nuwisha/Sendeh", "Redcap/*", "Rokea/Chasmus"]
     assert nat["Corax"]["Crinos"] == {"bite": "none", "claw": True}
-    assert "claw" not in nat["Kitsune"]["Juko"]
+    assert nat["Kitsune"]["Juko"]["claw"] is False  # not stated: the schema's default
     assert nat["Ananasi"]["Pithus"]["claw"] is True

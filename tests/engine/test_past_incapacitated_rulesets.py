@@ -15,7 +15,11 @@ from pathlib import Path
 import pytest
 
 from wodcombat.combat.d10 import damage as D
-from wodcombat.combat.d10 import healing as H
+
+from wodcombat.combat.d10 import damage_tables as DT
+
+from wodcombat.combat.d10 import wound_penalty as WP
+from wodcombat.combat.d10 import shifter_healing as SH
 from wodcombat.combat.rules.ruleset import Ruleset, load_library
 from tests.engine.d10_checks import full, hit
 
@@ -40,9 +44,9 @@ def test_HLT_05_shifter_past_incapacitated_by_aggravated_dies_where_no_rage_heal
     a state nothing resolves."""
     rs = rules(name)
     res = hit(rs, crinos(rs), 1, "aggravated", source="claw", condition="incapacitated")
-    assert res.outcome == D.DEAD
+    assert res.outcome == DT.DEAD
     with pytest.raises(Exception, match="no Rage-healing"):
-        H.rage_heal(res.sheet, rs, condition=D.DYING, faces=(9, 9, 9))
+        SH.rage_heal(res.sheet, rs, condition=DT.DYING, faces=(9, 9, 9))
 
 
 @pytest.mark.rule("HLT-05", "HEAL-04")
@@ -53,15 +57,15 @@ def test_HLT_05_shifter_past_incapacitated_by_aggravated_is_dying_and_rage_heals
     details)", as seed 000: dying, and Rage at 8 counts levels back from Incapacitated."""
     rs = rules(name)
     res = hit(rs, crinos(rs), 1, "aggravated", source="claw", condition="incapacitated")
-    assert res.outcome == D.DYING
-    healed = H.rage_heal(res.sheet, rs, condition=D.DYING, faces=(9, 8, 2))
-    assert healed.condition == D.OK and "berserk_frenzy" in healed.flags
-    assert D.track_of(healed.sheet, rs).damage == 5  # 2 successes: two levels back
-    missed = H.rage_heal(res.sheet, rs, condition=D.DYING, faces=(2, 3, 4))
-    assert missed.condition == D.DEAD
+    assert res.outcome == DT.DYING
+    healed = SH.rage_heal(res.sheet, rs, condition=DT.DYING, faces=(9, 8, 2))
+    assert healed.condition == DT.OK and "berserk_frenzy" in healed.flags
+    assert DT.track_of(healed.sheet, rs).damage == 5  # 2 successes: two levels back
+    missed = SH.rage_heal(res.sheet, rs, condition=DT.DYING, faces=(2, 3, 4))
+    assert missed.condition == DT.DEAD
     broke = hit(rs, crinos(rs, rage=0), 1, "aggravated", source="claw",
                 condition="incapacitated")
-    assert broke.outcome == D.DEAD
+    assert broke.outcome == DT.DEAD
 
 
 @pytest.mark.rule("HLT-05", "HEAL-04")
@@ -70,7 +74,7 @@ def test_HLT_05_revised_rage_heals_only_from_dying():
     aggravated line, so a reverted shifter (lethal past Incapacitated) cannot."""
     rs = rules("revised")
     with pytest.raises(Exception, match="only for a shifter past Incapacitated"):
-        H.rage_heal(crinos(rs), rs, condition=D.REVERTED, faces=(9, 9, 9))
+        SH.rage_heal(crinos(rs), rs, condition=DT.REVERTED, faces=(9, 9, 9))
 
 
 @pytest.mark.rule("HLT-05", "HEAL-04")
@@ -83,9 +87,9 @@ def test_HLT_05_dying_without_rage_heal_is_refused_at_load():
     broken = Ruleset("v20-dying", "core", "", rs.files, data)
     assert ("damage.past_incapacitated.shifter.aggravated",
             "'dying' needs healing.rage_heal with dying in from_conditions (HEAL-04); "
-            "without Rage-healing write dead") in D.check(broken)
+            "without Rage-healing write dead") in DT.check(broken)
     for name in ("numetal", "revised", "everyman", "v20"):
-        assert not [p for p in D.check(rules(name)) if "dying" in p[1]], name
+        assert not [p for p in DT.check(rules(name)) if "dying" in p[1]], name
 
 
 def wraith(rs, splat="wraith", corpus=10):
@@ -102,10 +106,10 @@ def test_DMG_14_revised_wraith_takes_damage_on_corpus_instead_of_the_track(splat
     res = hit(rs, wraith(rs, splat), 7, "lethal")  # a wraith soaks no lethal ("Other")
     assert res.applied == 7 and res.sheet.pools["Corpus"].current == 3
     assert not any(res.sheet.health.values())
-    assert res.outcome == "none" and res.condition == D.OK
+    assert res.outcome == "none" and res.condition == DT.OK
     assert (res.health_before.level, res.health_after.level) == ("Corpus 10", "Corpus 3")
     assert "Corpus -7" in res.notes
-    assert D.wound_modifier(res.sheet, rs, "action") is None  # the track carries no wound
+    assert WP.wound_modifier(res.sheet, rs, "action") is None  # the track carries no wound
 
 
 @pytest.mark.rule("DMG-14", "HLT-02", "HLT-03", "HLT-05")
@@ -115,10 +119,10 @@ def test_DMG_14_revised_corpus_0_is_incapacitated_and_more_kills():
     lethal first)."""
     rs = rules("revised")
     res = hit(rs, wraith(rs, corpus=3), 3, "lethal")
-    assert res.condition == D.INCAPACITATED and res.sheet.pools["Corpus"].current == 0
+    assert res.condition == DT.INCAPACITATED and res.sheet.pools["Corpus"].current == 0
     assert D.is_incapacitated(res.sheet, rs)
-    more = hit(rs, res.sheet, 1, "bashing", soak=[2, 2], condition=D.INCAPACITATED)
-    assert more.overflow == 1 and more.outcome == D.DEAD
+    more = hit(rs, res.sheet, 1, "bashing", soak=[2, 2], condition=DT.INCAPACITATED)
+    assert more.overflow == 1 and more.outcome == DT.DEAD
 
 
 @pytest.mark.rule("DMG-14")
@@ -135,7 +139,7 @@ def test_CLOSE_11_revised_garou_in_crinos_sweeps_with_an_arm():
     """CLOSE-11 revised (issue 31, finding 8): "Garou in Crinos can sweep smaller target with
     arm": the leg sweep's Dexterity + Brawl at +1, Strength damage, knockdown at +2; only a
     Garou in Crinos may (a Homid Garou is told to shift; anyone else to sweep)."""
-    from wodcombat.combat.d10.attack import resolve_attack
+    from wodcombat.combat.d10.attack_resolve import resolve_attack
     from wodcombat.combat.core.errors import IllegalAction
     from tests.engine.d10_checks import A, B, F, atk
 

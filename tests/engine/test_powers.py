@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from wodcombat.combat.d10 import powers as P
+
+from wodcombat.combat.d10 import wound_movement as WM
 from wodcombat.combat.core.errors import IllegalAction, InputError
 from wodcombat.combat.rules.ruleset import load_ruleset
 from wodcombat.combat.core.sheet import Pool, Sheet
@@ -320,70 +322,70 @@ def hurt(rs, n, **kw):
 @pytest.mark.rule("HLT-07")
 def test_HLT_07_healthy_only_the_pace_limits(rs):
     """HLT-07 / MAN-03: unhurt, Dex 3 runs 29 yards; farther is refused naming the pace."""
-    m = P.movement_limit(hurt(rs, 0), rs, 29, "run")
+    m = WM.movement_limit(hurt(rs, 0), rs, 29, "run")
     assert (m.yards, m.pace_yards, m.level, m.wound_move, m.dice) == (29, 29, "Healthy", "full", 0)
     with pytest.raises(IllegalAction, match="at most 29 yards at a run"):
-        P.movement_limit(hurt(rs, 0), rs, 30, "run")
-    assert P.movement_limit(hurt(rs, 2), rs, 15, "jog").yards == 15  # Hurt: full speed
+        WM.movement_limit(hurt(rs, 0), rs, 30, "run")
+    assert WM.movement_limit(hurt(rs, 2), rs, 15, "jog").yards == 15  # Hurt: full speed
 
 
 @pytest.mark.rule("HLT-07")
 def test_HLT_07_injured_half_speed(rs):
-    m = P.movement_limit(hurt(rs, 3), rs, 14, "run")
+    m = WM.movement_limit(hurt(rs, 3), rs, 14, "run")
     assert (m.yards, m.level, m.wound_move) == (14, "Injured", "half speed")
     with pytest.raises(IllegalAction, match="Injured: half speed, at most 14 yards") as e:
-        P.movement_limit(hurt(rs, 3), rs, 15, "run")
+        WM.movement_limit(hurt(rs, 3), rs, 15, "run")
     assert "HLT-07" not in str(e.value)  # no rule IDs in player text
-    assert P.movement_limit(hurt(rs, 3), rs, 3, "walk").yards == 3  # walk 7 -> 3
+    assert WM.movement_limit(hurt(rs, 3), rs, 3, "walk").yards == 3  # walk 7 -> 3
 
 
 @pytest.mark.rule("HLT-07")
 def test_HLT_07_wounded_walk_only(rs):
-    assert P.movement_limit(hurt(rs, 4), rs, 7, "run").yards == 7
+    assert WM.movement_limit(hurt(rs, 4), rs, 7, "run").yards == 7
     with pytest.raises(IllegalAction, match="Wounded: you can only walk, at most 7 yards"):
-        P.movement_limit(hurt(rs, 4), rs, 8, "run")
+        WM.movement_limit(hurt(rs, 4), rs, 8, "run")
 
 
 @pytest.mark.rule("HLT-07")
 def test_HLT_07_mauled_crippled_incapacitated(rs):
-    assert P.movement_limit(hurt(rs, 5), rs, 3, "run").yards == 3
+    assert WM.movement_limit(hurt(rs, 5), rs, 3, "run").yards == 3
     with pytest.raises(IllegalAction, match="Mauled: hobble, at most 3 yards a turn"):
-        P.movement_limit(hurt(rs, 5), rs, 4, "run")
-    assert P.movement_limit(hurt(rs, 6), rs, 1, "walk").yards == 1
+        WM.movement_limit(hurt(rs, 5), rs, 4, "run")
+    assert WM.movement_limit(hurt(rs, 6), rs, 1, "walk").yards == 1
     with pytest.raises(IllegalAction, match="Crippled: crawl, at most 1 yards a turn"):
-        P.movement_limit(hurt(rs, 6), rs, 2, "walk")
-    assert P.movement_limit(hurt(rs, 7), rs, 0, "walk").yards == 0
+        WM.movement_limit(hurt(rs, 6), rs, 2, "walk")
+    assert WM.movement_limit(hurt(rs, 7), rs, 0, "walk").yards == 0
     with pytest.raises(IllegalAction, match="You cannot move \\(Incapacitated"):
-        P.movement_limit(hurt(rs, 7), rs, 1, "walk")
+        WM.movement_limit(hurt(rs, 7), rs, 1, "walk")
 
 
 @pytest.mark.rule("HLT-07", "MAN-04")
 def test_HLT_07_moving_while_acting_and_forms(rs):
     """HLT-07 with MAN-04: while acting, half the run (14) and -1 die a yard, then wounds;
     a Lupus (x2) at Injured runs 29."""
-    m = P.movement_limit(hurt(rs, 0), rs, 14, "acting")
+    m = WM.movement_limit(hurt(rs, 0), rs, 14, "acting")
     assert (m.yards, m.dice) == (14, -14)
     with pytest.raises(IllegalAction, match="at most 14 yards while acting"):
-        P.movement_limit(hurt(rs, 0), rs, 15, "acting")
-    m = P.movement_limit(hurt(rs, 5), rs, 3, "acting")
+        WM.movement_limit(hurt(rs, 0), rs, 15, "acting")
+    m = WM.movement_limit(hurt(rs, 5), rs, 3, "acting")
     assert (m.yards, m.dice) == (3, -3)
     with pytest.raises(IllegalAction, match="Mauled: hobble, at most 3 yards"):
-        P.movement_limit(hurt(rs, 5), rs, 4, "acting")
+        WM.movement_limit(hurt(rs, 5), rs, 4, "acting")
     wolf = Sheet.from_dict({**hurt(rs, 3).to_dict(), "splat": "shifter", "race": "Garou",
                             "form": "Lupus"})
-    assert P.movement_limit(wolf, rs, 29, "run").yards == 29
+    assert WM.movement_limit(wolf, rs, 29, "run").yards == 29
     with pytest.raises(IllegalAction, match="at most 29 yards"):
-        P.movement_limit(wolf, rs, 30, "run")
+        WM.movement_limit(wolf, rs, 30, "run")
 
 
 @pytest.mark.rule("HLT-07")
 def test_HLT_07_switch_off_and_bad_input(rs, variant):
     off = variant("wound_movement:\n  enabled: false\n")
-    assert P.movement_limit(hurt(off, 5), off, 29, "run").yards == 29
+    assert WM.movement_limit(hurt(off, 5), off, 29, "run").yards == 29
     with pytest.raises(InputError, match="Use one of: walk, jog, run, acting"):
-        P.movement_limit(hurt(rs, 0), rs, 3, "sprint")
+        WM.movement_limit(hurt(rs, 0), rs, 3, "sprint")
     with pytest.raises(InputError, match="yards"):
-        P.movement_limit(hurt(rs, 0), rs, -1, "walk")
+        WM.movement_limit(hurt(rs, 0), rs, -1, "walk")
 
 
 @pytest.mark.rule("PWR-01", "PWR-02", "PWR-03")

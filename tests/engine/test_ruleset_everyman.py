@@ -11,22 +11,20 @@ from pathlib import Path
 
 import pytest
 
-from wodcombat.combat.d10 import damage as D
+from wodcombat.combat.d10 import dazed as DZ
 from wodcombat.combat.d10 import field_healing as FH
 from wodcombat.combat.d10 import kiss_rules as K
 from wodcombat.combat.d10 import scheduler as S
-from wodcombat.combat.d10.attack import (
-    Context,
-    Defense,
-    Side,
+from wodcombat.combat.d10.attack_resolve import (
     build_attack_pool,
     build_defense_pool,
     disarm_succeeds,
-    knockdown_check,
     resolve_attack,
     resolve_strafe,
-    two_weapons_no_multi_penalty,
 )
+from wodcombat.combat.d10.attack_values import Context, Defense, Side
+from wodcombat.combat.d10.reflex_rolls import knockdown_check
+from wodcombat.combat.d10.weapon_ready import two_weapons_no_multi_penalty
 from wodcombat.combat.core.errors import IllegalAction, InputError
 from wodcombat.combat.rules.ruleset import load_ruleset
 from tests.engine import d10_checks as C
@@ -204,16 +202,16 @@ def test_COMP_02_dazed_at_equal_or_over_stamina_and_shaken_off(rs, nu):
     assert hit(nu, mortal, 4, "bashing", soak=[9, 9]).dazed is False
     assert hit(rs, mortal, 4, "bashing", soak=[9, 2]).dazed is True
     vamp = full(rs, "vampire", Stamina=2, Fortitude=0)
-    assert D.daze_threshold(rs, vamp) == 4
-    assert D.is_dazed(rs, vamp, 4) and not D.is_dazed(nu, vamp, 4)
+    assert DZ.daze_threshold(rs, vamp) == 4
+    assert DZ.is_dazed(rs, vamp, 4) and not DZ.is_dazed(nu, vamp, 4)
     wolf = full(rs, "shifter", race="Garou", Stamina=3)
-    assert D.daze_threshold(rs, wolf) == 3 and D.daze_threshold(nu, wolf) == 5
-    paid = D.shake_off_daze(vamp, rs, "Blood")
+    assert DZ.daze_threshold(rs, wolf) == 3 and DZ.daze_threshold(nu, wolf) == 5
+    paid = DZ.shake_off_daze(vamp, rs, "Blood")
     assert paid.pools["Blood"].current == vamp.pools["Blood"].current - 1
-    assert D.shake_off_daze(mortal, rs, "Willpower").pools["Willpower"].current == \
+    assert DZ.shake_off_daze(mortal, rs, "Willpower").pools["Willpower"].current == \
         mortal.pools["Willpower"].current - 1
     with pytest.raises(IllegalAction, match="no way to shake off"):
-        D.shake_off_daze(mortal, nu, "Willpower")
+        DZ.shake_off_daze(mortal, nu, "Willpower")
 
 
 @pytest.mark.rule("COMP-02")
@@ -224,16 +222,16 @@ def test_COMP_02_each_family_shakes_a_daze_only_with_its_own_pool(rs):
     vamp = full(rs, "vampire", Stamina=2)
     with pytest.raises(IllegalAction, match="A vampire shakes off a daze with a point of "
                                             "Blood"):
-        D.shake_off_daze(vamp, rs, "Willpower")
+        DZ.shake_off_daze(vamp, rs, "Willpower")
     wolf = full(rs, "shifter", race="Garou", pools={"Rage": 3})
-    assert D.daze_pool(wolf, rs, "rage") == "Rage"
+    assert DZ.daze_pool(wolf, rs, "rage") == "Rage"
     with pytest.raises(IllegalAction, match="point of Rage"):
-        D.daze_pool(wolf, rs, "Willpower")
-    assert D.daze_pool(full(rs, "ghoul"), rs, "Willpower") == "Willpower"
+        DZ.daze_pool(wolf, rs, "Willpower")
+    assert DZ.daze_pool(full(rs, "ghoul"), rs, "Willpower") == "Willpower"
     with pytest.raises(IllegalAction, match="point of Willpower"):
-        D.daze_pool(full(rs), rs, "Blood")
+        DZ.daze_pool(full(rs), rs, "Blood")
     with pytest.raises(IllegalAction, match="Nothing lets a mage shake off a daze"):
-        D.daze_pool(full(rs, "mage"), rs, "Willpower")
+        DZ.daze_pool(full(rs, "mage"), rs, "Willpower")
 
 
 # ---------------------------------------------------------------- MAN
@@ -543,7 +541,7 @@ def test_RNG_07_no_extra_difficulty_to_dodge_a_strafe(rs, nu):
 def test_ATK_07_08_no_specialty_waivers_for_nocking_or_reloading(rs, nu):
     """ATK-07/08: numetal's Archery-specialty nocking waiver and crossbow-specialty one-action
     reload are house rules: every shot nocks, a crossbow reloads in two actions."""
-    from wodcombat.combat.d10.attack import crossbow_reload_actions
+    from wodcombat.combat.d10.weapon_ready import crossbow_reload_actions
     archer = A(Archery=3, specialties={"Archery": "Short bow"})
     with pytest.raises(IllegalAction, match="Nock an arrow"):
         resolve_attack(rs, archer, B(), atk(weapon="Short bow"), Context(range_yards=10),

@@ -13,23 +13,24 @@ from pathlib import Path
 
 import pytest
 
-from wodcombat.combat.d10 import damage as D
+from wodcombat.combat.d10 import soak as SK
+
+from wodcombat.combat.d10 import wound_penalty as WP
 from wodcombat.combat.d10 import field_healing as FH
 from wodcombat.combat.d10 import healing as H
+from wodcombat.combat.d10 import heal_time as HTM
+from wodcombat.combat.d10 import healing_tables as HT
+from wodcombat.combat.d10 import shifter_healing as SH
 from wodcombat.combat.core import maneuvers as M
 from wodcombat.combat.d10 import powers as P
 from wodcombat.combat.d10 import scheduler as S
-from wodcombat.combat.d10.attack import (
-    Context,
-    Defense,
-    Side,
-    WeaponState,
+from wodcombat.combat.d10.attack_resolve import (
     build_attack_pool,
     build_defense_pool,
-    crossbow_reload_actions,
-    ready_weapon,
     resolve_attack,
 )
+from wodcombat.combat.d10.attack_values import Context, Defense, Side, WeaponState
+from wodcombat.combat.d10.weapon_ready import crossbow_reload_actions, ready_weapon
 from wodcombat.combat.core.errors import IllegalAction, InputError
 from wodcombat.combat.rules.ruleset import load_library, load_ruleset
 from tests.engine import d10_checks as C
@@ -196,29 +197,29 @@ def test_DMG_05_revised_soak_table(rs, nu):
     demon Stamina / Stamina (apocalyptic) / none; everyone else is "Other" (Stamina against
     bashing only; a chimerical wound on a changeling soaks nothing)."""
     dry = full(rs, "ghoul", Stamina=3, Fortitude=1, pools={"Blood": 0})
-    assert D.soak_pool(rs, dry, "lethal").dice == 4
-    assert D.soak_pool(nu, dry, "lethal").dice == 1  # numetal DMG-06: Stamina needs Vitae
+    assert SK.soak_pool(rs, dry, "lethal").dice == 4
+    assert SK.soak_pool(nu, dry, "lethal").dice == 1  # numetal DMG-06: Stamina needs Vitae
     demon = full(rs, "demon", Stamina=3)
-    assert D.soak_pool(rs, demon, "bashing").dice == 3
-    assert D.soak_pool(rs, demon, "aggravated") is None
+    assert SK.soak_pool(rs, demon, "bashing").dice == 3
+    assert SK.soak_pool(rs, demon, "aggravated") is None
     fae = full(rs, "changeling", Stamina=3)
-    assert D.soak_pool(rs, fae, "lethal", chimerical=True) is None
-    assert D.soak_pool(nu, fae, "lethal", chimerical=True).dice == 3
+    assert SK.soak_pool(rs, fae, "lethal", chimerical=True) is None
+    assert SK.soak_pool(nu, fae, "lethal", chimerical=True).dice == 3
     vamp = full(rs, "vampire", Stamina=2, Fortitude=2)
-    assert [D.soak_pool(rs, vamp, t).dice for t in ("bashing", "lethal", "aggravated")] == [
+    assert [SK.soak_pool(rs, vamp, t).dice for t in ("bashing", "lethal", "aggravated")] == [
         4, 4, 2]
     wolf = full(rs, "shifter", race="Garou", form="Crinos", Stamina=3)
-    assert D.soak_pool(rs, wolf, "lethal").dice == 3
-    assert D.soak_pool(rs, full(rs, "wraith", Stamina=2), "lethal") is None
+    assert SK.soak_pool(rs, wolf, "lethal").dice == 3
+    assert SK.soak_pool(rs, full(rs, "wraith", Stamina=2), "lethal") is None
 
 
 @pytest.mark.rule("DMG-08")
 def test_DMG_08_demon_soaks_lethal_only_in_apocalyptic_form(rs, nu):
     """DMG-08: a demon soaks lethal with Stamina only in apocalyptic form."""
     demon = full(rs, "demon", Stamina=3)
-    assert D.soak_pool(rs, demon, "lethal") is None
-    assert D.soak_pool(rs, demon, "lethal", flags=("apocalyptic_form",)).dice == 3
-    assert D.soak_pool(nu, demon, "lethal", flags=("apocalyptic_form",)) is None
+    assert SK.soak_pool(rs, demon, "lethal") is None
+    assert SK.soak_pool(rs, demon, "lethal", flags=("apocalyptic_form",)).dice == 3
+    assert SK.soak_pool(nu, demon, "lethal", flags=("apocalyptic_form",)) is None
     res = hit(rs, demon, 3, "lethal", faces=[8, 8, 2], soak=[9, 9, 2],
               flags=("apocalyptic_form",))
     assert res.soaked == 2 and res.applied == 0
@@ -239,17 +240,17 @@ def test_DMG_12_armor_damaged_by_twice_its_rating_if_it_applied(rs, nu):
 def test_DMG_13_unsoakable_ignored_against_enemies_hit_by_success(rs, nu):
     """DMG-13: "unsoakable" is ignored for an enemy hit by your successful action, applies as
     written to you or allies from failures; a soak-anything power wins."""
-    assert D.unsoakable_applies(rs, enemy_hit_by_success=True) is False
-    assert D.unsoakable_applies(rs, enemy_hit_by_success=False) is True
-    assert D.unsoakable_applies(rs, enemy_hit_by_success=False, victim_soaks_anything=True) \
+    assert SK.unsoakable_applies(rs, enemy_hit_by_success=True) is False
+    assert SK.unsoakable_applies(rs, enemy_hit_by_success=False) is True
+    assert SK.unsoakable_applies(rs, enemy_hit_by_success=False, victim_soaks_anything=True) \
         is False
-    assert D.unsoakable_applies(nu, enemy_hit_by_success=True) is True
+    assert SK.unsoakable_applies(nu, enemy_hit_by_success=True) is True
     vamp = full(rs, "vampire", Stamina=2, Fortitude=1)
     enemy = hit(rs, vamp, 2, "lethal", soak=[9, 9, 2],
-                unsoakable=D.unsoakable_applies(rs, enemy_hit_by_success=True))
+                unsoakable=SK.unsoakable_applies(rs, enemy_hit_by_success=True))
     assert enemy.soaked == 2 and enemy.applied == 0
     ally = hit(rs, vamp, 2, "lethal",
-               unsoakable=D.unsoakable_applies(rs, enemy_hit_by_success=False))
+               unsoakable=SK.unsoakable_applies(rs, enemy_hit_by_success=False))
     assert ally.soak is None and ally.applied == 2
 
 
@@ -303,11 +304,11 @@ def test_HLT_04_revised_shifter_reverts_on_lethal_or_bashing_then_dies(rs, nu):
 def test_HLT_06_risen_count_only_aggravated(rs, nu):
     """HLT-06 (The Risen p. 50): Risen subtract dice only for aggravated damage."""
     risen = full(rs, "risen", health={"lethal": 4, "aggravated": 1})
-    assert D.wound_modifier(risen, rs, "action") is None  # one agg: Bruised, no penalty
-    assert D.wound_modifier(risen, nu, "action").dice == -2
+    assert WP.wound_modifier(risen, rs, "action") is None  # one agg: Bruised, no penalty
+    assert WP.wound_modifier(risen, nu, "action").dice == -2
     risen2 = full(rs, "risen", health={"aggravated": 2})
-    assert D.wound_modifier(risen2, rs, "action").dice == -1
-    assert D.wound_modifier(full(rs, health={"lethal": 4}), rs, "action").dice == -2
+    assert WP.wound_modifier(risen2, rs, "action").dice == -1
+    assert WP.wound_modifier(full(rs, health={"lethal": 4}), rs, "action").dice == -2
 
 
 @pytest.mark.rule("HLT-09")
@@ -324,14 +325,14 @@ def test_HLT_09_revised_footnotes_by_damage_type(rs, nu):
     three = "continuous medical care to heal at all"
 
     def needs(kind, n):
-        return H.natural_heal_time(full(rs, health={kind: n}), rs, kind).needs
+        return HTM.natural_heal_time(full(rs, health={kind: n}), rs, kind).needs
 
     assert [needs("bashing", n) for n in range(1, 8)] == [None] * 4 + [one] * 3
     assert [needs("lethal", n) for n in range(1, 8)] == [None, None, two, two, two, three, three]
     assert [needs("aggravated", n) for n in range(1, 8)] == [
         None, None, two, two, two, three, three]
     # numetal's one footnote (Medicine 2+) is not revised's
-    assert "Medicine 2+" in H.natural_heal_time(full(nu, health={"bashing": 4}), nu,
+    assert "Medicine 2+" in HTM.natural_heal_time(full(nu, health={"bashing": 4}), nu,
                                                 "bashing").needs
     assert needs("bashing", 4) is None
 
@@ -512,7 +513,7 @@ def test_HEAL_numetal_supernatural_healing_is_not_in_revised(rs, nu):
     Rage-heals, regrows a limb or uses the chimerical table; a vampire heals by time
     (HEAL-01's "no healing by time" is numetal's). Only HEAL-06 (mages) and HEAL-08 (demons)
     are the page's."""
-    assert H.power_healing(rs) == {}
+    assert HT.power_healing(rs) == {}
     vamp = full(rs, "vampire", Stamina=2, health={"lethal": 2}, pools={"Blood": 5})
     with pytest.raises(IllegalAction, match="no supernatural healing"):
         H.heal_with_blood(vamp, rs, lethal=1)
@@ -520,9 +521,9 @@ def test_HEAL_numetal_supernatural_healing_is_not_in_revised(rs, nu):
     with pytest.raises(IllegalAction, match="no supernatural healing"):
         H.heal_aggravated_with_blood(full(rs, "vampire", health={"aggravated": 1},
                                           pools={"Blood": 10}), rs, rested=True)
-    assert H.natural_heal_time(vamp, rs, "lethal").text == "3 days"
+    assert HTM.natural_heal_time(vamp, rs, "lethal").text == "3 days"
     with pytest.raises(IllegalAction, match="heals with blood"):
-        H.natural_heal_time(vamp, nu, "lethal")
+        HTM.natural_heal_time(vamp, nu, "lethal")
     with pytest.raises(IllegalAction, match="no supernatural healing"):
         H.heal_with_blood(full(rs, "ghoul", health={"lethal": 1}, pools={"Blood": 5}), rs,
                           lethal=1)
@@ -532,18 +533,18 @@ def test_HEAL_numetal_supernatural_healing_is_not_in_revised(rs, nu):
     wolf = full(rs, "shifter", race="Garou", form="Crinos", Stamina=3, health={"lethal": 2},
                 pools={"Rage": 5})
     with pytest.raises(IllegalAction, match="no shifter regeneration"):
-        H.regenerate(wolf, rs)
-    assert H.regenerate(wolf, nu).healed == {"lethal": 1}
+        SH.regenerate(wolf, rs)
+    assert SH.regenerate(wolf, nu).healed == {"lethal": 1}
     # HLT-05: a dying shifter may Rage-heal (issue 31, finding 2)
-    assert H.rage_heal(wolf, rs, condition="dying", faces=(9, 9, 9, 9, 9)).condition == "ok"
+    assert SH.rage_heal(wolf, rs, condition="dying", faces=(9, 9, 9, 9, 9)).condition == "ok"
     spider = full(rs, "ananasi", race="Ananasi", form="Lilian", health={"lethal": 2},
                   pools={"Blood": 5})
     with pytest.raises(IllegalAction, match="no supernatural healing"):
         H.heal_with_blood(spider, rs, lethal=1)
     fae = full(rs, "changeling", health={"lethal": 2})
     with pytest.raises(IllegalAction, match="no chimerical healing table"):
-        H.changeling_heal_time(fae, rs, "lethal", chimerical=True)
-    assert H.natural_heal_time(fae, rs, "lethal").text == "3 days"
+        HTM.changeling_heal_time(fae, rs, "lethal", chimerical=True)
+    assert HTM.natural_heal_time(fae, rs, "lethal").text == "3 days"
 
 
 @pytest.mark.rule("PWR-02", "PWR-04", "PWR-03")

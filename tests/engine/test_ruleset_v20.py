@@ -15,17 +15,11 @@ from pathlib import Path
 import pytest
 
 from wodcombat.combat.d10 import scheduler as S
-from wodcombat.combat.d10.attack import (
-    Context,
-    Defense,
-    Side,
-    WeaponState,
-    build_attack_pool,
-    crossbow_reload_actions,
-    knockdown_check,
-    resolve_attack,
-    substitution_difficulty,
-)
+from wodcombat.combat.d10.attack_mods import substitution_difficulty
+from wodcombat.combat.d10.attack_resolve import build_attack_pool, resolve_attack
+from wodcombat.combat.d10.attack_values import Context, Defense, Side, WeaponState
+from wodcombat.combat.d10.reflex_rolls import knockdown_check
+from wodcombat.combat.d10.weapon_ready import crossbow_reload_actions
 from wodcombat.combat.core.errors import IllegalAction
 from wodcombat.combat.rules.ruleset import load_ruleset
 from tests.engine import d10_checks as C
@@ -109,7 +103,7 @@ def test_COMP_01_MAN_12_blind_all_actions_plus_two_no_ranged(rs, nu):
     assert build_attack_pool(nu, A(), B(), gun, Context(attacker=blind, range_yards=5)
                              ).difficulty == 12
     assert build_attack_pool(rs, A(), B(), atk(), Context(attacker=blind)).difficulty == 8
-    from wodcombat.combat.d10.attack import build_defense_pool
+    from wodcombat.combat.d10.attack_resolve import build_defense_pool
     d = build_defense_pool(rs, B(), A(), Defense("b", "dodge"), atk(),
                            Context(target=blind))
     assert d.difficulty == 8
@@ -226,7 +220,7 @@ def test_ATK_03_armor_takes_dice_off_attacks_and_dodges(rs, nu):
     assert C.mod(p, "armor").dice == -1 and C.mod(p, "armor").difficulty == 0
     n = build_attack_pool(nu, vest, B(), atk())
     assert (n.dice, n.difficulty) == (5, 7)
-    from wodcombat.combat.d10.attack import build_defense_pool
+    from wodcombat.combat.d10.attack_resolve import build_defense_pool
     d = build_defense_pool(rs, B(armor="Kevlar vest", Athletics=2), A(), Defense("b", "dodge"),
                            atk())
     assert (d.dice, d.difficulty) == (3, 6)  # Dex 2 + Athletics 2 - 1
@@ -282,7 +276,7 @@ def test_DEF_02_dodge_is_dexterity_plus_athletics(rs, nu):
     """V20 has no Dodge ability: a dodge rolls Dexterity + Athletics (a Talent: Dexterity
     alone without it, no penalty); a Dodge rating counts for nothing and v20's sheet has no
     Dodge trait (numetal, DEF-02: Dexterity + Dodge)."""
-    from wodcombat.combat.d10.attack import build_defense_pool
+    from wodcombat.combat.d10.attack_resolve import build_defense_pool
     sheet = B(Dodge=3, Athletics=1)
     d = build_defense_pool(rs, sheet, A(), Defense("b", "dodge"), atk())
     assert d.terms == (("Dexterity", 2), ("Athletics", 1)) and d.difficulty == 6

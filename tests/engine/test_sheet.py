@@ -100,7 +100,7 @@ def test_marks_shown_worst_first(numetal):
 def test_soak_value_leaves_out_only_the_health_marks(numetal):
     """The soak pool memo (combat/d10/damage.py, combat/core/memo.py) is keyed on every field
     but the marks: a hit keeps the number, anything a soak may read (a pool, a trait) changes it."""
-    from wodcombat.combat.d10.damage import track_of
+    from wodcombat.combat.d10.damage_tables import track_of
     from wodcombat.combat.core.memo import Memo
 
     memo = Memo()

@@ -199,10 +199,10 @@ def test_sourced_staff_damage_soaks_and_wears_armor():
 
 @pytest.mark.rule("DMG-10")
 def test_kitsune_breed_form_soaks_silver_with_stamina_at_8():
-    from wodcombat.combat.d10 import damage as D
+    from wodcombat.combat.d10 import soak as SK
     fox = make_sheet(NUMETAL, splat="shifter", race="Kitsune", breed="homid", form="Hito",
                      stamina=3)
-    pool = D.soak_pool(NUMETAL, fox, "aggravated", materials=("silver",))
+    pool = SK.soak_pool(NUMETAL, fox, "aggravated", materials=("silver",))
     assert (pool.damage_type, pool.dice, pool.difficulty) == ("lethal", 3, 8)
 
 

@@ -14,7 +14,8 @@ from typing import Callable
 
 from wodcombat.combat.core.errors import InputError
 from wodcombat.combat.core.health import damage_type
-from wodcombat.combat.core.maneuvers import COVER, tables
+from wodcombat.combat.core.maneuver_schemas import COVER
+from wodcombat.combat.core.maneuvers import tables
 from wodcombat.combat.core.player_text import did_you_mean
 
 DEFENSES = ("dodge", "block", "parry")

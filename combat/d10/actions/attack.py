@@ -13,7 +13,7 @@ from typing import Sequence
 
 from ...core.errors import IllegalAction
 from ...core.maneuvers import movement_yards, tables
-from .. import close, powers, ranged
+from .. import close, ranged, wound_movement
 from ..fight import Fight
 from ..strike import attack, strafe
 from .base import earlier, wounded_move
@@ -61,7 +61,7 @@ def _moving(f: Fight, key: str, yards: int) -> None:
             f"{f.name(key)} can move at most {limit} yards while attacking (half a "
             f"run of {run}); to go {yards} yards, declare move {yards} "
             f"as its own action.")
-    wounded_move(f, key, yards, powers.ACTING)
+    wounded_move(f, key, yards, wound_movement.ACTING)
 
 
 def _check_burst(f: Fight, key: str, a: dict) -> None:

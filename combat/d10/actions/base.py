@@ -11,7 +11,7 @@ from typing import Protocol, Sequence
 
 from ...core.errors import IllegalAction
 from ..fight import Fight
-from .. import powers
+from .. import wound_movement
 
 
 class Action(Protocol):
@@ -43,6 +43,6 @@ def wounded_move(f: Fight, key: str, yards: int, mode: str) -> None:
     """HLT-07: wounds limit how far one moves (Injured half speed, Wounded walk, Mauled 3
     yards, Crippled 1, Incapacitated none); the pace was checked first (MAN-03/04)."""
     try:
-        powers.movement_limit(f.sheet(key), f.rules, yards, mode)
+        wound_movement.movement_limit(f.sheet(key), f.rules, yards, mode)
     except IllegalAction as why:
         raise IllegalAction(f"{f.name(key)}: {why}") from None

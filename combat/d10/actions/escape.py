@@ -8,7 +8,7 @@ from typing import Sequence
 
 from .. import close
 from .. import damage as dmg
-from ..attack import resolve_escape
+from ..reflex_rolls import resolve_escape
 from ..fight import OUT_OF_ACTION, Fight, roll_event
 
 

@@ -10,7 +10,8 @@ from typing import Sequence
 from ...core.errors import IllegalAction
 from ...core.maneuvers import tables
 from ...core.values import replace
-from ..attack import WeaponState, ready_weapon
+from ..attack_values import WeaponState
+from ..weapon_ready import ready_weapon
 from ..fight import Fight, roll_event
 from ..ranged import state_of
 

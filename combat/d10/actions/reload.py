@@ -9,7 +9,7 @@ from typing import Sequence
 from ...core.errors import IllegalAction, InputError
 from ...core.maneuvers import tables
 from ...core.values import replace
-from ..attack import ready_weapon
+from ..weapon_ready import ready_weapon
 from ..fight import Fight
 
 
