@@ -81,26 +81,22 @@ def _threads() -> int:
     return threading.active_count()
 
 
+#: the service's one Memo (combat/core/memo.py): what the engine reuses between commands
+_MEMO_FIELDS = ("plans", "tokens", "token_of", "values", "sheets", "rulesets")
+
+
+def _service_memo():
+    service = sys.modules.get("wodcombat.world.combat_service")
+    return getattr(service, "ENGINE_MEMO", None)
+
+
 def _module_caches() -> dict:
-    """Lengths of the game's bounded, module-level caches (those a soak could fill)."""
+    """Lengths of the game's bounded caches (those a soak could fill): the combat service's
+    engine Memo (the engine keeps no module-level cache, issue 32) and text_width's."""
     sizes = {}
-    table = {
-        "wodcombat.combat.d10.attack": ("_PLANS", "_TOKENS", "_TOKEN_OF"),
-        "wodcombat.combat.core.sheet": ("_VALUE_KEYS",),
-        "wodcombat.combat.d10.damage": ("_MEMO",),
-        "wodcombat.combat.core.health": ("_LEVELS",),
-        "wodcombat.combat.core.values": ("_COPIERS",),
-    }
-    for modname, names in table.items():
-        mod = sys.modules.get(modname)
-        for name in names:
-            value = getattr(mod, name, None) if mod else None
-            if value is not None:
-                sizes[f"{modname}.{name}"] = len(value)
-    damage = sys.modules.get("wodcombat.combat.d10.damage")
-    if getattr(damage, "_MEMO", None) is not None:  # gone since issue 32: combat/core/memo.py
-        sizes["wodcombat.combat.d10.damage._MEMO entries"] = sum(
-            len(v[1]) for v in damage._MEMO.values())
+    memo = _service_memo()
+    for name in _MEMO_FIELDS if memo is not None else ():
+        sizes[f"ENGINE_MEMO.{name}"] = len(getattr(memo, name))
     tw = sys.modules.get("wodcombat.world.text_width")
     if tw is not None:
         for name in dir(tw):
@@ -215,22 +211,15 @@ def cache_costs() -> dict:
     """What each bounded cache holds, in bytes: emptied one at a time, the drop in live
     memory (pymalloc's blocks and the C heap in use). Destructive (the caches refill as the
     game plays on, as after their own clearing), so only at the end of a run."""
-    import sys as _sys
 
     out = {}
-    targets = [("wodcombat.combat.d10.attack", "_TOKENS"),
-               ("wodcombat.combat.d10.attack", "_TOKEN_OF"),
-               ("wodcombat.combat.d10.attack", "_PLANS"), ("wodcombat.combat.d10.damage", "_MEMO"),
-               ("wodcombat.combat.core.sheet", "_VALUE_KEYS")]
-    for modname, name in targets:
-        mod = _sys.modules.get(modname)
-        cache = getattr(mod, name, None) if mod else None
-        if cache is None:
-            continue
-        n = len(cache) if name != "_MEMO" else sum(len(v[1]) for v in cache.values())
+    memo = _service_memo()
+    for name in _MEMO_FIELDS if memo is not None else ():
+        cache = getattr(memo, name)
+        n = len(cache)
         before = _live_bytes()
         cache.clear()
-        out[f"{modname}.{name}"] = {"entries": n, "bytes": before - _live_bytes()}
+        out[f"ENGINE_MEMO.{name}"] = {"entries": n, "bytes": before - _live_bytes()}
     return out
 
 
