@@ -57,6 +57,15 @@ class WebPagesTest(CombatTest):
         self.assertIn(fid, self.other.get("/combat/").content.decode())
         self.assertEqual(self.other.get(f"/combat/{fid}.json").status_code, 200)
 
+    def test_an_organizer_who_does_not_fight_is_named(self):
+        """A spotlight organizer runs the fight outside the order: the page names him, not
+        his "#1"."""
+        self.cmd("+combat/start spotlight")
+        self.player("+combat/join")
+        snap = self.staff.get(f"/combat/{self._fight_id()}.json").json()
+        self.assertIsNone(self.state().get(f"#{self.char1.id}"))
+        self.assertEqual(snap["organizer"], "Char")
+
     def test_combat_json_follows_the_fight(self):
         """HLT-01 boxes on the page; the room's text of the last command; TURN-01 order."""
         self.setup_fight()

@@ -151,6 +151,18 @@ def _row(r: dict, view: dict, names, sheets, rules) -> dict:
     return row
 
 
+def _organizer(script, state, names, objects) -> str:
+    """The organizer's name; one who runs the fight without fighting in it is not in the
+    state's names, so it is the character's own (not its "#1")."""
+    key = script.organizer
+    if not key:
+        return "-"
+    if state.get(key) is not None:
+        return names(key)
+    obj = objects(key)
+    return to_plain(obj.key) if obj is not None else "-"
+
+
 def _recent(state) -> tuple[list[dict], int]:
     """What the room read after the last commands, as HTML (``web_text.to_html``: the one
     way players' words become markup), and the last log seq."""
@@ -183,14 +195,15 @@ def snapshot(script) -> dict:
     rules = script.ruleset()
     from .combat_service import Objects, Sheets
 
-    sheets = Sheets(Objects())  # what +combat hands the engine's view too
+    objects = Objects()
+    sheets = Sheets(objects)  # what +combat hands the engine's view too
     view = engine.view(state, sheets, rules)
     names = _plain_names(state)
     turn, phase = combatlog.clock(state)
     rows = [_row(r, view, combat_text.Names(state), sheets, rules) for r in view["rows"]]
     waiting = [{"key": k, "name": names(k), "what": w} for k, w in view["waiting"]]
     recent, version = _recent(state)
-    org = names(script.organizer) if script.organizer else "-"
+    org = _organizer(script, state, names, objects)
     out = {**summary(script), "engine": view["engine"], "turn": turn, "phase": phase,
            "organizer": org, "waiting": waiting, "rows": rows, "recent": recent,
            "version": version}
