@@ -92,9 +92,20 @@ let wod_gauges_plugin = (function () {
         if (c.your_turn) {
             lines.push("Your turn");
         } else if (c.pending && c.pending.length) {
-            lines.push("Waiting for " + c.pending.map(function (p) {
-                return p.name + " (" + p.what + ")";
-            }).join(", "));
+            // spotlight (SPOT-04): a "pick" is the organizer choosing among the opponents
+            // named, as +combat and the fight page say it
+            var picks = c.pending.filter(function (p) { return p.what === "pick"; });
+            var rest = c.pending.filter(function (p) { return p.what !== "pick"; });
+            if (rest.length) {
+                lines.push("Waiting for " + rest.map(function (p) {
+                    return p.name + " (" + p.what + ")";
+                }).join(", "));
+            }
+            if (picks.length) {
+                lines.push("The organizer picks: " + picks.map(function (p) {
+                    return p.name;
+                }).join(", ") + ", or passes");
+            }
         }
         return lines;
     };
