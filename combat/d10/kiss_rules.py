@@ -74,8 +74,9 @@ class KissResist:
 def _section(ruleset) -> dict:
     sec = ruleset.section("kiss") or KISS_SCHEMA.fill({})
     if not sec["enabled"]:
+        # CLOSE-01: without the Kiss, a bite drains blood as part of the bite itself
         raise IllegalAction("This game's rules have no Kiss; a vampire's bite drains blood "
-                            "as part of the bite (CLOSE-01).")
+                            "as part of the bite.")
     return sec
 
 

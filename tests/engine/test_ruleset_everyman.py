@@ -366,8 +366,9 @@ def test_CLOSE_14_the_kiss_drains_three_a_turn(rs, nu):
     assert K.drain(rs, vamp, full(rs)).helpless
     with pytest.raises(IllegalAction, match="Only a vampire"):
         K.drain(rs, full(rs), victim)
-    with pytest.raises(IllegalAction, match="no Kiss"):
+    with pytest.raises(IllegalAction, match="no Kiss") as why:
         K.drain(nu, vamp, victim)
+    assert "CLOSE-" not in str(why.value)  # player text names no rule ID
     with pytest.raises(InputError):
         K.drain(rs, vamp, victim, -1)
 
