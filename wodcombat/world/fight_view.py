@@ -151,18 +151,6 @@ def _row(r: dict, view: dict, names, sheets, rules) -> dict:
     return row
 
 
-def _organizer(script, state, names, objects) -> str:
-    """The organizer's name; one who runs the fight without fighting in it is not in the
-    state's names, so it is the character's own (not its "#1")."""
-    key = script.organizer
-    if not key:
-        return "-"
-    if state.get(key) is not None:
-        return names(key)
-    obj = objects(key)
-    return to_plain(obj.key) if obj is not None else "-"
-
-
 def _recent(state) -> tuple[list[dict], int]:
     """What the room read after the last commands, as HTML (``web_text.to_html``: the one
     way players' words become markup), and the last log seq."""
@@ -203,10 +191,10 @@ def snapshot(script) -> dict:
     rows = [_row(r, view, combat_text.Names(state), sheets, rules) for r in view["rows"]]
     waiting = [{"key": k, "name": names(k), "what": w} for k, w in view["waiting"]]
     recent, version = _recent(state)
-    org = _organizer(script, state, names, objects)
+    org = objects(script.organizer)  # its character's name, as +combat says it, fighting or not
     out = {**summary(script), "engine": view["engine"], "turn": turn, "phase": phase,
-           "organizer": org, "waiting": waiting, "rows": rows, "recent": recent,
-           "version": version}
+           "organizer": to_plain(org.key) if org else "-", "waiting": waiting, "rows": rows,
+           "recent": recent, "version": version}
     if view["engine"] == "d10":
         out.update(mode=view["mode"], reroll=view["reroll"],
                    ranges=[[names(a), names(b), y] for a, b, y in view["ranges"]])
