@@ -5,42 +5,16 @@ reading in force said by +combat, +rules and the help.
 char1 (staff) organizes and runs the opponents; char2 is a player.
 """
 
-from unittest import mock
 
 import pytest
-from evennia.utils.test_resources import EvenniaCommandTest
 
-from wodcombat.combat.core.sheet import Sheet
-from wodcombat.commands.base import WodCommand
-from tests.fixed_dice import FixedDice
-from tests.helpers import run_command
 from wodcombat.typeclasses.combat import combat_in
-from wodcombat.world import combatlog, fight_view
+from tests.commands.test_spotlight_v5 import V5Play
+from wodcombat.world import fight_view
 
 
-class MovesPlay(EvenniaCommandTest):
-    def setUp(self):
-        super().setUp()
-        self.char1.sheet.save(Sheet())
-        self.char2.sheet.save(Sheet())
-
-    def tearDown(self):
-        script = combat_in(self.room1)
-        if script:
-            combatlog.forget(script.combat_id)
-        super().tearDown()
-
-    def cmd(self, line):
-        return run_command(self.char1, line, session=self.session).text
-
-    def player(self, line):
-        return run_command(self.char2, line).text
-
-    def dice(self, *faces):
-        return mock.patch.object(WodCommand, "rng", FixedDice(*faces))
-
-    def fighter(self, name):
-        return next(c for c in combat_in(self.room1).get_state().combatants if c.name == name)
+class MovesPlay(V5Play):
+    """The same players and helpers as the V5 tests; a fight under the moves reading."""
 
     def start(self):
         """Char2 (Str 3, Dex 2, Wits 2, a knife) and Rat (Str 1, Dex 1), all at Hand;
