@@ -495,7 +495,6 @@ class TestChange(PlayTest):
         self.assertIn("no changing of declared actions",
                       self.cmd("+combat/change/wp other shouts").text)
 
-
     @pytest.mark.rule("TURN-10", "MAN-03", "RNG-01")
     def test_turn_10_the_new_action_is_checked_as_if_declared(self):
         """A change is refused, before any Willpower, when its new action could not be
