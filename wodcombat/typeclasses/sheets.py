@@ -206,10 +206,13 @@ class TableSheet(SheetAdapter):
 
     def store(self, sheet: Sheet) -> None:
         text = jsontext.dumps(sheet.to_dict())  # json.dumps, its encoder built once
-        had = self._stored() is not None
         with connection.cursor() as cur:
-            cur.execute(_UPDATE if had else _INSERT,
-                        [text, self.obj.id] if had else [self.obj.id, text])
+            # UPDATE first, whatever this adapter last read: a second Python instance of the
+            # object (one kept past an idmapper flush) may have made the row meanwhile
+            cur.execute(_UPDATE, [text, self.obj.id])
+            if not cur.rowcount:  # its first sheet
+                cur.execute(_INSERT, [self.obj.id, text])
+        self._epoch = _rows_current
         # The next get() parses the stored text: a sheet reads back as from_dict made it.
         self._text, self._sheet = text, None
 
