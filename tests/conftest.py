@@ -102,3 +102,15 @@ def _fresh_cmdset_merge_cache():
     cmdhandler._CMDSET_MERGE_CACHE.clear()
     yield
     cmdhandler._CMDSET_MERGE_CACHE.clear()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_sheet_rows():
+    """Each test reads the sheet rows afresh (wodcombat/typeclasses/sheets.py TableSheet):
+    an object the idmapper kept past the last test's rolled-back database must not answer
+    with the sheet that test wrote."""
+    from wodcombat.typeclasses.sheets import rows_changed
+
+    rows_changed()
+    yield
+    rows_changed()

@@ -33,7 +33,7 @@ DEFAULTS = {
     "WODCOMBAT_ODDS_QUEUE": 20,
     "WODCOMBAT_MAX_OUTPUT": 16000,
     # where a character's sheet lives (typeclasses/sheets.py) and what +combat/npc creates
-    "WODCOMBAT_SHEET_ADAPTER": "wodcombat.typeclasses.sheets.AttributeSheet",
+    "WODCOMBAT_SHEET_ADAPTER": "wodcombat.typeclasses.sheets.TableSheet",
     "WODCOMBAT_NPC_TYPECLASS": "wodcombat.typeclasses.characters.WodCombatNPC",
     # the commands the cmdset adds, by their key: a new key renames it, None leaves it out
     "WODCOMBAT_COMMAND_KEYS": {},

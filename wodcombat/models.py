@@ -35,3 +35,21 @@ class CombatRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.combat} #{self.first_seq}-{self.last_seq}"
+
+
+class CombatSheet(models.Model):
+    """A character's World of Darkness sheet as JSON text: the default sheet adapter's storage
+    (``wodcombat.typeclasses.sheets.TableSheet``). Issue 32: in the plugin's own table, so a
+    hit writes one plain UPDATE of it inside the command's transaction, as the log's row is
+    one plain INSERT, instead of Evennia's Attribute save (a savepoint and the ORM's save
+    machinery: about 0.2 ms of an act with every override off). Deleted with its object."""
+
+    obj = models.OneToOneField("objects.ObjectDB", on_delete=models.CASCADE,
+                               primary_key=True, related_name="+")
+    text = models.TextField()
+
+    class Meta:
+        app_label = "wodcombat"
+
+    def __str__(self) -> str:
+        return f"sheet of #{self.obj_id}"

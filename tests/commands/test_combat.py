@@ -5,6 +5,7 @@ organizer creates. Rule IDs: ../shared/rules-catalog.md.
 """
 
 import json
+from dataclasses import replace
 from unittest import mock
 
 import pytest
@@ -297,6 +298,9 @@ class TestQueryCount(CombatTest):
         # the test's, no savepoint); the act's two writes are one.
         self.assertEqual(declare.query_count, 1, declare.sql)
         self.assertEqual(act.query_count, 4, act.sql)  # SAVEPOINT, UPDATE, INSERT, RELEASE
+        # Issue 32: the sheet is a row of the plugin's own table, one plain UPDATE (not
+        # Evennia's Attribute save), whatever the overrides
+        self.assertIn("wodcombat_combatsheet", writes(act)[0]["sql"], act.sql)
 
     def test_commit_encodes_only_who_changed(self):
         """The stored state is json.dumps(state.to_dict()) byte for byte, and a commit
@@ -367,36 +371,36 @@ class TestQueryCount(CombatTest):
         self.assertEqual(again.query_count, 0, again.sql)
 
     def test_status_shows_a_sheet_changed_outside_the_fight(self):
-        """The table is kept per state, but a sheet written any way (staff ``set``, a
-        script) is never shown as it was."""
+        """The table is kept per state, but a sheet written outside the fight (staff
+        ``+sheet/set``, a script through ``char.sheet.save``) is never shown as it was."""
         self.setup_fight()
         self.assertNotIn("Injured", self.cmd("+combat").text)
         thug = next(o for o in self.room1.contents if o.key == "Thug")
-        data = json.loads(thug.attributes.get("sheet", category="wod"))
-        data["health"] = {"bashing": 0, "lethal": 3, "aggravated": 0}
-        thug.attributes.add("sheet", json.dumps(data), category="wod")
+        hurt = {"bashing": 0, "lethal": 3, "aggravated": 0}
+        thug.sheet.save(replace(thug.sheet.get(), health=hurt))
         row = next(ln for ln in self.cmd("+combat").text.splitlines()
                    if "Thug" in ln and "[NPC]" in ln)
         self.assertIn("Injured", row)  # HLT-01: three levels of the track
 
     def test_sheet_read_once_and_stored_as_text(self):
-        """A sheet is parsed once per stored value (not per read); it is stored as JSON
-        text; one stored as a dict (before issue 13) still loads, and any write is seen."""
+        """Issue 32: a sheet is one row of the plugin's own table, its JSON text, read from
+        the database once and parsed once per write (not per read); no Attribute is
+        written for it, and any write through the sheet is seen."""
         from wodcombat.combat.core import sheet as sheet_mod
+        from wodcombat.models import CombatSheet
 
         self.char2.sheet.save(make_sheet(strength=4))
-        self.assertIsInstance(self.char2.attributes.get("sheet", category="wod"), str)
+        text = CombatSheet.objects.get(obj_id=self.char2.id).text
+        self.assertEqual(json.loads(text)["traits"]["Strength"], 4)
+        self.assertFalse(self.char2.attributes.has("sheet", category="wod"))
         with mock.patch.object(sheet_mod.Sheet, "from_dict",
                                wraps=sheet_mod.Sheet.from_dict) as parsed:
             first = self.char2.sheet.get()
             self.assertIs(self.char2.sheet.get(), first)
             self.assertEqual(parsed.call_count, 1)
         self.assertEqual(first.traits["Strength"], 4)
-        old = make_sheet(strength=2).to_dict()
-        self.char2.attributes.add("sheet", old, category="wod")  # a dict, as stored before
+        self.char2.sheet.save(make_sheet(strength=2))
         self.assertEqual(self.char2.sheet.get().traits["Strength"], 2)
-        self.char2.sheet.save(self.char2.sheet.get())
-        self.assertIsInstance(self.char2.attributes.get("sheet", category="wod"), str)
 
     def test_npc_call_lock_answered_as_evaluating_it_would(self):
         from evennia import create_object

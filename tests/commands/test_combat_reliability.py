@@ -20,7 +20,6 @@ from evennia.utils.idmapper.models import flush_cache
 from wodcombat.combat.d10 import scheduler as sch
 from wodcombat.combat.core.sheet import Sheet
 from wodcombat.typeclasses import combat_timers
-from wodcombat.typeclasses.sheets import AttributeSheet
 from wodcombat.typeclasses.combat import combat_in
 from wodcombat.world import combatlog
 
@@ -59,8 +58,13 @@ def snapshot(script, *chars):
     def sheet(value):  # issue 13: stored as JSON text (a dict before)
         return json.loads(value) if isinstance(value, str) else dict(value)
 
-    sheets = {c.key: sheet(row(c.attributes.get("sheet", category="wod", return_obj=True)))
-              for c in chars}
+    def sheet_row(char):  # issue 32: the sheet's row, read from the database, not a cache
+        from wodcombat.models import CombatSheet
+
+        texts = CombatSheet.objects.filter(obj_id=char.id).values_list("text", flat=True)
+        return texts[0] if texts else "{}"
+
+    sheets = {c.key: sheet(sheet_row(c)) for c in chars}
     return json.loads(state), sheets
 
 
@@ -234,13 +238,14 @@ class TestAllOrNothing(CombatTest):
         before = snapshot(script, self.char1, self.char2, thug)
         cached_before = script.get_state().to_dict()
         log_before = len(combatlog.read(script.combat_id))
-        real_save = AttributeSheet.save
+        adapter = type(thug.sheet)  # the default's (issue 32: TableSheet)
+        real_save = adapter.save
 
         def failing_save(handler, sheet):
             real_save(handler, sheet)  # the write happens ...
             raise RuntimeError("disk on fire")  # ... and then the command fails
 
-        with self.dice(*([8] * 40)), mock.patch.object(AttributeSheet, "save", failing_save):
+        with self.dice(*([8] * 40)), mock.patch.object(adapter, "save", failing_save):
             text = self.cmd("+combat/act").text
         self.assertIn("nothing was changed", text)
         # The database, the caches the next command reads, and the log: all as before.

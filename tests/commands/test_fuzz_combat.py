@@ -32,7 +32,6 @@ switches refused in a spotlight fight).
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 import re
@@ -40,7 +39,6 @@ from collections import Counter
 from contextlib import contextmanager
 from unittest import mock
 
-from evennia.utils.dbserialize import deserialize
 from evennia.utils.test_resources import EvenniaCommandTest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -234,7 +232,7 @@ class CombatFuzzCase(EvenniaCommandTest):
         self._contents = {o.id for o in self.room1.contents}
 
     def sheeted(self):
-        return [o for o in self.room1.contents if o.attributes.has("sheet", category="wod")]
+        return [o for o in self.room1.contents if hasattr(o, "sheet") and o.sheet.exists]
 
     def snapshot(self):
         """The stored state (from the database, not a cache: the newest log row's, issue 13),
@@ -251,8 +249,7 @@ class CombatFuzzCase(EvenniaCommandTest):
             cid = json.loads(started)["id"]
             state = combatlog.state_before(cid) or started
             last = combatlog.rows(cid).aggregate(last=Max("last_seq"))["last"] or 0
-        sheets = {o.id: deserialize(o.attributes.get("sheet", category="wod"))
-                  for o in self.sheeted()}
+        sheets = {o.id: o.sheet.stored_text() for o in self.sheeted()}
         return (state, last), sheets
 
     def reset(self):
@@ -264,17 +261,17 @@ class CombatFuzzCase(EvenniaCommandTest):
         script = combat_in(self.room1)
         if script is None:  # a successful /end
             for obj in list(self.room1.contents):
-                if obj.attributes.has("sheet", category="wod") and obj not in (self.char1,
-                                                                                self.char2):
+                if (hasattr(obj, "sheet") and obj.sheet.exists
+                        and obj not in (self.char1, self.char2)):
                     obj.delete()
             self.setup_fight()
             return
         combatlog.rows(script.combat_id).filter(first_seq__gt=last).delete()  # its state too
         script.forget_cache()
         for obj in self.sheeted():
-            data = sheets.get(obj.id)
-            if data is not None:
-                obj.attributes.add("sheet", copy.deepcopy(data), category="wod")
+            text = sheets.get(obj.id)
+            if text is not None:
+                obj.sheet.save(Sheet.from_dict(json.loads(text)))
 
     @contextmanager
     def raw_messages(self, caller):

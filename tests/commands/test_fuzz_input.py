@@ -23,6 +23,7 @@ action rolls) are exercised by the +roll inputs.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -35,8 +36,11 @@ from evennia.utils.test_resources import EvenniaCommandTest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from wodcombat.combat.core.sheet import Sheet
 from wodcombat.commands.base import WodCommand
+from wodcombat.models import CombatSheet
 from tests.helpers import run_command
+from wodcombat.typeclasses.sheets import rows_changed
 from wodcombat.world import rulebook
 
 #: inputs per test method (each method is one command family; half as player, half as staff)
@@ -317,8 +321,8 @@ class FuzzCase(EvenniaCommandTest):
 
     def snapshot(self):
         return (
-            self.char1.attributes.get("sheet", category="wod"),
-            self.char2.attributes.get("sheet", category="wod"),
+            self.char1.sheet.stored_text(),
+            self.char2.sheet.stored_text(),
             rulebook._library,
         )
 
@@ -327,9 +331,10 @@ class FuzzCase(EvenniaCommandTest):
         c1, c2, _lib = self._sheets
         for char, data in ((self.char1, c1), (self.char2, c2)):
             if data is None:
-                char.attributes.remove("sheet", category="wod")
+                CombatSheet.objects.filter(obj_id=char.id).delete()
+                rows_changed()
             else:
-                char.attributes.add("sheet", data, category="wod")
+                char.sheet.save(Sheet.from_dict(json.loads(data)))
         rulebook._library = self._saved_library
 
     @contextmanager

@@ -211,16 +211,11 @@ class Db:
             "WHERE combat = ? ORDER BY first_seq", (combat_id,)).fetchall()
 
     def sheet(self, obj_id: int):
+        # issue 32: the sheet's JSON text in the plugin's own table (TableSheet)
         rows = self.conn.execute(
-            "SELECT a.db_value FROM objects_objectdb_db_attributes oa "
-            "JOIN typeclasses_attribute a ON a.id = oa.attribute_id "
-            "WHERE oa.objectdb_id = ? AND a.db_key = 'sheet' AND a.db_category = 'wod'",
-            (obj_id,)).fetchall()
+            "SELECT text FROM wodcombat_combatsheet WHERE obj_id = ?", (obj_id,)).fetchall()
         assert len(rows) <= 1, rows
-        if not rows:
-            return None
-        value = _unpickle(rows[0][0])  # issue 13: the sheet's JSON text (a dict before)
-        return json.loads(value) if isinstance(value, str) else _plain(value)
+        return json.loads(rows[0][0]) if rows else None
 
 
 def export_records(server, combat_id: str) -> tuple[list[dict], str]:

@@ -6,6 +6,7 @@ database undoes the rows of a failed command, not the Python objects that held t
   attribute cache), and ``attr.value = x`` has already put the new value on the cached
   object. Without this, the next read would see the half-written command as if it had been
   kept until the next reload.
+  The sheets kept by ``TableSheet`` (the plugin's own table) are read again too.
 * ``discard_unborn``: a fight whose start failed (the organizer may not fight, say) has had
   its Script row rolled back, but not the Python object ``create_script`` made: its timer
   ticks and the idmapper holds it, for the life of the server (issue 14).
@@ -20,9 +21,10 @@ def restore_after_rollback(objs) -> None:
     """Put every cached Attribute of ``objs`` back to what the database holds."""
     from evennia.typeclasses.attributes import Attribute
 
-    from .sheets import sheets_changed
+    from .sheets import rows_changed, sheets_changed
 
     sheets_changed()  # a value put back here is no save: what was drawn from sheets is old
+    rows_changed()  # the sheet rows as the database holds them (sheets.TableSheet)
     for obj in objs:
         if obj is None:
             continue

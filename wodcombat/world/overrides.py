@@ -19,8 +19,9 @@ FAST_ROOM_CONTENTS = "WODCOMBAT_FAST_ROOM_CONTENTS"
 #: no without the lock handler
 #: (wodcombat/typeclasses/characters.py ``CallLockShortcut``).
 NPC_CALL_LOCK = "WODCOMBAT_NPC_CALL_LOCK"
-#: The sheet's Attribute written as plain SQL (wodcombat/world/plain_writes.py; the log's row,
-#: the plugin's own table, always is).
+#: The sheet's Attribute written as plain SQL, for a host that names ``AttributeSheet``
+#: (wodcombat/world/plain_writes.py; the log's row and the default ``TableSheet``'s row,
+#: the plugin's own tables, always are).
 PLAIN_WRITES = "WODCOMBAT_PLAIN_WRITES"
 #: The Server's messages to the Portal batched (wodcombat/server/amp_batch.py).
 BATCH_AMP = "WODCOMBAT_BATCH_AMP"

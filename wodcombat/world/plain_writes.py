@@ -1,6 +1,8 @@
-"""The writes every combat command makes: the sheet's Attribute and the log's row.
+"""The writes every combat command makes: the log's row, and the sheet's Attribute for a
+host that keeps sheets as Attributes (``AttributeSheet``; the default ``TableSheet`` writes
+its own table's row as one plain UPDATE, wodcombat/typeclasses/sheets.py).
 
-A command commits the sheets it changed (Attributes holding JSON text) and the log's row
+A command commits the sheets it changed (JSON text) and the log's row
 (``wodcombat.models.CombatRecord``), which holds the fight's new state too. Through the ORM
 each costs a savepoint, Django's save machinery and the idmapper's post-save hooks: about
 0.25 ms apiece, a sixth of what a whole ``look`` costs the server (issue 13).
