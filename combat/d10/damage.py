@@ -43,6 +43,7 @@ from .damage_tables import (
     require_section,
     track_of,
 )
+from .damage_rules import DamageRules, damage_rules
 from .dazed import daze_threshold, is_dazed
 from .soak import SoakPool, _plan, _soak_memo, breed_form, source_tags
 from .wound_penalty import pay_costs
@@ -262,35 +263,35 @@ def _resolve(ruleset, target: Sheet, request: DamageRequest, rng, memo=None) -> 
         raise InputError(f"'{condition}' is not a condition: use one of {', '.join(CONDITIONS)}.")
     if condition == DEAD:
         raise IllegalAction("The target is already dead.")
-    dsec = require_section(ruleset, "damage")
+    dr = damage_rules(ruleset)
     rules = ruleset.dice
     dtype = parse_damage_type(request.damage_type)  # DMG-18
     tags = source_tags(ruleset, request.source, request.materials, memo=memo)
     plan = _plan(ruleset, target, dtype, tags, request.head_shot, memo)
-    droll = _damage_roll(rules, dsec, request, rng)
+    droll = _damage_roll(rules, dr, request, rng)
     rolled = droll.successes
-    soak, armor_in, sroll = _soak_roll(ruleset, dsec, target, plan, request, rolled, rng, memo)
+    soak, armor_in, sroll = _soak_roll(ruleset, dr, target, plan, request, rolled, rng, memo)
     soaked = min(rolled, sroll.successes if sroll else 0)
     penetrating = rolled - soaked
 
     # DMG-15: bashing applied to a vampire is halved (round down) after the soak roll.
-    halved = plan.damage_type in dsec["halve_after_soak"].get(plan.family, ())
+    halved = plan.damage_type in dr.halve_after_soak.get(plan.family, ())
     applied = penetrating // 2 if halved else penetrating
 
     before = track_of(target, ruleset)
-    pool_name = health_pool_of(ruleset, target)
+    pool_name = _health_pool(dr, target, ruleset)
     result, sheet, state_before, state_after, down = _marked(ruleset, target, plan, applied,
                                                              before, pool_name)
     # HLT-02..HLT-05: the outcome.
-    new, sheet, notes, spent = _condition_after(ruleset, dsec, plan, request, result, sheet,
-                                                applied, down)
+    new, sheet, notes, spent = _condition_after(ruleset, require_section(ruleset, "damage"),
+                                                plan, request, result, sheet, applied, down)
     if pool_name and result.marked:
         notes.append(f"{pool_name} -{result.marked}")
 
     daze_limit = daze_threshold(ruleset, target)  # COMP-02, on the successes after soak
 
     # DMG-12 (revised): armor damaged by pre-soak damage of at least twice its rating.
-    multiple = require_section(ruleset, "soak")["armor"]["damaged_at_multiple"]
+    multiple = dr.armor_damaged_at
     armor_damaged = bool(multiple and armor_in and rolled >= multiple * request.armor_rating)
 
     return DamageResult(
@@ -309,17 +310,17 @@ def _resolve(ruleset, target: Sheet, request: DamageRequest, rng, memo=None) -> 
     )
 
 
-def _damage_roll(rules, dsec: Mapping, request: DamageRequest, rng) -> dicemod.Roll:
+def _damage_roll(rules, dr: DamageRules, request: DamageRequest, rng) -> dicemod.Roll:
     """DMG-01: the damage roll; a botch is only a failure (unless ``damage_can_botch``)."""
     pool = max(0, request.dice)
     dicemod.check_pool(pool, rules)
     difficulty = (rules.base_difficulty if request.damage_difficulty is None
                   else request.damage_difficulty)
     dfaces = faces_for(request.faces_damage, pool, rng, rules.sides, "damage")
-    return dicemod.count(dfaces, difficulty, rules, can_botch=dsec["damage_can_botch"])
+    return dicemod.count(dfaces, difficulty, rules, can_botch=dr.damage_can_botch)
 
 
-def _soak_roll(ruleset, dsec: Mapping, target: Sheet, plan, request: DamageRequest,
+def _soak_roll(ruleset, dr: DamageRules, target: Sheet, plan, request: DamageRequest,
                rolled: int, rng, memo):
     """DMG-04..DMG-11: (the soak pool, whether armor is in it, the soak roll): a reflex that
     cannot botch, no wound penalty (DICE-10); not rolled when no damage succeeded."""
@@ -332,7 +333,7 @@ def _soak_roll(ruleset, dsec: Mapping, target: Sheet, plan, request: DamageReque
         rules = ruleset.dice
         sfaces = faces_for(request.faces_soak, soak.dice, rng, rules.sides, "soak")
         sroll = dicemod.count(
-            sfaces, soak.difficulty, rules, can_botch=dsec["soak_can_botch"]
+            sfaces, soak.difficulty, rules, can_botch=dr.soak_can_botch
         )
     return soak, armor_in, sroll
 
@@ -413,7 +414,11 @@ def health_pool_of(ruleset, sheet: Sheet) -> str | None:
     """DMG-14 (revised): the pool that is this sheet's health instead of the track ("Corpus
     for Wraiths/Risen"), when the ruleset names one for its splat or family and the sheet
     has it; else None (the seven-level track)."""
-    hp = (ruleset.section("damage") or {}).get("health_pool") or {}
+    return _health_pool(damage_rules(ruleset), sheet, ruleset)
+
+
+def _health_pool(dr: DamageRules, sheet: Sheet, ruleset) -> str | None:
+    hp = dr.health_pool
     if not hp:
         return None
     name = hp.get(sheet.splat) or hp.get(family_of(sheet, ruleset))
@@ -422,10 +427,15 @@ def health_pool_of(ruleset, sheet: Sheet) -> str | None:
 
 def is_incapacitated(sheet: Sheet, ruleset) -> bool:
     """HLT-02: health 0, on the track or (DMG-14, revised) in the health pool."""
-    name = health_pool_of(ruleset, sheet)
+    dr = damage_rules(ruleset)
+    name = _health_pool(dr, sheet, ruleset)
     if name:
         return sheet.pools[name].current <= 0
-    return track_of(sheet, ruleset).incapacitated
+    h = sheet.health  # HLT-02: every box marked (marks past the track count as full)
+    b, le, ag = h.get("bashing", 0), h.get("lethal", 0), h.get("aggravated", 0)
+    if b < 0 or le < 0 or ag < 0:  # hand-edited marks: read as track_of clips them
+        return track_of(sheet, ruleset).incapacitated
+    return b + le + ag >= len(dr.levels)
 
 
 def _pool_state(name: str, pool: Pool) -> HealthState:

@@ -1,0 +1,78 @@
+"""What every hit reads of the ``damage:``, ``soak:`` and ``health:`` sections, read once when
+the ruleset is first asked and kept on it (``Ruleset.derived``), frozen: a hit reads
+attributes instead of walking the sections' mappings again (issue 32, engine speed).
+
+The values are the sections' own (their schema states the defaults,
+combat/d10/damage_tables.py); nothing here adds one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Mapping
+
+from ..core.health import HealthTrack, Level
+from .damage_tables import require_section
+
+
+@dataclass(frozen=True, slots=True)
+class DamageRules:
+    damage_can_botch: bool  # DMG-01
+    soak_can_botch: bool  # DMG-04
+    halve_after_soak: Mapping[str, tuple[str, ...]]  # DMG-15: family -> halved types
+    armor_damaged_at: int | None  # DMG-12: pre-soak damage >= this x rating (None: never)
+    health_pool: Mapping[str, str]  # DMG-14: splat or family -> the pool that is health
+    levels: tuple[Level, ...]  # HLT-01: the track's levels
+    daze_trait: str  # COMP-02: the trait the successes after soak are held against
+    daze_at_least: bool  # COMP-02: "equal to or over" (everyman) rather than "over"
+    # COMP-02: the margin over the trait for each splat the ruleset names (the rest ask
+    # ``daze_margin``)
+    daze_margins: Mapping[str, int]
+    daze_mortal: int
+    daze_supernatural: int
+    daze_families: tuple[str, ...] | None  # None: the splat's "supernatural" flag decides
+
+
+def damage_rules(ruleset) -> DamageRules:
+    """The ruleset's ``DamageRules``, built on its first ask."""
+    return ruleset.derived(_build)
+
+
+def _build(ruleset) -> DamageRules:
+    dsec = require_section(ruleset, "damage")
+    armor = require_section(ruleset, "soak")["armor"]
+    dazed = dsec["dazed"]
+    families = dazed.get("supernatural_families")  # optional: null means by splat flag
+    rules = DamageRules(
+        damage_can_botch=dsec["damage_can_botch"], soak_can_botch=dsec["soak_can_botch"],
+        halve_after_soak=MappingProxyType({k: tuple(v) for k, v in
+                                           dsec["halve_after_soak"].items()}),
+        armor_damaged_at=armor["damaged_at_multiple"],
+        health_pool=MappingProxyType(dict(dsec.get("health_pool") or {})),
+        levels=HealthTrack.from_section(require_section(ruleset, "health")).levels,
+        daze_trait=dazed["trait"], daze_at_least=dazed["compare"] == "at_least",
+        daze_margins=MappingProxyType({}), daze_mortal=dazed["mortal_margin"],
+        daze_supernatural=dazed["supernatural_margin"],
+        daze_families=None if families is None else tuple(families))
+    margins = {s: _margin(ruleset, rules, s) for s in ruleset.traits.splats}
+    return DamageRules(**{**{f: getattr(rules, f) for f in DamageRules.__slots__},
+                          "daze_margins": MappingProxyType(margins)})
+
+
+def _margin(ruleset, rules: DamageRules, splat: str) -> int:
+    """COMP-02: Stamina for mortals (and ghouls, "mortal+"), Stamina + 2 for
+    supernaturals: the margin of ``splat``."""
+    if rules.daze_families is None:
+        spec = ruleset.traits.splats.get(splat) or {}
+        supernatural = spec.get("supernatural") == "yes"
+    else:
+        supernatural = ruleset.traits.family(splat) in rules.daze_families
+    return rules.daze_supernatural if supernatural else rules.daze_mortal
+
+
+def daze_margin(ruleset, splat: str) -> int:
+    """COMP-02: the margin over the daze trait for a sheet of ``splat``."""
+    rules = damage_rules(ruleset)
+    margin = rules.daze_margins.get(splat)
+    return _margin(ruleset, rules, splat) if margin is None else margin
