@@ -41,7 +41,9 @@ from .damage_tables import (
     UNCONSCIOUS,
     family_of,
     require_section,
+    levels_of,
     track_of,
+    tracks_of,
 )
 from .damage_rules import DamageRules, damage_rules
 from .dazed import daze_threshold, is_dazed
@@ -87,6 +89,24 @@ class HealthState:
     def as_dict(self) -> dict:
         return {"level": self.level, "penalty": self.penalty, "bashing": self.bashing,
                 "lethal": self.lethal, "aggravated": self.aggravated, "boxes": self.boxes}
+
+
+def health_states(ruleset) -> Mapping[tuple[int, int, int], HealthState]:
+    """``HealthState.of`` every track of the ruleset's (damage_tables.tracks_of), by its
+    marks, built once (``Ruleset.derived(health_states)``): each hit shows two."""
+    return MappingProxyType({k: HealthState.of(t)
+                             for k, t in ruleset.derived(tracks_of).items()})
+
+
+def health_state(track: HealthTrack, ruleset) -> HealthState:
+    """``HealthState.of(track)``, read from the ruleset's table when the track has its
+    levels (any other, built by hand, is worked out)."""
+    if track.levels is ruleset.derived(levels_of):
+        state = ruleset.derived(health_states).get(
+            (track.bashing, track.lethal, track.aggravated))
+        if state is not None:
+            return state
+    return HealthState.of(track)
 
 
 @fast_init  # built many times per command: combat/core/values.py
@@ -348,7 +368,8 @@ def _marked(ruleset, target: Sheet, plan, applied: int, before: HealthTrack,
     else:
         result = before.apply(plan.damage_type, applied)
         sheet = target.with_health(result.track)
-        state_before, state_after = HealthState.of(before), HealthState.of(result.track)
+        state_before = health_state(before, ruleset)
+        state_after = health_state(result.track, ruleset)
     down = is_incapacitated(sheet, ruleset) if pool_name else result.track.incapacitated
     return result, sheet, state_before, state_after, down
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Mapping
 
-from ..core.health import HealthTrack, Level
-from .damage_tables import require_section
+from ..core.health import Level
+from .damage_tables import levels_of, require_section
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +50,7 @@ def _build(ruleset) -> DamageRules:
                                            dsec["halve_after_soak"].items()}),
         armor_damaged_at=armor["damaged_at_multiple"],
         health_pool=MappingProxyType(dict(dsec.get("health_pool") or {})),
-        levels=HealthTrack.from_section(require_section(ruleset, "health")).levels,
+        levels=ruleset.derived(levels_of),
         daze_trait=dazed["trait"], daze_at_least=dazed["compare"] == "at_least",
         daze_margins=MappingProxyType({}), daze_mortal=dazed["mortal_margin"],
         daze_supernatural=dazed["supernatural_margin"],
