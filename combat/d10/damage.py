@@ -273,11 +273,13 @@ def resolve_damage(
         condition,
         bool(stay_active_with_rage),
     )
-    return _resolve(ruleset, target, request, rng, memo)
+    return resolve_request(ruleset, target, request, rng, memo)
 
 
-def _resolve(ruleset, target: Sheet, request: DamageRequest, rng, memo=None) -> DamageResult:
-    """``resolve_damage`` of a request built: the rolls, the track and the outcome."""
+def resolve_request(ruleset, target: Sheet, request: DamageRequest, rng,
+                    memo=None) -> DamageResult:
+    """``resolve_damage`` of a request built (its fields of the types ``resolve_damage``
+    gives them): the rolls, the track and the outcome."""
     condition = request.condition
     if condition not in CONDITIONS:
         raise InputError(f"'{condition}' is not a condition: use one of {', '.join(CONDITIONS)}.")
