@@ -74,8 +74,7 @@ def attack(f: Fight, key: str, action: dict, mods, defense_now: str | None = Non
         return
 
     def can_soak(kind):  # DMG-16: worn armor soaks lethal too, so it lets a mortal block
-        return soak_rules.can_soak(rs, t_sheet, kind, armor_rating=f.armor_rating(tkey),
-                                   memo=f.memo)
+        return soak_rules.can_soak_worn(rs, t_sheet, kind, f.armor_rating(tkey), f.memo)
 
     defense, useless = _defense_made(f, key, tkey, intent, ctx, can_soak, defense_now)
     res = resolve_attack(rs, a_sheet, t_sheet, intent, ctx, defense, rng=f.rng,
