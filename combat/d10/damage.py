@@ -98,10 +98,10 @@ def health_states(ruleset) -> Mapping[tuple[int, int, int], HealthState]:
                              for k, t in ruleset.derived(tracks_of).items()})
 
 
-def health_state(track: HealthTrack, ruleset) -> HealthState:
+def health_state(track: HealthTrack, ruleset, dr: DamageRules | None = None) -> HealthState:
     """``HealthState.of(track)``, read from the ruleset's table when the track has its
-    levels (any other, built by hand, is worked out)."""
-    if track.levels is ruleset.derived(levels_of):
+    levels (any other, built by hand, is worked out); ``dr``: its ``DamageRules``."""
+    if track.levels is (ruleset.derived(levels_of) if dr is None else dr.levels):
         state = ruleset.derived(health_states).get(
             (track.bashing, track.lethal, track.aggravated))
         if state is not None:
@@ -302,8 +302,8 @@ def resolve_request(ruleset, target: Sheet, request: DamageRequest, rng,
 
     before = track_of(target, ruleset)
     pool_name = _health_pool(dr, target, ruleset)
-    result, sheet, state_before, state_after, down = _marked(ruleset, target, plan, applied,
-                                                             before, pool_name)
+    result, sheet, state_before, state_after, down = _marked(ruleset, dr, target, plan,
+                                                             applied, before, pool_name)
     # HLT-02..HLT-05: the outcome.
     new, sheet, notes, spent = _condition_after(ruleset, require_section(ruleset, "damage"),
                                                 plan, request, result, sheet, applied, down)
@@ -360,8 +360,8 @@ def _soak_roll(ruleset, dr: DamageRules, target: Sheet, plan, request: DamageReq
     return soak, armor_in, sroll
 
 
-def _marked(ruleset, target: Sheet, plan, applied: int, before: HealthTrack,
-            pool_name: str | None):
+def _marked(ruleset, dr: DamageRules, target: Sheet, plan, applied: int,
+            before: HealthTrack, pool_name: str | None):
     """DMG-14, HLT-02, HLT-03: the levels marked on the track, or on a wraith's Corpus
     instead (revised): (result, sheet, health before, health after, incapacitated)."""
     if pool_name:
@@ -370,8 +370,8 @@ def _marked(ruleset, target: Sheet, plan, applied: int, before: HealthTrack,
     else:
         result = before.apply(plan.damage_type, applied)
         sheet = target.with_health(result.track)
-        state_before = health_state(before, ruleset)
-        state_after = health_state(result.track, ruleset)
+        state_before = health_state(before, ruleset, dr)
+        state_after = health_state(result.track, ruleset, dr)
     down = is_incapacitated(sheet, ruleset) if pool_name else result.track.incapacitated
     return result, sheet, state_before, state_after, down
 

@@ -71,8 +71,10 @@ def _margin(ruleset, rules: DamageRules, splat: str) -> int:
     return rules.daze_supernatural if supernatural else rules.daze_mortal
 
 
-def daze_margin(ruleset, splat: str) -> int:
-    """COMP-02: the margin over the daze trait for a sheet of ``splat``."""
-    rules = damage_rules(ruleset)
+def daze_margin(ruleset, splat: str, rules: DamageRules | None = None) -> int:
+    """COMP-02: the margin over the daze trait for a sheet of ``splat`` (``rules``: the
+    ruleset's ``DamageRules`` when the caller has them)."""
+    if rules is None:
+        rules = damage_rules(ruleset)
     margin = rules.daze_margins.get(splat)
     return _margin(ruleset, rules, splat) if margin is None else margin

@@ -17,7 +17,8 @@ from .wound_penalty import pay_costs
 def daze_threshold(ruleset, sheet: Sheet) -> int:
     """COMP-02: Stamina for mortals (and ghouls, "mortal+"), Stamina + 2 for supernaturals."""
     rules = damage_rules(ruleset)
-    return sheet.rating(ruleset.traits, rules.daze_trait) + daze_margin(ruleset, sheet.splat)
+    return (sheet.rating(ruleset.traits, rules.daze_trait)
+            + daze_margin(ruleset, sheet.splat, rules))
 
 
 def is_dazed(ruleset, sheet: Sheet, successes_after_soak: int, limit: int | None = None) -> bool:
