@@ -29,8 +29,7 @@ class DamageRules:
     # COMP-02: the margin over the trait for each splat the ruleset names (the rest ask
     # ``daze_margin``)
     daze_margins: Mapping[str, int]
-    daze_mortal: int
-    daze_supernatural: int
+    dazed_table: Mapping  # the ``dazed:`` table, for a splat not named
     daze_families: tuple[str, ...] | None  # None: the splat's "supernatural" flag decides
 
 
@@ -44,7 +43,8 @@ def _build(ruleset) -> DamageRules:
     armor = require_section(ruleset, "soak")["armor"]
     dazed = dsec["dazed"]
     families = dazed.get("supernatural_families")  # optional: null means by splat flag
-    rules = DamageRules(
+    families = None if families is None else tuple(families)
+    return DamageRules(
         damage_can_botch=dsec["damage_can_botch"], soak_can_botch=dsec["soak_can_botch"],
         halve_after_soak=MappingProxyType({k: tuple(v) for k, v in
                                            dsec["halve_after_soak"].items()}),
@@ -52,23 +52,20 @@ def _build(ruleset) -> DamageRules:
         health_pool=MappingProxyType(dict(dsec.get("health_pool") or {})),
         levels=ruleset.derived(levels_of),
         daze_trait=dazed["trait"], daze_at_least=dazed["compare"] == "at_least",
-        daze_margins=MappingProxyType({}), daze_mortal=dazed["mortal_margin"],
-        daze_supernatural=dazed["supernatural_margin"],
-        daze_families=None if families is None else tuple(families))
-    margins = {s: _margin(ruleset, rules, s) for s in ruleset.traits.splats}
-    return DamageRules(**{**{f: getattr(rules, f) for f in DamageRules.__slots__},
-                          "daze_margins": MappingProxyType(margins)})
+        daze_margins=MappingProxyType({s: _margin(ruleset, dazed, families, s)
+                                       for s in ruleset.traits.splats}),
+        dazed_table=MappingProxyType(dict(dazed)), daze_families=families)
 
 
-def _margin(ruleset, rules: DamageRules, splat: str) -> int:
+def _margin(ruleset, dazed: Mapping, families: tuple[str, ...] | None, splat: str) -> int:
     """COMP-02: Stamina for mortals (and ghouls, "mortal+"), Stamina + 2 for
-    supernaturals: the margin of ``splat``."""
-    if rules.daze_families is None:
+    supernaturals: the margin of ``splat`` (``dazed``: the section's ``dazed:`` table)."""
+    if families is None:
         spec = ruleset.traits.splats.get(splat) or {}
         supernatural = spec.get("supernatural") == "yes"
     else:
-        supernatural = ruleset.traits.family(splat) in rules.daze_families
-    return rules.daze_supernatural if supernatural else rules.daze_mortal
+        supernatural = ruleset.traits.family(splat) in families
+    return dazed["supernatural_margin"] if supernatural else dazed["mortal_margin"]
 
 
 def daze_margin(ruleset, splat: str, rules: DamageRules | None = None) -> int:
@@ -77,4 +74,6 @@ def daze_margin(ruleset, splat: str, rules: DamageRules | None = None) -> int:
     if rules is None:
         rules = damage_rules(ruleset)
     margin = rules.daze_margins.get(splat)
-    return _margin(ruleset, rules, splat) if margin is None else margin
+    if margin is None:
+        return _margin(ruleset, rules.dazed_table, rules.daze_families, splat)
+    return margin
