@@ -496,4 +496,5 @@ def countermagic(f: Fight, key: str) -> bool:
     """DEF-05: something of the defender's negates a power that locks on (set by the
     Storyteller as a condition: +combat/mod Bob=countermagic)."""
     c = f.state.get(key)
-    return bool(c) and "countermagic" in sch.active_conditions(c, f.state.turn)
+    return bool(c) and bool(c.conditions) and \
+        "countermagic" in sch.active_conditions(c, f.state.turn)

@@ -41,8 +41,11 @@ from .damage_tables import (
     UNCONSCIOUS,
     family_of,
     require_section,
+    levels_of,
     track_of,
+    tracks_of,
 )
+from .damage_rules import DamageRules, damage_rules
 from .dazed import daze_threshold, is_dazed
 from .soak import SoakPool, _plan, _soak_memo, breed_form, source_tags
 from .wound_penalty import pay_costs
@@ -86,6 +89,24 @@ class HealthState:
     def as_dict(self) -> dict:
         return {"level": self.level, "penalty": self.penalty, "bashing": self.bashing,
                 "lethal": self.lethal, "aggravated": self.aggravated, "boxes": self.boxes}
+
+
+def health_states(ruleset) -> Mapping[tuple[int, int, int], HealthState]:
+    """``HealthState.of`` every track of the ruleset's (damage_tables.tracks_of), by its
+    marks, built once (``Ruleset.derived(health_states)``): each hit shows two."""
+    return MappingProxyType({k: HealthState.of(t)
+                             for k, t in ruleset.derived(tracks_of).items()})
+
+
+def health_state(track: HealthTrack, ruleset, dr: DamageRules | None = None) -> HealthState:
+    """``HealthState.of(track)``, read from the ruleset's table when the track has its
+    levels (any other, built by hand, is worked out); ``dr``: its ``DamageRules``."""
+    if track.levels is (ruleset.derived(levels_of) if dr is None else dr.levels):
+        state = ruleset.derived(health_states).get(
+            (track.bashing, track.lethal, track.aggravated))
+        if state is not None:
+            return state
+    return HealthState.of(track)
 
 
 @fast_init  # built many times per command: combat/core/values.py
@@ -252,45 +273,47 @@ def resolve_damage(
         condition,
         bool(stay_active_with_rage),
     )
-    return _resolve(ruleset, target, request, rng, memo)
+    return resolve_request(ruleset, target, request, rng, memo)
 
 
-def _resolve(ruleset, target: Sheet, request: DamageRequest, rng, memo=None) -> DamageResult:
-    """``resolve_damage`` of a request built: the rolls, the track and the outcome."""
+def resolve_request(ruleset, target: Sheet, request: DamageRequest, rng,
+                    memo=None) -> DamageResult:
+    """``resolve_damage`` of a request built (its fields of the types ``resolve_damage``
+    gives them): the rolls, the track and the outcome."""
     condition = request.condition
     if condition not in CONDITIONS:
         raise InputError(f"'{condition}' is not a condition: use one of {', '.join(CONDITIONS)}.")
     if condition == DEAD:
         raise IllegalAction("The target is already dead.")
-    dsec = require_section(ruleset, "damage")
+    dr = damage_rules(ruleset)
     rules = ruleset.dice
     dtype = parse_damage_type(request.damage_type)  # DMG-18
     tags = source_tags(ruleset, request.source, request.materials, memo=memo)
     plan = _plan(ruleset, target, dtype, tags, request.head_shot, memo)
-    droll = _damage_roll(rules, dsec, request, rng)
+    droll = _damage_roll(rules, dr, request, rng)
     rolled = droll.successes
-    soak, armor_in, sroll = _soak_roll(ruleset, dsec, target, plan, request, rolled, rng, memo)
+    soak, armor_in, sroll = _soak_roll(ruleset, dr, target, plan, request, rolled, rng, memo)
     soaked = min(rolled, sroll.successes if sroll else 0)
     penetrating = rolled - soaked
 
     # DMG-15: bashing applied to a vampire is halved (round down) after the soak roll.
-    halved = plan.damage_type in dsec["halve_after_soak"].get(plan.family, ())
+    halved = plan.damage_type in dr.halve_after_soak.get(plan.family, ())
     applied = penetrating // 2 if halved else penetrating
 
     before = track_of(target, ruleset)
-    pool_name = health_pool_of(ruleset, target)
-    result, sheet, state_before, state_after, down = _marked(ruleset, target, plan, applied,
-                                                             before, pool_name)
+    pool_name = _health_pool(dr, target, ruleset)
+    result, sheet, state_before, state_after, down = _marked(ruleset, dr, target, plan,
+                                                             applied, before, pool_name)
     # HLT-02..HLT-05: the outcome.
-    new, sheet, notes, spent = _condition_after(ruleset, dsec, plan, request, result, sheet,
-                                                applied, down)
+    new, sheet, notes, spent = _condition_after(ruleset, require_section(ruleset, "damage"),
+                                                plan, request, result, sheet, applied, down)
     if pool_name and result.marked:
         notes.append(f"{pool_name} -{result.marked}")
 
     daze_limit = daze_threshold(ruleset, target)  # COMP-02, on the successes after soak
 
     # DMG-12 (revised): armor damaged by pre-soak damage of at least twice its rating.
-    multiple = require_section(ruleset, "soak")["armor"]["damaged_at_multiple"]
+    multiple = dr.armor_damaged_at
     armor_damaged = bool(multiple and armor_in and rolled >= multiple * request.armor_rating)
 
     return DamageResult(
@@ -309,17 +332,17 @@ def _resolve(ruleset, target: Sheet, request: DamageRequest, rng, memo=None) -> 
     )
 
 
-def _damage_roll(rules, dsec: Mapping, request: DamageRequest, rng) -> dicemod.Roll:
+def _damage_roll(rules, dr: DamageRules, request: DamageRequest, rng) -> dicemod.Roll:
     """DMG-01: the damage roll; a botch is only a failure (unless ``damage_can_botch``)."""
     pool = max(0, request.dice)
     dicemod.check_pool(pool, rules)
     difficulty = (rules.base_difficulty if request.damage_difficulty is None
                   else request.damage_difficulty)
     dfaces = faces_for(request.faces_damage, pool, rng, rules.sides, "damage")
-    return dicemod.count(dfaces, difficulty, rules, can_botch=dsec["damage_can_botch"])
+    return dicemod.count(dfaces, difficulty, rules, can_botch=dr.damage_can_botch)
 
 
-def _soak_roll(ruleset, dsec: Mapping, target: Sheet, plan, request: DamageRequest,
+def _soak_roll(ruleset, dr: DamageRules, target: Sheet, plan, request: DamageRequest,
                rolled: int, rng, memo):
     """DMG-04..DMG-11: (the soak pool, whether armor is in it, the soak roll): a reflex that
     cannot botch, no wound penalty (DICE-10); not rolled when no damage succeeded."""
@@ -332,13 +355,13 @@ def _soak_roll(ruleset, dsec: Mapping, target: Sheet, plan, request: DamageReque
         rules = ruleset.dice
         sfaces = faces_for(request.faces_soak, soak.dice, rng, rules.sides, "soak")
         sroll = dicemod.count(
-            sfaces, soak.difficulty, rules, can_botch=dsec["soak_can_botch"]
+            sfaces, soak.difficulty, rules, can_botch=dr.soak_can_botch
         )
     return soak, armor_in, sroll
 
 
-def _marked(ruleset, target: Sheet, plan, applied: int, before: HealthTrack,
-            pool_name: str | None):
+def _marked(ruleset, dr: DamageRules, target: Sheet, plan, applied: int,
+            before: HealthTrack, pool_name: str | None):
     """DMG-14, HLT-02, HLT-03: the levels marked on the track, or on a wraith's Corpus
     instead (revised): (result, sheet, health before, health after, incapacitated)."""
     if pool_name:
@@ -347,7 +370,8 @@ def _marked(ruleset, target: Sheet, plan, applied: int, before: HealthTrack,
     else:
         result = before.apply(plan.damage_type, applied)
         sheet = target.with_health(result.track)
-        state_before, state_after = HealthState.of(before), HealthState.of(result.track)
+        state_before = health_state(before, ruleset, dr)
+        state_after = health_state(result.track, ruleset, dr)
     down = is_incapacitated(sheet, ruleset) if pool_name else result.track.incapacitated
     return result, sheet, state_before, state_after, down
 
@@ -413,7 +437,11 @@ def health_pool_of(ruleset, sheet: Sheet) -> str | None:
     """DMG-14 (revised): the pool that is this sheet's health instead of the track ("Corpus
     for Wraiths/Risen"), when the ruleset names one for its splat or family and the sheet
     has it; else None (the seven-level track)."""
-    hp = (ruleset.section("damage") or {}).get("health_pool") or {}
+    return _health_pool(damage_rules(ruleset), sheet, ruleset)
+
+
+def _health_pool(dr: DamageRules, sheet: Sheet, ruleset) -> str | None:
+    hp = dr.health_pool
     if not hp:
         return None
     name = hp.get(sheet.splat) or hp.get(family_of(sheet, ruleset))
@@ -422,10 +450,15 @@ def health_pool_of(ruleset, sheet: Sheet) -> str | None:
 
 def is_incapacitated(sheet: Sheet, ruleset) -> bool:
     """HLT-02: health 0, on the track or (DMG-14, revised) in the health pool."""
-    name = health_pool_of(ruleset, sheet)
+    dr = damage_rules(ruleset)
+    name = _health_pool(dr, sheet, ruleset)
     if name:
         return sheet.pools[name].current <= 0
-    return track_of(sheet, ruleset).incapacitated
+    h = sheet.health  # HLT-02: every box marked (marks past the track count as full)
+    b, le, ag = h.get("bashing", 0), h.get("lethal", 0), h.get("aggravated", 0)
+    if b < 0 or le < 0 or ag < 0:  # hand-edited marks: read as track_of clips them
+        return track_of(sheet, ruleset).incapacitated
+    return b + le + ag >= len(dr.levels)
 
 
 def _pool_state(name: str, pool: Pool) -> HealthState:

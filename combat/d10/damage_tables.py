@@ -8,6 +8,7 @@ shares: ``require_section`` and a sheet's health track (``track_of``).
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Mapping
 
 from ..core.errors import RuleIssue, RulesError
@@ -223,17 +224,28 @@ def require_section(ruleset, name: str) -> dict:
     return sec
 
 
-def _levels(ruleset) -> tuple:
+def levels_of(ruleset) -> tuple:
+    """HLT-01: the ruleset's track levels, built once (``Ruleset.derived(levels_of)``)."""
     return HealthTrack.from_section(require_section(ruleset, "health")).levels
 
 
+def tracks_of(ruleset) -> Mapping[tuple[int, int, int], HealthTrack]:
+    """Every track the ruleset's levels can hold, by its (bashing, lethal, aggravated)
+    marks, built once (``Ruleset.derived(tracks_of)``): a hit reads two or three of them."""
+    levels = ruleset.derived(levels_of)
+    n = len(levels)
+    return MappingProxyType({(b, le, ag): HealthTrack(levels, b, le, ag)
+                             for ag in range(n + 1) for le in range(n + 1 - ag)
+                             for b in range(n + 1 - ag - le)})
+
+
 def track_of(sheet: Sheet, ruleset) -> HealthTrack:
-    """``sheet.track(health section)`` with the levels built once per ruleset (kept on it):
-    building them dominated the cost of a hit (design: 50,000 attacks a second)."""
-    levels = ruleset.derived(_levels)
+    """``sheet.track(health section)``, one of the tracks built once per ruleset (kept on
+    it): building them dominated the cost of a hit (design: 50,000 attacks a second)."""
     h = sheet.health
-    track = HealthTrack(levels, h.get("bashing", 0), h.get("lethal", 0), h.get("aggravated", 0))
-    if track.damage > track.capacity or min(track.bashing, track.lethal, track.aggravated) < 0:
+    track = ruleset.derived(tracks_of).get(
+        (h.get("bashing", 0), h.get("lethal", 0), h.get("aggravated", 0)))
+    if track is None:  # marks past the track or below 0 (old saves): clipped
         return HealthTrack.from_section(require_section(ruleset, "health"), dict(h))
     return track
 

@@ -9,22 +9,16 @@ from __future__ import annotations
 from ..core.errors import IllegalAction
 from ..core.sheet import Sheet
 
+from .damage_rules import damage_rules, daze_margin
 from .damage_tables import family_of, require_section
 from .wound_penalty import pay_costs
 
 
 def daze_threshold(ruleset, sheet: Sheet) -> int:
     """COMP-02: Stamina for mortals (and ghouls, "mortal+"), Stamina + 2 for supernaturals."""
-    sec = require_section(ruleset, "damage")["dazed"]
-    stamina = sheet.rating(ruleset.traits, sec["trait"])
-    families = sec.get("supernatural_families")
-    if families is None:
-        spec = ruleset.traits.splats.get(sheet.splat) or {}
-        supernatural = spec.get("supernatural") == "yes"
-    else:
-        supernatural = family_of(sheet, ruleset) in families
-    margin = sec["supernatural_margin"] if supernatural else sec["mortal_margin"]
-    return stamina + margin
+    rules = damage_rules(ruleset)
+    return (sheet.rating(ruleset.traits, rules.daze_trait)
+            + daze_margin(ruleset, sheet.splat, rules))
 
 
 def is_dazed(ruleset, sheet: Sheet, successes_after_soak: int, limit: int | None = None) -> bool:
@@ -32,10 +26,9 @@ def is_dazed(ruleset, sheet: Sheet, successes_after_soak: int, limit: int | None
     the target's ``daze_threshold`` when the caller already has it."""
     if successes_after_soak <= 0:
         return False
-    sec = require_section(ruleset, "damage")["dazed"]
     if limit is None:
         limit = daze_threshold(ruleset, sheet)
-    if sec["compare"] == "at_least":
+    if damage_rules(ruleset).daze_at_least:
         return successes_after_soak >= limit
     return successes_after_soak > limit
 

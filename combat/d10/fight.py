@@ -35,11 +35,12 @@ KEPT_ON_SHEET = frozenset({TORPOR, DEAD})
 
 def roll_event(actor: str, purpose: str, spec: PoolSpec | None, roll, **extra) -> Event:
     """The ``roll`` event: every input of one roll, enough to recount it by hand."""
+    mods = spec.modifiers if spec is not None else ()
     return Event("roll", {
         "actor": actor, "purpose": purpose,
-        "traits": [list(t) for t in spec.terms] if spec is not None else [],
+        "traits": list(map(list, spec.terms)) if spec is not None else [],
         "pool": roll.pool,
-        "modifiers": [m.as_dict() for m in spec.modifiers] if spec is not None else [],
+        "modifiers": [m.as_dict() for m in mods] if mods else [],
         "difficulty": roll.difficulty, "faces": list(roll.faces), "specialty": roll.specialty,
         "willpower": roll.willpower, "successes": roll.successes, "botch": roll.botch,
         **extra,

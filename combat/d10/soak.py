@@ -394,6 +394,22 @@ def can_soak(ruleset, sheet: Sheet, damage_type: str, **kwargs) -> bool:
     return pool is not None and pool.dice > 0
 
 
+def can_soak_worn(ruleset, sheet: Sheet, damage_type: str, armor_rating: int, memo) -> bool:
+    """``can_soak`` against an attack's damage (no source, flags or modifiers) with the
+    armor worn (DMG-16: worn armor soaks lethal too, so it lets a mortal block), kept in
+    the memo by the sheet's soak value: a block asks it on every attack."""
+    answers = _answers(memo, ruleset)
+    try:
+        key = ("can_soak", memo.sheet_number(sheet, soak=True), damage_type, armor_rating)
+        hit = answers.get(key)
+    except (TypeError, AttributeError):  # no memo, an unhashable input, not a Sheet
+        return can_soak(ruleset, sheet, damage_type, armor_rating=armor_rating, memo=memo)
+    if hit is None:
+        hit = answers[key] = can_soak(ruleset, sheet, damage_type, armor_rating=armor_rating,
+                                      memo=memo)
+    return hit
+
+
 def unsoakable_applies(ruleset, *, enemy_hit_by_success: bool,
                        victim_soaks_anything: bool = False) -> bool:
     """DMG-13: whether damage a power calls "unsoakable" really skips the soak roll.

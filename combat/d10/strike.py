@@ -74,8 +74,7 @@ def attack(f: Fight, key: str, action: dict, mods, defense_now: str | None = Non
         return
 
     def can_soak(kind):  # DMG-16: worn armor soaks lethal too, so it lets a mortal block
-        return soak_rules.can_soak(rs, t_sheet, kind, armor_rating=f.armor_rating(tkey),
-                                   memo=f.memo)
+        return soak_rules.can_soak_worn(rs, t_sheet, kind, f.armor_rating(tkey), f.memo)
 
     defense, useless = _defense_made(f, key, tkey, intent, ctx, can_soak, defense_now)
     res = resolve_attack(rs, a_sheet, t_sheet, intent, ctx, defense, rng=f.rng,
@@ -127,8 +126,9 @@ def _intent(f: Fight, key: str, tkey: str, action: dict, mods, weapon: str | Non
                         range_yards=f.yards(key, tkey),
                         grapple=grip.kind if grip and grip.other == tkey else "",
                         weapon_state=weapon_state,
-                        ignore_wounds=any(k.name == "ignoring_wounds" and k.active(turn)
-                                          for k in me.conditions))  # HLT-08
+                        ignore_wounds=bool(me.conditions) and any(  # HLT-08
+                            k.name == "ignoring_wounds" and k.active(turn)
+                            for k in me.conditions))
     return intent, ctx
 
 
@@ -259,7 +259,7 @@ def _defense(f: Fight, key: str, tkey: str, intent: Attack, ctx: Context, can_so
                           countermagic=close.countermagic(f, tkey),
                           specialty=bool(a.get("specialty")),  # DICE-03/04
                           willpower=bool(a.get("willpower")) and rolls.has_willpower(f, tkey),
-                          extra=tuple(Modifier(**m) for m in dev.get("modifiers", []))
+                          extra=_modifiers(dev.get("modifiers"))
                           + close.defense_extra(f, tkey))
     except IllegalAction:
         to = t.aborted_to
@@ -275,6 +275,11 @@ def _defense(f: Fight, key: str, tkey: str, intent: Attack, ctx: Context, can_so
     if defense is None:
         return None, None
     return _usable(f, key, tkey, defense, intent, ctx, can_soak)
+
+
+def _modifiers(dicts) -> tuple[Modifier, ...]:
+    """The scheduler's modifiers of a defense (MAN-05..08, DEF-04), as values."""
+    return tuple([Modifier(**m) for m in dicts]) if dicts else ()
 
 
 def _why_undefended(f: Fight, key: str, t) -> str | None:
@@ -326,15 +331,19 @@ def deal_hit(f: Fight, key: str, tkey: str, res):
 
 
 def deal(f: Fight, attacker_key: str, key: str, dice_pool, kind: str, source: str,
-         label: str, **kw):
+         label: str, *, materials: tuple[str, ...] = (), armor_rating: int = 0,
+         armor_applies: bool = True, unarmored_part: bool = False, head_shot: bool = False):
     """Roll ``dice_pool`` damage against ``key`` through damage.py and mark it."""
     t_sheet = f.sheet(key)
-    kw["flags"] = harm.target_flags(f, key, attacker_key)  # DMG-07, DMG-08
-    if not harm.armor_worn(f, key):  # DMG-12: damaged armor soaks nothing
-        kw["armor_rating"] = 0
-    dr = dmg.resolve_damage(f.rules, t_sheet, dice=dice_pool.dice, damage_type=kind,
-                            source=source, rng=f.rng, condition=f.outcome_of(key, t_sheet),
-                            stay_active_with_rage=mending.staying(f, key), memo=f.memo, **kw)
+    request = dmg.DamageRequest(
+        dice=dice_pool.dice, damage_type=kind, source=source, materials=tuple(materials),
+        faces_damage=None, faces_soak=None, damage_difficulty=None,
+        armor_rating=int(armor_rating) if harm.armor_worn(f, key) else 0,  # DMG-12: damaged
+        armor_applies=bool(armor_applies), unarmored_part=bool(unarmored_part),
+        head_shot=bool(head_shot), unsoakable=False, chimerical=False,
+        flags=harm.target_flags(f, key, attacker_key), soak_modifiers=(),  # DMG-07, DMG-08
+        condition=f.outcome_of(key, t_sheet), stay_active_with_rage=mending.staying(f, key))
+    dr = dmg.resolve_request(f.rules, t_sheet, request, f.rng, f.memo)
     f.events.append(roll_event(attacker_key, "damage", dice_pool, dr.damage_roll,
                                label=f"{label} ({dr.damage_type})"))
     if dr.soak_roll is not None:

@@ -671,6 +671,44 @@ def test_can_soak_answers_block_questions(rs):
     assert SK.can_soak(rs, mk(rs), "lethal", armor_rating=1)
 
 
+@pytest.mark.rule("DMG-16")
+def test_DMG_16_can_soak_worn_answers_as_can_soak_and_keeps_it_per_sheet(rs):
+    """DMG-16 through the memo a block asks on every attack: the same answer as
+    can_soak, for each sheet's own soak (not the last one asked) and without a memo."""
+    from wodcombat.combat.core.memo import Memo
+
+    memo = Memo()
+    cases = [(mk(rs, "vampire", traits={"Fortitude": 1}), "aggravated", 0),
+             (mk(rs, "vampire", traits={"Fortitude": 0}), "aggravated", 0),
+             (mk(rs), "lethal", 0), (mk(rs), "lethal", 1), (mk(rs), "bashing", 0)]
+    for _ in range(2):  # the second round reads the memo
+        for sheet, kind, armor in cases:
+            want = SK.can_soak(rs, sheet, kind, armor_rating=armor)
+            assert SK.can_soak_worn(rs, sheet, kind, armor, memo) is want
+            assert SK.can_soak_worn(rs, sheet, kind, armor, None) is want
+    assert [SK.can_soak_worn(rs, s, k, a, memo) for s, k, a in cases] == \
+        [True, False, False, True, True]
+
+
+@pytest.mark.rule("HLT-01")
+@pytest.mark.rule("HLT-02")
+def test_HLT_01_02_tracks_read_from_the_ruleset_tables_equal_built_ones(rs):
+    """HLT-01/02: track_of and the log's HealthState come from tables built once per
+    ruleset; they equal the ones built from the section, marks past the track are clipped
+    as before, and Incapacitated is every box marked."""
+    from wodcombat.combat.core.health import HealthTrack
+
+    sec = rs.section("health")
+    for marks in ({}, {"bashing": 2}, {"lethal": 3, "aggravated": 4}, {"bashing": 9},
+                  {"lethal": -1, "aggravated": 7}):
+        sheet = mk(rs, health=marks)
+        built = HealthTrack.from_section(sec, dict(marks))
+        assert DT.track_of(sheet, rs) == built
+        assert D.health_state(DT.track_of(sheet, rs), rs) == D.HealthState.of(built)
+        assert D.is_incapacitated(sheet, rs) is built.incapacitated
+    assert DT.track_of(mk(rs, health={"bashing": 9}), rs).bashing == 7
+
+
 def test_result_is_frozen_and_logs_every_input(rs):
     res = hit(
         rs,
