@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from ...core.errors import IllegalAction, InputError
-from ...core.values import replace
+from ...core.values import copier
 from ..state import Combatant, CombatState, plain
 from .penalties import action_penalties
 from .phases import check_live, finish, lost_reason, mods_dicts, names_of, put_combatant, waiting_of
@@ -164,9 +164,7 @@ def declare(
     _check_may_declare(state, c, rules)
     _check_declare_time(state, c, rules, early)
     acts, main, reactive = check_actions(state, c, actions, desperate, rules)
-    c = replace(
-        c, declared=True, actions=acts, main=main, reactive=reactive, desperate=bool(desperate)
-    )
+    c = _DECLARED(c, True, acts, main, reactive, bool(desperate))
     events = [
         {
             "event": "declare",
@@ -178,6 +176,10 @@ def declare(
         }
     ]
     return finish(state, put_combatant(state, c), rules, events)
+
+
+# what a declaration sets on the combatant (a positional copier: combat/core/values.py)
+_DECLARED = copier(Combatant, "declared", "actions", "main", "reactive", "desperate")
 
 
 def _check_may_declare(state: CombatState, c: Combatant, rules: TurnRules) -> None:

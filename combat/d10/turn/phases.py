@@ -419,4 +419,4 @@ def finish_spent(before: CombatState, st: CombatState, rules: TurnRules, events:
 
 
 def put_combatant(st: CombatState, c: Combatant) -> CombatState:
-    return st.with_combatants({c.key: c})
+    return st.with_combatant(c)
