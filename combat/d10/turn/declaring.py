@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from ...core.errors import IllegalAction, InputError
+from ...core.events import Event
 from ...core.values import copier
 from ..state import Combatant, CombatState, plain
 from .penalties import action_penalties
@@ -166,14 +167,13 @@ def declare(
     acts, main, reactive = check_actions(state, c, actions, desperate, rules)
     c = _DECLARED(c, True, acts, main, reactive, bool(desperate))
     events = [
-        {
-            "event": "declare",
+        Event("declare", {
             "actor": key,
             "actions": [dict(a) for a in acts],
             "desperate": bool(desperate),
             "early": bool(early),
             "penalties": [mods_dicts(m) for m in action_penalties(c, ruleset)],
-        }
+        })
     ]
     return finish(state, put_combatant(state, c), rules, events)
 
@@ -208,7 +208,11 @@ def _check_declare_time(state: CombatState, c: Combatant, rules: TurnRules,
     TURN-05: in the simple mode each declares in turn, and the runner may declare an NPC
     early."""
     simple = state.options.mode == "simple"
-    waiting = dict(waiting_of(state))
+    waiting = waiting_of(state)
+    if (state.phase == "declare" and not early and len(waiting) == 1
+            and waiting[0] == (c.key, "declare")):
+        return  # TURN-01: the slot the turn waits for (most declarations)
+    waiting = dict(waiting)
     if early:
         if not (simple and rules.npc_early and c.is_npc):
             raise IllegalAction(
