@@ -193,7 +193,7 @@ def roll_initiatives(
     changed: dict[str, Combatant] = {}
     events: list[dict] = []
     for req in requests:
-        if isinstance(req, Mapping):
+        if type(req) is not InitRequest and isinstance(req, Mapping):  # no ABC check per roll
             req = InitRequest(**req)
         if req.key not in idx:
             state.find(req.key)  # raises with the names in the combat
