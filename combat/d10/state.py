@@ -322,7 +322,9 @@ class CombatState:
         the mapping."""
         idx = self.index()
         i = idx.get(c.key)
-        if i is None or len(idx) != len(self.combatants):
+        if i is None:  # not in the fight: ignored, as by ``with_combatants``
+            return self
+        if len(idx) != len(self.combatants):
             return self.with_combatants({c.key: c})
         out = list(self.combatants)
         out[i] = c
