@@ -98,13 +98,42 @@ class Tally:
 # ---------------------------------------------------------------- one fight
 
 
+@dataclass(frozen=True, slots=True)
+class _Asks:
+    """The intents one side sends, made once per run: an intent is a frozen value, and a
+    fight sends the same few over and over (a new one each time was a tenth of the
+    driver's cost, bench/callgrind.py fight)."""
+
+    roll: it.Intent  # RollInitiative
+    act: it.Intent  # Act, the declared action
+    passes: it.Intent  # Pass
+    done: it.Intent  # Done
+    skip: it.Intent  # Advance by the organizer for this side (+combat/next <name>)
+    declares: tuple[it.Intent, ...]  # Declare: the side's own, then its fallbacks
+
+    @classmethod
+    def of(cls, key: str, side: Side) -> "_Asks":
+        tries = ((side.declare, side.activations), *((f, ()) for f in side.fallback))
+        return cls(it.RollInitiative(by=key, actor=key), it.Act(by=key, actor=key),
+                   it.Pass(by=key, actor=key), it.Done(by=key, actor=key),
+                   it.Advance(by=ORGANIZER, actor=key),
+                   tuple(it.Declare(by=key, actor=key, actions=tuple(actions),
+                                    activations=tuple(activations))
+                         for actions, activations in tries if actions))
+
+
+_ADVANCE = it.Advance(by=ORGANIZER)  # nobody waited for: the organizer moves the fight on
+
+
 class _Fight:
     """One fight driven through ``apply``; events read as they come."""
 
     def __init__(self, engine, rules, state, sheets: dict, plans: Mapping[str, Side],
-                 rng: random.Random, tally: Tally, memo: Memo):
+                 rng: random.Random, tally: Tally, memo: Memo,
+                 asks: Mapping[str, _Asks] | None = None):
         self.engine, self.rules, self.state, self.memo = engine, rules, state, memo
         self.sheets, self.plans, self.rng, self.tally = sheets, plans, rng, tally
+        self.asks = asks if asks is not None else {k: _Asks.of(k, s) for k, s in plans.items()}
         self.clock = 1
         self.fallen: set[str] = set()
         self.current: dict[str, int | None] = {A: None, B: None}  # damage of the open attack
@@ -168,36 +197,36 @@ class _Fight:
     def step(self) -> None:
         waiting = self.engine.prompts(self.state)
         if not waiting:
-            self.apply(it.Advance(by=ORGANIZER))
+            self.apply(_ADVANCE)
             return
         key, what = waiting[0]
-        side = self.plans.get(key)
+        side, asks = self.plans.get(key), self.asks.get(key)
+        if side is None or asks is None:  # not one of the two sides (never in a matchup)
+            if what != "initiative" or not self.apply(it.RollInitiative(by=key, actor=key)):
+                self.apply(it.Advance(by=ORGANIZER, actor=key))  # as staff would
+            return
         if what == "initiative":
-            if not self.apply(it.RollInitiative(by=key, actor=key)):
-                self.apply(it.Advance(by=ORGANIZER, actor=key))
-        elif what == "declare" and side is not None:
-            self.declare(key, side)
-        elif what == "act" and side is not None:
-            self.act(key, side)
-        elif what == "pick":  # the Storyteller gives that opponent the spotlight (SPOT-04)
-            self.apply(it.Advance(by=ORGANIZER, actor=key))
-        else:  # stop waiting for them, as staff would (+combat/next <name>)
-            self.apply(it.Advance(by=ORGANIZER, actor=key))
+            if not self.apply(asks.roll):
+                self.apply(asks.skip)
+        elif what == "declare":
+            self.declare(key, asks)
+        elif what == "act":
+            self.act(key, side, asks)
+        else:  # "pick": the Storyteller gives that opponent the spotlight (SPOT-04); or
+            self.apply(asks.skip)  # anything else: stop waiting, as staff would (+combat/next)
 
-    def declare(self, key: str, side: Side) -> None:
-        for actions, activations in ((side.declare, side.activations),
-                                     *((f, ()) for f in side.fallback)):
-            if actions and self.apply(it.Declare(by=key, actor=key, actions=tuple(actions),
-                                                 activations=tuple(activations))):
+    def declare(self, key: str, asks: _Asks) -> None:
+        for intent in asks.declares:
+            if self.apply(intent):
                 self.declared.add(key)
                 return
-        if not self.apply(it.Pass(by=key, actor=key)):
-            self.apply(it.Advance(by=ORGANIZER, actor=key))
+        if not self.apply(asks.passes):
+            self.apply(asks.skip)
 
-    def act(self, key: str, side: Side) -> None:
+    def act(self, key: str, side: Side, asks: _Asks) -> None:
         if key in self.declared:  # d10: the declared action, in its slot
-            if not self.apply(it.Act(by=key, actor=key)):
-                self.apply(it.Advance(by=ORGANIZER, actor=key))
+            if not self.apply(asks.act):
+                self.apply(asks.skip)
             return
         if key not in self.tried:  # holding the spotlight: the action, once
             self.tried.add(key)
@@ -214,8 +243,8 @@ class _Fight:
                     if self.apply(it.Act(by=key, actor=key, action=action)):
                         return
         self.tried.discard(key)
-        if not self.apply(it.Done(by=key, actor=key)):
-            self.apply(it.Advance(by=ORGANIZER, actor=key))
+        if not self.apply(asks.done):
+            self.apply(asks.skip)
 
     def run(self, turn_cap: int) -> str:
         """The winner: "a", "b", or "draw" (the cap reached, or both fell at once)."""
@@ -263,13 +292,14 @@ class Prepared:
                                       random.Random(0)).state
         self.joined = state
         self.plans = {A: m.a, B: m.b}
+        self.asks = {k: _Asks.of(k, s) for k, s in self.plans.items()}
         # the plans this run's fights share (combat/core/memo.py): one matchup asks for the same
         # few over and over
         self.memo = Memo()
 
     def fight(self, rng: random.Random, tally: Tally) -> None:
         f = _Fight(self.engine, self.rules, self.joined, dict(self.sheets), self.plans, rng,
-                   tally, self.memo)
+                   tally, self.memo, self.asks)
         result = f.run(self.m.turn_cap)
         tally.fights += 1
         tally.wins[result] += 1

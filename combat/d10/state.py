@@ -317,6 +317,20 @@ class CombatState:
         new = tuple(out)
         return _WITH_COMBATANTS(self, new, (new, idx) if same_keys else None)
 
+    def with_combatant(self, c: Combatant) -> "CombatState":
+        """``with_combatants({c.key: c})`` for the one combatant most steps change, without
+        the mapping."""
+        idx = self.index()
+        i = idx.get(c.key)
+        if i is None:  # not in the fight: ignored, as by ``with_combatants``
+            return self
+        if len(idx) != len(self.combatants):
+            return self.with_combatants({c.key: c})
+        out = list(self.combatants)
+        out[i] = c
+        new = tuple(out)
+        return _WITH_COMBATANTS(self, new, (new, idx))
+
     # ------------------------------------------------------------ storage
 
     def to_dict(self) -> dict:

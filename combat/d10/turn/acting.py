@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...core.errors import IllegalAction, InputError
 from ...core.events import Event
 from ...core.pools import Modifier
-from ...core.values import replace
+from ...core.values import copier, replace
 from ..state import Combatant, CombatState
 from .penalties import action_penalties
 from .phases import (
@@ -119,33 +119,41 @@ def act(
     rules = turn_rules(ruleset)
     c, i, a, interrupt, waiting = _act_checks(state, key, ruleset, rules, willpower, power)
     mods = action_penalties(c, ruleset)[i]
-    conds = c.conditions and tuple(
-        k
-        for k in c.conditions
-        if a["kind"] not in (rules.conditions.get(k.name) or {}).get("removed_by", ())
-    )
-    c2 = replace(c, used=c.used + (i,), conditions=conds)
+    if c.conditions:
+        kind = a["kind"]
+        conds = tuple(k for k in c.conditions
+                      if kind not in (rules.conditions.get(k.name) or {}).get("removed_by", ()))
+        removed = [k.name for k in c.conditions if k not in conds]
+        c2 = _USED(c, c.used + (i,), conds)
+    else:  # most actors: no condition to take off
+        removed = []
+        c2 = _USED_ONLY(c, c.used + (i,))
     if c2.delayed and next_index(c2, state.phase) is None:
         c2 = replace(c2, delayed=False)
     if interrupt:
-        together: tuple[str, ...] = ()
+        together: list[str] = []
     elif state.cursor < len(state.order):
-        together = tuple(k for k in state.order[state.cursor].keys if k != key)
+        together = [k for k in state.order[state.cursor].keys if k != key]
     else:  # the delayed at the end of the phase, equal ratings together (INIT-06)
-        together = tuple(k for k in waiting if k != key)
+        together = [k for k in waiting if k != key]
     events = [
         Event("act", {
             "actor": key,
             "index": i,
             "action": dict(a),
             "phase": "main" if state.phase == "act" else "extra",
-            "modifiers": mods_dicts(mods),
+            "modifiers": [m.as_dict() for m in mods] if mods else [],
             "interrupt": interrupt,
-            "simultaneous": list(together),
-            "removed": [k.name for k in c.conditions if k not in conds],
+            "simultaneous": together,
+            "removed": removed,
         })
     ]
     return finish(state, put_combatant(state, c2), rules, events)
+
+
+# what an act changes on the actor (positional copiers: combat/core/values.py)
+_USED = copier(Combatant, "used", "conditions")
+_USED_ONLY = copier(Combatant, "used")
 
 
 def delay(state: CombatState, key: str, ruleset) -> Step:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from ...core.errors import IllegalAction, InputError
-from ...core.values import replace
+from ...core.events import Event
+from ...core.values import copier
 from ..state import Combatant, CombatState, plain
 from .penalties import action_penalties
 from .phases import check_live, finish, lost_reason, mods_dicts, names_of, put_combatant, waiting_of
@@ -164,20 +165,21 @@ def declare(
     _check_may_declare(state, c, rules)
     _check_declare_time(state, c, rules, early)
     acts, main, reactive = check_actions(state, c, actions, desperate, rules)
-    c = replace(
-        c, declared=True, actions=acts, main=main, reactive=reactive, desperate=bool(desperate)
-    )
+    c = _DECLARED(c, True, acts, main, reactive, bool(desperate))
     events = [
-        {
-            "event": "declare",
+        Event("declare", {
             "actor": key,
             "actions": [dict(a) for a in acts],
             "desperate": bool(desperate),
             "early": bool(early),
             "penalties": [mods_dicts(m) for m in action_penalties(c, ruleset)],
-        }
+        })
     ]
     return finish(state, put_combatant(state, c), rules, events)
+
+
+# what a declaration sets on the combatant (a positional copier: combat/core/values.py)
+_DECLARED = copier(Combatant, "declared", "actions", "main", "reactive", "desperate")
 
 
 def _check_may_declare(state: CombatState, c: Combatant, rules: TurnRules) -> None:
@@ -206,7 +208,11 @@ def _check_declare_time(state: CombatState, c: Combatant, rules: TurnRules,
     TURN-05: in the simple mode each declares in turn, and the runner may declare an NPC
     early."""
     simple = state.options.mode == "simple"
-    waiting = dict(waiting_of(state))
+    waiting = waiting_of(state)
+    if (state.phase == "declare" and not early and len(waiting) == 1
+            and waiting[0] == (c.key, "declare")):
+        return  # TURN-01: the slot the turn waits for (most declarations)
+    waiting = dict(waiting)
     if early:
         if not (simple and rules.npc_early and c.is_npc):
             raise IllegalAction(

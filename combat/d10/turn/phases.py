@@ -51,10 +51,16 @@ def window(c: Combatant, phase: str) -> range:
 
 def next_index(c: Combatant, phase: str) -> int | None:
     """The next declared action this phase runs (defenses wait for attacks instead)."""
-    if not c.actions:
+    actions = c.actions
+    if not actions:
         return None
+    # ``window`` inlined: asked for each combatant at every step of the turn
+    if phase != "act" and c.delayed:  # TURN-04: a held main action goes on into the extras
+        start, stop = 0, len(actions)
+    else:
+        start, stop = (0, c.main) if phase == "act" else (c.main, len(actions))
     used, reactive = c.used, c.reactive  # a few indices each: a tuple is searched fastest
-    for i in window(c, phase):
+    for i in range(start, stop):
         if i not in used and i not in reactive:
             return i
     return None
@@ -95,13 +101,32 @@ def _tail(st: CombatState) -> list[tuple[str, str]]:
 
 def _scan(st: CombatState, idx: dict[str, int]) -> tuple[int, list[tuple[str, str]]]:
     """The first slot from the cursor that waits for someone, and who; or the tail."""
-    cur = st.cursor
-    while cur < len(st.order):
+    cur, order, phase = st.cursor, st.order, st.phase
+    if phase not in ("declare", "act", "extra"):  # nobody is waited for in a slot
+        return len(order), _tail(st)
+    # ``_wants`` for a slot, inlined with what holds for the whole phase: every step of
+    # the turn scans from the cursor (bench/engine.py)
+    turn, combatants = st.turn, st.combatants
+    declaring = phase == "declare"
+    simple = phase == "act" and st.options.mode == "simple"
+    while cur < len(order):
         found = []
-        for k in st.order[cur].keys:
+        for k in order[cur].keys:
             i = idx.get(k)
-            if i is not None and (w := _wants(st, st.combatants[i])):
-                found.append((k, w))
+            if i is None:
+                continue
+            c = combatants[i]
+            if c.lost or c.joined_turn > turn or c.init_total is None:
+                continue
+            if declaring:
+                if not c.declared:
+                    found.append((k, "declare"))
+            elif c.delayed:
+                continue
+            elif simple and not c.declared:
+                found.append((k, "declare"))
+            elif c.actions and next_index(c, phase) is not None:
+                found.append((k, "act"))
         if found:
             return cur, found
         cur += 1
@@ -166,6 +191,9 @@ def anticipated_defense(
 # Hot copies (every act starts a phase or a turn): positional copiers made once here
 # (combat/core/values.py ``copier``), in the order of their fields below.
 _NEW_PHASE = copier(CombatState, "phase", "order", "cursor")
+_MOVED_ON = copier(CombatState, "cursor", "deadline", "seq")
+_STAYED = copier(CombatState, "cursor", "seq")
+_TURN_STATE = copier(CombatState, "turn", "phase", "combatants", "order", "cursor", "_index")
 # What a new turn resets on each combatant (TURN-01): the values passed in this order.
 _NEW_TURN = copier(Combatant, "declared", "actions", "main", "reactive", "desperate", "used",
                    "defenses", "delayed", "aborted_to", "abort_failed", "abort_difficulty",
@@ -215,29 +243,44 @@ def _begin(st: CombatState, rules: TurnRules, phase: str, events: list) -> Comba
     # Sorted on (-initiative, -rating, place in the fight): ties keep the join order.
     ranked = []
     for i, c in enumerate(st.combatants):
-        if c.joined_turn <= turn and c.init_total is not None:
-            total = c.init_total + condition_initiative(c, turn, rules)
+        total = c.init_total
+        if c.joined_turn <= turn and total is not None:
+            if c.conditions:  # most combatants have none
+                total += condition_initiative(c, turn, rules)
             ranked.append((-total, -(c.rating or 0), i, c.key))
     ranked.sort()
-    slots: list[Slot] = []
+    # (initiative, rating, keys) runs of equal initiative and rating: one slot each
+    runs: list[list] = []
     for total, rating, _, key in ranked:
-        total, rating = -total, -rating
-        if slots and slots[-1].initiative == total and slots[-1].rating == rating:
-            slots[-1] = Slot(total, rating, slots[-1].keys + (key,))
+        if runs and runs[-1][0] == -total and runs[-1][1] == -rating:
+            runs[-1][2].append(key)
         else:
-            slots.append(Slot(total, rating, (key,)))
+            runs.append([-total, -rating, [key]])
     if phase == "declare":
-        slots.reverse()  # TURN-01: declaration from low to high
-    st = _NEW_PHASE(st, phase, tuple(slots), 0)
+        runs.reverse()  # TURN-01: declaration from low to high
+    st = _NEW_PHASE(st, phase, tuple([Slot(t, r, tuple(keys)) for t, r, keys in runs]), 0)
     events.append(
         Event("phase", {
             "turn": turn,
             "phase": phase,
             "mode": st.options.mode,
-            "order": [s.to_dict() for s in slots],
+            "order": [{"initiative": t, "rating": r, "keys": keys} for t, r, keys in runs],
         })
     )
     return st
+
+
+def _initiative_due(st: CombatState) -> tuple[bool, bool]:
+    """In the initiative phase: (someone still owes a roll, someone taking part this turn
+    has rolled): ``_wants`` for each, in one pass."""
+    turn, ready = st.turn, False
+    for c in st.combatants:
+        if c.joined_turn <= turn:
+            if c.init_total is not None:
+                ready = True
+            elif not c.lost:
+                return True, ready
+    return False, ready
 
 
 def new_turn(st: CombatState, rules: TurnRules, events: list) -> CombatState:
@@ -260,10 +303,11 @@ def new_turn(st: CombatState, rules: TurnRules, events: list) -> CombatState:
         if reroll and not (c.joined_turn == turn and c.init_total is not None):
             c = replace(c, init_faces=(), init_mods=(), init_total=None)
         out.append(c)
-    st = replace(st, turn=turn, phase="initiative", combatants=tuple(out), order=(), cursor=0)
+    new = tuple(out)  # the same keys in the same places: the index is handed on
+    st = _TURN_STATE(st, turn, "initiative", new, (), 0, (new, st.index()))
     events.append(Event("turn", {"turn": turn, "expired": expired}))
     events.extend(told)
-    if any(_wants(st, c) for c in st.combatants):
+    if _initiative_due(st)[0]:
         events.append(
             Event("phase", {
                 "turn": turn,
@@ -300,12 +344,8 @@ def _settle_at(
     (seq, deadline): one copy of the state per operation instead of two (bench/engine.py)."""
     while st.phase != "ended":
         if st.phase == "initiative":
-            if any(_wants(st, c) for c in st.combatants):
-                break
-            ready = any(
-                c.joined_turn <= st.turn and c.init_total is not None for c in st.combatants
-            )
-            if not ready or (st.turn == 1 and not allow_start):
+            due, ready = _initiative_due(st)
+            if due or not ready or (st.turn == 1 and not allow_start):
                 break
             st = _begin(st, rules, "act" if st.options.mode == "simple" else "declare", events)
             continue
@@ -350,15 +390,14 @@ def finish(
 ) -> Step:
     st, cur, found = _settle_at(st, rules, events, allow_start, boundaries)
     waiting = waiting_of(st) if found is None else tuple(found)
-    now = (st.turn, st.phase, cur, waiting)
-    if now != _where(before):
+    if (st.turn, st.phase, cur, waiting) != _where(before):
         # a new prompt gets a new deadline from the caller
-        st = replace(st, cursor=cur, deadline=None, seq=st.seq + 1)
-        _remember(st, waiting)
+        st = _MOVED_ON(st, cur, None, st.seq + 1)
+        object.__setattr__(st, "_waiting", waiting)  # ``_remember``, the tuple at hand
         events.extend(prompt_events(st))
-    else:
-        st = replace(st, cursor=cur, seq=st.seq + 1)
-        _remember(st, waiting)  # the copy waits for the same (seq and deadline do not count)
+    else:  # the copy waits for the same (seq and deadline do not count)
+        st = _STAYED(st, cur, st.seq + 1)
+        object.__setattr__(st, "_waiting", waiting)
     return Step(st, tuple(events))
 
 
@@ -380,4 +419,4 @@ def finish_spent(before: CombatState, st: CombatState, rules: TurnRules, events:
 
 
 def put_combatant(st: CombatState, c: Combatant) -> CombatState:
-    return st.with_combatants({c.key: c})
+    return st.with_combatant(c)

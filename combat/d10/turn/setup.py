@@ -8,7 +8,7 @@ from typing import Iterable, Mapping, Sequence
 from ...core import dice
 from ...core.errors import IllegalAction, InputError
 from ...core.events import Event
-from ...core.values import replace
+from ...core.values import copier, replace
 from ..state import MODES, Combatant, CombatState, Options, Slot
 from .phases import check_live, condition_initiative, finish, names_of, new_turn, prompts, settle
 from .rules import InitRequest, Step, TurnRules, turn_rules
@@ -193,7 +193,7 @@ def roll_initiatives(
     changed: dict[str, Combatant] = {}
     events: list[dict] = []
     for req in requests:
-        if isinstance(req, Mapping):
+        if type(req) is not InitRequest and isinstance(req, Mapping):  # no ABC check per roll
             req = InitRequest(**req)
         if req.key not in idx:
             state.find(req.key)  # raises with the names in the combat
@@ -204,7 +204,7 @@ def roll_initiatives(
         faces = _init_faces(req, rules, rng)
         applied, unapplied = _init_modifiers(state, rules, req)
         total = rating + sum(faces) + sum(v for _, v in applied)
-        c = replace(c, rating=rating, init_faces=faces, init_mods=tuple(applied), init_total=total)
+        c = _ROLLED(c, rating, faces, tuple(applied), total)
         changed[c.key] = c
         ev = {
             "actor": c.key,
@@ -221,6 +221,10 @@ def roll_initiatives(
             ev["from_turn"] = c.joined_turn
         events.append(Event("initiative", ev))
     return finish(state, state.with_combatants(changed), rules, events)
+
+
+# what a roll sets on the combatant (a positional copier: combat/core/values.py)
+_ROLLED = copier(Combatant, "rating", "init_faces", "init_mods", "init_total")
 
 
 def _check_may_roll(state: CombatState, c: Combatant, req: InitRequest,
