@@ -70,17 +70,15 @@ def is_close(f: Fight, who: str, action: dict) -> bool:
         except IllegalAction:
             weapon = None
     # CLOSE-08 asks this of every declared attack on both sides of each attack made: the
-    # answer depends on the tables alone, so it is kept per ruleset (a refusal is not).
-    memo = f.rules.derived(_close_answers)
+    # answer depends on the tables alone, so the apply's (or the run's) memo keeps it for
+    # the ruleset, bounded like every memo table (a refusal is not kept).
+    answers = f.memo.for_ruleset(f.rules)
+    key = ("is_close", name, weapon)
     try:
-        return memo[name, weapon]
+        return answers[key]
     except KeyError:
-        answer = memo[name, weapon] = _is_close(f.rules, name, weapon)
+        answer = answers[key] = _is_close(f.rules, name, weapon)
         return answer
-
-
-def _close_answers(ruleset) -> dict:
-    return {}
 
 
 def _is_close(ruleset, name: str | None, weapon: str | None) -> bool:

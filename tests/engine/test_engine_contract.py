@@ -461,6 +461,22 @@ def test_a_whole_fight_replays_identically(rs):
     assert replay.events == run.events
 
 
+def test_a_fight_leaves_nothing_growing_on_the_ruleset(rs):
+    """Issue 32: what the engine derives from the rules is built once and kept on the
+    ruleset, read-only; whatever play reuses lives in the call's (or the run's) ``Memo``.
+    Two fights leave the same derived tables, the very same objects, none a plain dict,
+    list or set that play could fill (CLOSE-08's "is this attack close" answers once did)."""
+    events_of_a_fight(rs)
+    first = dict(rs.__dict__.get("_derived") or {})
+    events_of_a_fight(rs)
+    after = rs.__dict__.get("_derived") or {}
+    assert after.keys() == first.keys()
+    assert all(after[k] is v for k, v in first.items())
+    growing = [getattr(k, "__qualname__", k) for k, v in after.items()
+               if type(v) in (dict, list, set)]
+    assert growing == []
+
+
 # ---------------------------------------------------------------- 3. the event schema
 
 
