@@ -42,7 +42,8 @@ class Memo:
         self._next = itertools.count(1)
         self.last_plan = None  # the last plan by the identity of its inputs
         self.last_defense = None  # the last defense plan, likewise
-        self.rulesets: dict = {}  # id(ruleset) -> (ruleset, its answers: combat/d10/soak.py, close.py)
+        # id(ruleset) -> (ruleset, its answers: combat/d10/soak.py, close.py)
+        self.rulesets: dict = {}
         # CLOSE-08: (the declarations, the attacks on each target): combat/d10/close.py
         self.attacks: tuple = ((), MappingProxyType({}))
 
