@@ -450,15 +450,10 @@ def _health_pool(dr: DamageRules, sheet: Sheet, ruleset) -> str | None:
 
 def is_incapacitated(sheet: Sheet, ruleset) -> bool:
     """HLT-02: health 0, on the track or (DMG-14, revised) in the health pool."""
-    dr = damage_rules(ruleset)
-    name = _health_pool(dr, sheet, ruleset)
+    name = _health_pool(damage_rules(ruleset), sheet, ruleset)
     if name:
         return sheet.pools[name].current <= 0
-    h = sheet.health  # HLT-02: every box marked (marks past the track count as full)
-    b, le, ag = h.get("bashing", 0), h.get("lethal", 0), h.get("aggravated", 0)
-    if b < 0 or le < 0 or ag < 0:  # hand-edited marks: read as track_of clips them
-        return track_of(sheet, ruleset).incapacitated
-    return b + le + ag >= len(dr.levels)
+    return track_of(sheet, ruleset).incapacitated  # one of the ruleset's built tracks
 
 
 def _pool_state(name: str, pool: Pool) -> HealthState:

@@ -51,16 +51,10 @@ def window(c: Combatant, phase: str) -> range:
 
 def next_index(c: Combatant, phase: str) -> int | None:
     """The next declared action this phase runs (defenses wait for attacks instead)."""
-    actions = c.actions
-    if not actions:
+    if not c.actions:
         return None
-    # ``window`` inlined: asked for each combatant at every step of the turn
-    if phase != "act" and c.delayed:  # TURN-04: a held main action goes on into the extras
-        start, stop = 0, len(actions)
-    else:
-        start, stop = (0, c.main) if phase == "act" else (c.main, len(actions))
     used, reactive = c.used, c.reactive  # a few indices each: a tuple is searched fastest
-    for i in range(start, stop):
+    for i in window(c, phase):
         if i not in used and i not in reactive:
             return i
     return None
@@ -101,32 +95,13 @@ def _tail(st: CombatState) -> list[tuple[str, str]]:
 
 def _scan(st: CombatState, idx: dict[str, int]) -> tuple[int, list[tuple[str, str]]]:
     """The first slot from the cursor that waits for someone, and who; or the tail."""
-    cur, order, phase = st.cursor, st.order, st.phase
-    if phase not in ("declare", "act", "extra"):  # nobody is waited for in a slot
-        return len(order), _tail(st)
-    # ``_wants`` for a slot, inlined with what holds for the whole phase: every step of
-    # the turn scans from the cursor (bench/engine.py)
-    turn, combatants = st.turn, st.combatants
-    declaring = phase == "declare"
-    simple = phase == "act" and st.options.mode == "simple"
+    cur, order, combatants = st.cursor, st.order, st.combatants
     while cur < len(order):
         found = []
         for k in order[cur].keys:
             i = idx.get(k)
-            if i is None:
-                continue
-            c = combatants[i]
-            if c.lost or c.joined_turn > turn or c.init_total is None:
-                continue
-            if declaring:
-                if not c.declared:
-                    found.append((k, "declare"))
-            elif c.delayed:
-                continue
-            elif simple and not c.declared:
-                found.append((k, "declare"))
-            elif c.actions and next_index(c, phase) is not None:
-                found.append((k, "act"))
+            if i is not None and (w := _wants(st, combatants[i])):
+                found.append((k, w))
         if found:
             return cur, found
         cur += 1
