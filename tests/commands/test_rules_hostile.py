@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from unittest import mock
 
-from wodcombat.combat.rules import ruleset as loader
+from wodcombat.combat.rules import yaml_file as loader
 from tests.commands.test_rules_reload import RulesCopyTest
 from tests.engine.test_rules_hostile import bomb
 from wodcombat.world import rulebook

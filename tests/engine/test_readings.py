@@ -3,7 +3,7 @@ rules/README.md, which names the file and the key the note is about."""
 
 import re
 
-from wodcombat.combat.rules.ruleset import _read
+from wodcombat.combat.rules.yaml_file import read
 
 from .conftest import RULES
 
@@ -13,7 +13,7 @@ README = (RULES / "README.md").read_text(encoding="utf-8")
 def _readings():
     """(file as README names it, the key path the note stands above) for every note."""
     for path in sorted(RULES.glob("*/*.yaml")):
-        doc, _ = _read(path, str(path))
+        doc, _ = read(path, str(path))
         by_line = {}
         for keys, line in doc.lines.items():
             if keys and not any(isinstance(k, int) for k in keys):

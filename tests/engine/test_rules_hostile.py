@@ -14,8 +14,9 @@ import tracemalloc
 
 import pytest
 
-from wodcombat.combat.rules import ruleset as loader
-from wodcombat.combat.rules.ruleset import MAX_DEPTH, MAX_FILE_BYTES, load_library
+from wodcombat.combat.rules import yaml_file as loader
+from wodcombat.combat.rules.ruleset import load_library
+from wodcombat.combat.rules.yaml_file import MAX_DEPTH, MAX_FILE_BYTES
 
 from .conftest import RULES
 
