@@ -99,7 +99,9 @@ def roll_faces(count: int, rng: random.Random, sides: int = 10) -> tuple[int, ..
     """
     if count <= 0:
         return ()
-    if getattr(rng.randint, "__func__", None) is not _RANDINT:
+    # the stock generator (the game's, the simulator's) known by its type, without looking
+    # its ``randint`` up: each attack rolls three or four pools
+    if type(rng) is not random.Random and getattr(rng.randint, "__func__", None) is not _RANDINT:
         return tuple([rng.randint(1, sides) for _ in range(count)])
     r = rng.random
     return tuple([int(r() * sides) + 1 for _ in range(count)])

@@ -253,7 +253,7 @@ def _defense(f: Fight, key: str, tkey: str, intent: Attack, ctx: Context, can_so
         kind = t.actions[0]["kind"] if t.desperate and t.actions else None
         step = sch.defend(f.state, tkey, f.rules, against=key, kind=kind)
         f.run(step)
-        dev = next(e for e in step.events if e.get("event") == "defend")
+        dev = step.events[0]  # the ``defend`` event (any prompts come after it)
         a = dev["action"]
         defense = Defense(tkey, a["kind"], weapon=_defended_with(f, tkey, a["kind"]),
                           prone=a.get("how") == "prone", to_cover=a.get("how") == "cover",
