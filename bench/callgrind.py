@@ -10,7 +10,8 @@ caches, then again between two ``os.getppid()`` calls, which callgrind is told t
 
 Kinds: ``fight`` (whole ``bin/simulate thug gunman`` fights, numetal), ``declare`` (the
 declarations of those fights, ``engine.py --declare``), ``declare10`` / ``declare100`` (those
-of a crowd of 10 / 100), ``act`` (fists vs dodge, as ``engine.py``).
+of a crowd of 10 / 100), ``act`` (fists vs dodge, as ``engine.py``), ``act10`` / ``act100``
+(the acts of ``engine.py``'s crowds of 10 / 100, sheets read afresh per call).
 """
 
 from __future__ import annotations
@@ -54,8 +55,11 @@ def main(kind: str, n: int) -> None:
         cases, fresh = B.crowd_declarations(rules, int(kind[7:]), 1), True
     elif kind == "act":
         cases, fresh = [B.matchup_case(rules, B.fists_vs_dodge, 1)], False
+    elif kind in ("act10", "act100"):
+        cases, fresh = B.crowd_cases(rules, int(kind[3:]), 1), True
     else:
-        raise SystemExit(f"unknown kind {kind!r}: fight, declare, declare10, declare100, act")
+        raise SystemExit(f"unknown kind {kind!r}: fight, declare, declare10, declare100, act, "
+                         f"act10, act100")
     memo = Memo() if os.environ.get("BENCH_MEMO") == "run" else None
     B.timed(rules, cases, 500, 0, 1, fresh, memo)
     os.getppid()

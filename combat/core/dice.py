@@ -99,7 +99,9 @@ def roll_faces(count: int, rng: random.Random, sides: int = 10) -> tuple[int, ..
     """
     if count <= 0:
         return ()
-    if getattr(rng.randint, "__func__", None) is not _RANDINT:
+    # the stock generator (the game's, the simulator's) known by its type, without looking
+    # its ``randint`` up: each attack rolls three or four pools
+    if type(rng) is not random.Random and getattr(rng.randint, "__func__", None) is not _RANDINT:
         return tuple([rng.randint(1, sides) for _ in range(count)])
     r = rng.random
     return tuple([int(r() * sides) + 1 for _ in range(count)])
@@ -122,7 +124,12 @@ def count(
     cancelling, so it also prevents a botch. ``can_botch=False`` is for rolls that the rules
     say cannot botch (DMG-01 damage, DMG-04 soak): a botch there is just a failure.
     """
-    faces = tuple(faces)
+    return _tally(tuple(faces), difficulty, rules, specialty, willpower, can_botch)
+
+
+def _tally(faces: tuple[int, ...], difficulty: int, rules: DiceRules, specialty: bool,
+           willpower: bool, can_botch: bool) -> Roll:
+    """``count``'s rules (DICE-02..05), the arguments positional: the one place they live."""
     lo, hi = rules.min_difficulty, rules.max_difficulty  # DICE-05, as rules.clamp
     difficulty = hi if difficulty > hi else difficulty
     difficulty = lo if difficulty < lo else difficulty
@@ -164,7 +171,23 @@ def roll(
 ) -> Roll:
     """Roll ``pool`` dice and count them. A pool of zero or less rolls no dice (no successes)."""
     check_pool(pool, rules)
-    faces = roll_faces(pool, rng, rules.sides)
-    return count(
-        faces, difficulty, rules, specialty=specialty, willpower=willpower, can_botch=can_botch
-    )
+    return roll_count(pool, difficulty, rng, rules, specialty=specialty, willpower=willpower,
+                      can_botch=can_botch)
+
+
+def roll_count(
+    pool: int,
+    difficulty: int,
+    rng: random.Random,
+    rules: DiceRules = DiceRules(),
+    *,
+    specialty: bool = False,
+    willpower: bool = False,
+    can_botch: bool = True,
+) -> Roll:
+    """``count(roll_faces(pool, rng, rules.sides), difficulty, rules, ...)`` in one call, the
+    pool not checked against ``max_pool`` (the engine's own pools, built by the rules): the
+    same faces drawn in the same order (a ``RecordingDice`` logs the same), counted by the
+    same rules. An attack rolls three or four pools: one call each instead of four."""
+    return _tally(roll_faces(pool, rng, rules.sides), difficulty, rules, specialty, willpower,
+                  can_botch)

@@ -8,9 +8,33 @@ players saw (issue 8).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from .values import fast_init
+
+
+class Later:
+    """A field's value made only when it is read (``Event.get``, ``[]``, ``to_dict``) or
+    logged (wodcombat/world/jsontext.py): ``make()``, called afresh each time, so every
+    reader gets its own copy and the event stays a value. For a large field most callers
+    never read: a damage event's ``detail`` (every input of the hit) costs a fifth of a hit
+    to build, and the balance simulator reads none of it (issue 32)."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[], Any]):
+        object.__setattr__(self, "make", make)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("a Later field is a value: it does not change")
+
+    def __eq__(self, other: object) -> bool:
+        return self.make() == (other.make() if type(other) is Later else other)
+
+    __hash__ = None  # type: ignore[assignment]  # compares as its value, a dict
+
+    def __repr__(self) -> str:
+        return repr(self.make())
 
 
 @fast_init  # built many times per command: combat/core/values.py
@@ -24,15 +48,21 @@ class Event:
     def get(self, key: str, default: Any = None) -> Any:
         if key == "event":
             return self.kind
-        return self.fields.get(key, default)
+        value = self.fields.get(key, default)
+        return value.make() if type(value) is Later else value
 
     def __getitem__(self, key: str) -> Any:
         if key == "event":
             return self.kind
-        return self.fields[key]
+        value = self.fields[key]
+        return value.make() if type(value) is Later else value
 
     def to_dict(self) -> dict:
-        return {"event": self.kind, **self.fields}
+        out = {"event": self.kind, **self.fields}
+        for k, v in out.items():
+            if type(v) is Later:
+                out[k] = v.make()  # a value replaced, no key added: safe while iterating
+        return out
 
     @classmethod
     def from_dict(cls, d: Mapping) -> "Event":

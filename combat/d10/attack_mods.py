@@ -7,7 +7,7 @@ carries its reason so the room and the log can show the arithmetic.
 
 from __future__ import annotations
 
-from ..core.dice import roll_faces
+from ..core.dice import Roll, count, roll_count, roll_faces
 from ..core.errors import IllegalAction, InputError
 from ..core.maneuver_schemas import COVER
 from ..core.maneuvers import (
@@ -34,6 +34,17 @@ def _need(faces, rng, n: int, sides: int) -> tuple[int, ...]:
     if rng is None:
         raise InputError("Give the die faces or a random generator to roll with.")
     return roll_faces(n, rng, sides)
+
+
+def _roll(faces, rng, n: int, difficulty: int, rules, *, specialty: bool = False,
+          willpower: bool = False, can_botch: bool = True) -> Roll:
+    """``n`` dice counted at ``difficulty``: the ``faces`` given (checked as ``_need`` does),
+    else drawn from ``rng`` and counted in one call (``dice.roll_count``)."""
+    if faces is None and rng is not None:
+        return roll_count(n, difficulty, rng, rules, specialty=specialty, willpower=willpower,
+                          can_botch=can_botch)
+    return count(_need(faces, rng, n, rules.sides), difficulty, rules, specialty=specialty,
+                 willpower=willpower, can_botch=can_botch)
 
 
 def _rating(ruleset, sheet, name: str) -> int:

@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
-from ..core.dice import Roll, count
+from ..core.dice import Roll
 from ..core.errors import IllegalAction
 from ..core.maneuvers import Damage, Weapon, jagged_skin, strafe_shares, tables
 from ..core.memo import Memo
@@ -21,7 +21,7 @@ from ..core.pools import Modifier, PoolSpec
 from ..core.values import replace
 from .attack_defense import _parry_item
 from .attack_memo import _defense, _plan
-from .attack_mods import _need, _rating
+from .attack_mods import _rating, _roll
 from .attack_plan import _damage_pool, _Plan
 from .attack_values import Attack, AttackResult, Context, Defense, DefenseResult, Effect, Side
 
@@ -50,9 +50,8 @@ def _resolve_defense(ruleset, defender, attacker, defense, plan, ctx, faces, rng
     pool, spec, can_botch = _defense(ruleset, defender, attacker, defense, plan, ctx, can_soak,
                                      intent, memo)
     rules = ruleset.dice
-    faces = _need(faces, rng, pool.dice, rules.sides)
-    roll = count(faces, pool.difficulty, rules, specialty=spec, willpower=defense.willpower,
-                 can_botch=can_botch)
+    roll = _roll(faces, rng, pool.dice, pool.difficulty, rules, specialty=spec,
+                 willpower=defense.willpower, can_botch=can_botch)
     counter = None
     ctype = ""
     pc = tables(ruleset).defenses.get("parry_counter")
@@ -96,9 +95,8 @@ def _attack_roll(ruleset, plan: _Plan, intent: Attack, faces, rng) -> tuple[Roll
     if plan.auto_miss or plan.auto_hit or plan.pool is None:
         return None, (1 if plan.auto_hit and not plan.auto_miss else 0)
     rules = ruleset.dice
-    faces = _need(faces, rng, plan.pool.dice, rules.sides)
-    roll = count(faces, plan.pool.difficulty, rules, specialty=plan.specialty,
-                 willpower=intent.willpower, can_botch=plan.can_botch)
+    roll = _roll(faces, rng, plan.pool.dice, plan.pool.difficulty, rules,
+                 specialty=plan.specialty, willpower=intent.willpower, can_botch=plan.can_botch)
     successes = roll.successes
     if plan.min_one:  # COMP-03: a fully immobilized target is hit with at least one success
         successes = max(1, successes)

@@ -338,6 +338,8 @@ def _damage_roll(rules, dr: DamageRules, request: DamageRequest, rng) -> dicemod
     dicemod.check_pool(pool, rules)
     difficulty = (rules.base_difficulty if request.damage_difficulty is None
                   else request.damage_difficulty)
+    if request.faces_damage is None and rng is not None:  # drawn and counted in one call
+        return dicemod.roll_count(pool, difficulty, rng, rules, can_botch=dr.damage_can_botch)
     dfaces = faces_for(request.faces_damage, pool, rng, rules.sides, "damage")
     return dicemod.count(dfaces, difficulty, rules, can_botch=dr.damage_can_botch)
 
@@ -353,10 +355,12 @@ def _soak_roll(ruleset, dr: DamageRules, target: Sheet, plan, request: DamageReq
     sroll = None
     if soak is not None and rolled > 0:
         rules = ruleset.dice
-        sfaces = faces_for(request.faces_soak, soak.dice, rng, rules.sides, "soak")
-        sroll = dicemod.count(
-            sfaces, soak.difficulty, rules, can_botch=dr.soak_can_botch
-        )
+        if request.faces_soak is None and rng is not None:  # drawn and counted in one call
+            sroll = dicemod.roll_count(soak.dice, soak.difficulty, rng, rules,
+                                       can_botch=dr.soak_can_botch)
+        else:
+            sfaces = faces_for(request.faces_soak, soak.dice, rng, rules.sides, "soak")
+            sroll = dicemod.count(sfaces, soak.difficulty, rules, can_botch=dr.soak_can_botch)
     return soak, armor_in, sroll
 
 

@@ -23,6 +23,7 @@ from .damage_tables import DEAD, require_section
 
 from .soak import source_tags, unsoakable_applies
 from ..core.errors import IllegalAction, InputError
+from ..core.events import Later
 from ..core.maneuvers import tables
 from .fight import Fight, roll_event
 
@@ -100,7 +101,7 @@ def sourced(f: Fight, key: str, levels: int, kind: str, words: tuple[str, ...]) 
     f.emit("damage", target=key, source=" ".join((source, *materials)), type=dr.damage_type,
            rolled=dr.levels_rolled, soaked=dr.soaked, applied=dr.applied,
            health_before=dr.health_before.level, health_after=dr.health_after.level,
-           outcome=dr.outcome, by=f.by, notes=list(dr.notes), detail=dr.as_dict())
+           outcome=dr.outcome, by=f.by, notes=list(dr.notes), detail=Later(dr.as_dict))
     f.put_sheet(key, dr.sheet)
     f.set_outcome(key, dr.outcome)
     after(f, key, dr)

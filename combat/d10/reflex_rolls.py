@@ -8,12 +8,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..core.dice import Roll, count
+from ..core.dice import Roll
 from ..core.errors import IllegalAction
 from ..core.maneuver_schemas import ROLL
 from ..core.maneuvers import fera_trait_difficulty, tables
 from ..core.pools import Modifier, PoolSpec
-from .attack_mods import _need, _rating, _roll_terms, _wounds
+from .attack_mods import _rating, _roll, _roll_terms, _wounds
 from .attack_values import Side
 
 
@@ -66,7 +66,7 @@ def knockdown_check(ruleset, sheet, *, difficulty: int = 0, absolute: int | None
     change = (absolute - base) if absolute is not None else difficulty
     why = Modifier("knockdown maneuver", difficulty=change) if change else None
     pool = _reflex_pool(ruleset, sheet, kd["attribute"], kd["ability"], base, [why])
-    roll = count(_need(faces, rng, pool.dice, ruleset.dice.sides), pool.difficulty, ruleset.dice)
+    roll = _roll(faces, rng, pool.dice, pool.difficulty, ruleset.dice)
     reflex = ReflexResult("knockdown", pool, roll)
     if roll.successes:
         return KnockdownResult(reflex, True, kd["success_initiative"], False, 0, "", True)
@@ -87,7 +87,7 @@ def blind_fighting(ruleset, sheet, *, faces=None, rng: random.Random | None = No
         raise IllegalAction(f"You have no {ability}.")
     pool = _reflex_pool(ruleset, sheet, bf["attribute"], ability,
                         ruleset.dice.base_difficulty, ())
-    roll = count(_need(faces, rng, pool.dice, ruleset.dice.sides), pool.difficulty, ruleset.dice)
+    roll = _roll(faces, rng, pool.dice, pool.difficulty, ruleset.dice)
     s = roll.successes
     points = 0 if s < 1 else bf["first"] + (s - 1) // bf["per_extra"]
     return ReflexResult("blind fighting", pool, roll), points
@@ -122,10 +122,8 @@ def resolve_ambush(ruleset, attacker, target, *, target_side: Side | None = None
                          [_wounds(ruleset, attacker, ignore_wounds)])
     tpool = _reflex_pool(ruleset, target, trow["attribute"], trow["ability"], base, (),
                          sense or trow["sense"])
-    ar = count(_need(attacker_faces, rng, apool.dice, ruleset.dice.sides), apool.difficulty,
-               ruleset.dice)
-    tr = count(_need(target_faces, rng, tpool.dice, ruleset.dice.sides), tpool.difficulty,
-               ruleset.dice)
+    ar = _roll(attacker_faces, rng, apool.dice, apool.difficulty, ruleset.dice)
+    tr = _roll(target_faces, rng, tpool.dice, tpool.difficulty, ruleset.dice)
     margin = ar.successes - tr.successes
     if margin > 0:
         bonus = margin if amb["bonus_dice"] == "margin" else margin - 1
@@ -151,8 +149,6 @@ def resolve_escape(ruleset, escaper, holder, *, escaper_faces=None, holder_faces
     epool = _reflex_pool(ruleset, escaper, esc["attribute"], esc["ability"], base,
                          [_wounds(ruleset, escaper, False), *extra])
     hpool = _reflex_pool(ruleset, holder, esc["attribute"], esc["ability"], base, ())
-    er = count(_need(escaper_faces, rng, epool.dice, ruleset.dice.sides), epool.difficulty,
-               ruleset.dice)
-    hr = count(_need(holder_faces, rng, hpool.dice, ruleset.dice.sides), hpool.difficulty,
-               ruleset.dice)
+    er = _roll(escaper_faces, rng, epool.dice, epool.difficulty, ruleset.dice)
+    hr = _roll(holder_faces, rng, hpool.dice, hpool.difficulty, ruleset.dice)
     return EscapeResult(epool, er, hpool, hr, er.successes > hr.successes)

@@ -35,6 +35,7 @@ from .attack_resolve import (
 from .attack_values import Attack, Context, Defense
 from .reflex_rolls import knockdown_check
 from ..core.errors import IllegalAction
+from ..core.events import Later
 from ..core.pools import Modifier, PoolSpec
 from ..core.values import replace
 from . import close, harm, mending, ranged, rolls
@@ -252,7 +253,7 @@ def _defense(f: Fight, key: str, tkey: str, intent: Attack, ctx: Context, can_so
         kind = t.actions[0]["kind"] if t.desperate and t.actions else None
         step = sch.defend(f.state, tkey, f.rules, against=key, kind=kind)
         f.run(step)
-        dev = next(e for e in step.events if e.get("event") == "defend")
+        dev = step.events[0]  # the ``defend`` event (any prompts come after it)
         a = dev["action"]
         defense = Defense(tkey, a["kind"], weapon=_defended_with(f, tkey, a["kind"]),
                           prone=a.get("how") == "prone", to_cover=a.get("how") == "cover",
@@ -352,7 +353,7 @@ def deal(f: Fight, attacker_key: str, key: str, dice_pool, kind: str, source: st
     f.emit("damage", actor=attacker_key, target=key, source=source, type=dr.damage_type,
            rolled=dr.levels_rolled, soaked=dr.soaked, applied=dr.applied,
            health_before=before.level, health_after=after.level, outcome=dr.outcome,
-           dazed=dr.dazed, detail=dr.as_dict())
+           dazed=dr.dazed, detail=Later(dr.as_dict))  # made when read or logged
     f.put_sheet(key, dr.sheet)
     f.set_outcome(key, dr.outcome)
     harm.after(f, key, dr)

@@ -8,12 +8,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..core.dice import Roll, count
+from ..core.dice import Roll
 from ..core.errors import IllegalAction, InputError
 from ..core.maneuvers import Weapon, tables
 from ..core.pools import Modifier, PoolSpec
 from ..core.values import replace
-from .attack_mods import _need, _rating, _roll_terms, _waived, _wounds
+from .attack_mods import _rating, _roll, _roll_terms, _waived, _wounds
 from .attack_values import WeaponState
 
 
@@ -109,7 +109,7 @@ def _repair(ruleset, sheet, w: Weapon, st: WeaponState, spare_string: bool,
     mods.append(Modifier(f"{row['ability']} for the repair", difficulty=row["difficulty"]))
     mods.append(_wounds(ruleset, sheet, False))
     pool = PoolSpec(terms, (), ruleset.dice.base_difficulty).plus(*[x for x in mods if x])
-    roll = count(_need(faces, rng, pool.dice, ruleset.dice.sides), pool.difficulty, ruleset.dice)
+    roll = _roll(faces, rng, pool.dice, pool.difficulty, ruleset.dice)
     ok = roll.successes > 0
     return ReadyResult("repair", replace(st, string_ok=ok), ok, roll, pool, 1)
 

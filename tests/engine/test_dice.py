@@ -84,3 +84,34 @@ def test_roll_uses_injected_rng_and_rejects_absurd_pools():
 def test_zero_pool_rolls_nothing():
     r = roll(0, 6, random.Random(1))
     assert r.faces == () and r.successes == 0 and not r.botch
+
+
+@pytest.mark.rule("DICE-02")
+@pytest.mark.rule("DICE-03")
+@pytest.mark.rule("DICE-04")
+def test_roll_count_draws_and_counts_as_roll_faces_then_count():
+    """DICE-02..04: ``roll_count`` (one call: draw and count) deals the very faces
+    ``roll_faces`` would from the same generator, in order, and counts them as ``count``."""
+    from wodcombat.combat.core.dice import roll_count
+
+    for seed in range(40):
+        for pool in (0, 1, 3, 7):
+            for kw in ({}, {"specialty": True}, {"willpower": True}, {"can_botch": False}):
+                want = count(roll_faces(pool, random.Random(seed)), 6, **kw)
+                rng = random.Random(seed)
+                got = roll_count(pool, 6, rng, **kw)
+                assert got == want
+                assert rng.random() == (r := random.Random(seed), roll_faces(pool, r))[0].random()
+
+
+def test_roll_count_asks_randint_of_a_generator_with_its_own():
+    """Exact-face dice (tests' FixedDice, the replay's dice) deal through ``randint``."""
+    from tests.fixed_dice import FixedDice
+    from wodcombat.combat.core.dice import roll_count
+    from wodcombat.combat.core.dice_log import RecordingDice
+
+    r = roll_count(4, 7, FixedDice(10, 7, 1, 3), specialty=True)
+    assert (r.faces, r.hits, r.ones, r.successes) == ((10, 7, 1, 3), 3, 1, 2)
+    rec = RecordingDice(random.Random(5))
+    r = roll_count(6, 6, rec)
+    assert r.faces == tuple(rec.faces) == roll_faces(6, random.Random(5))

@@ -740,3 +740,22 @@ def test_hundred_combatants_one_turn(rs):
 def test_bad_turn_tables_are_refused_with_their_path(variants):
     with pytest.raises(RulesError, match="turns.abort.difficulty"):
         load_variant(variants, "broken")
+
+
+@pytest.mark.rule("MAN-05", "DEF-04")
+def test_man_05_a_split_reads_its_penalties_from_the_rules_table(rs):
+    """MAN-05: three plain declared actions: -3, -4, -5 dice; the modifiers are the ones
+    made once with the ruleset's turn rules (a split is asked for them at the check, the
+    act and each defense), the same whichever combatant asks. DEF-04 still counts its own."""
+    st = started(rs, [("v", 8, 7), ("b", 3, 2)])
+    st = S.declare(st, "b", [A], rs).state
+    st = S.declare(st, "v", [A, {"kind": "kick"}, {"kind": "dodge"}], rs).state
+    v = st.get("v")
+    table = S.action_penalties(v, rs)
+    assert [[(m.reason, m.dice) for m in mods] for mods in table] == [
+        [("multiple actions (3)", -3)], [("multiple actions (3)", -4)],
+        [("multiple actions (3)", -5)]]
+    assert S.action_penalties(roundtrip(st).get("v"), rs) is table
+    assert S.turn_rules(rs).ma_rows[3] is table
+    desperate = S.action_penalties(roundtrip(st).get("v").__replace__(desperate=True), rs)
+    assert [sum(m.dice for m in mods) for mods in desperate] == [0, -1, -2]

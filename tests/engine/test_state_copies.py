@@ -66,3 +66,39 @@ def test_turn_01_a_new_turn_hands_on_an_index_that_still_finds_everyone(rs):
     assert st.turn == 2 and st.phase == "declare"
     for c in st.combatants:
         assert st.get(c.key) is c and not c.declared
+
+
+def _declared(rs) -> CombatState:
+    """Turn 1's act phase: N1 (initiative 9) and N2 (10) dodge, N3 (11) does something."""
+    st = _three(rs)
+    for key in ("#1", "#2", "#3"):
+        st = S.roll_initiative(st, key, rs, rating=3 + int(key[1:]), faces=(5,)).state
+    st = S.advance(st, rs).state
+    for key in ("#1", "#2"):  # declaring: low to high
+        st = S.declare(st, key, [{"kind": "dodge"}], rs).state
+    return S.declare(st, "#3", [{"kind": "other"}], rs).state
+
+
+@pytest.mark.rule("TURN-01", "TURN-03", "DEF-01")
+def test_turn_01_an_act_that_ends_the_turn_settles_on_one_draft(rs):
+    """TURN-01/03: the last act of a turn moves through the extra phase into the next turn's
+    declarations on one draft, frozen once: the state the step-by-step copies made (a new
+    turn's combatants, the declare phase's slots low to high, seq one on), its key index
+    handed on to the new combatants, its prompts kept. DEF-01: a declared dodge spent on an
+    attack moves only seq."""
+    st = _declared(rs)
+    assert st.phase == "act" and S.prompts(st) == [("#3", "act")]
+    spent = S.defend(st, "#1", rs, against="#3")
+    assert spent.state.seq == st.seq + 1 and spent.state.cursor == st.cursor
+    assert spent.state.get("#1").used == (0,) and spent.state.get("#3") is st.get("#3")
+    assert S.prompts(spent.state) == [("#3", "act")]
+    step = S.act(spent.state, "#3", rs)
+    out = step.state
+    assert (out.turn, out.phase, out.cursor, out.seq) == (2, "declare", 0, st.seq + 2)
+    assert [s.keys for s in out.order] == [("#1",), ("#2",), ("#3",)]
+    assert [e["event"] for e in step.events] == ["act", "phase", "turn", "phase", "prompt"]
+    for c in out.combatants:
+        assert out.get(c.key) is c and not c.declared and c.used == ()
+    assert out._index[0] is out.combatants
+    assert out == CombatState.from_dict(out.to_dict())
+    assert S.prompts(out) == [("#1", "declare")]

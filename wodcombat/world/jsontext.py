@@ -13,8 +13,13 @@ from __future__ import annotations
 import json
 from json.encoder import c_make_encoder, encode_basestring_ascii
 
+from wodcombat.combat.core.events import Later
 
-def _dumps_with(default):
+
+def _dumps_with(fallback):
+    def default(value):  # an event field made when read (a damage's detail): its value
+        return value.make() if type(value) is Later else fallback(value)
+
     if c_make_encoder is None:  # a Python without the C accelerator
         return json.JSONEncoder(default=default).encode
     encode = c_make_encoder(None, default, encode_basestring_ascii, None, ": ", ", ", False,

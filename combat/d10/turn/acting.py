@@ -9,6 +9,7 @@ from ...core.values import copier, replace
 from ..state import Combatant, CombatState
 from .penalties import action_penalties
 from .phases import (
+    Draft,
     check_live,
     finish,
     finish_spent,
@@ -148,7 +149,7 @@ def act(
             "removed": removed,
         })
     ]
-    return finish(state, put_combatant(state, c2), rules, events)
+    return finish(state, Draft(state).put(c2), rules, events)
 
 
 # what an act changes on the actor (positional copiers: combat/core/values.py)
@@ -214,7 +215,7 @@ def defend(
         return _defend_desperately(state, c, rules, against, kind)
     pick = _declared_defense(state, c, against, kind)
     mods = action_penalties(c, ruleset)[pick]
-    c2 = replace(c, used=c.used + (pick,))
+    c2 = _USED_ONLY(c, c.used + (pick,))
     ev = Event("defend", {
         "actor": key,
         "against": against,
@@ -224,7 +225,7 @@ def defend(
         "desperate": False,
         "anticipated": c.actions[pick].get("against") is not None,
     })
-    return finish_spent(state, put_combatant(state, c2), rules, [ev])
+    return finish_spent(state, Draft(state).put(c2), rules, [ev])
 
 
 def _defend_desperately(state: CombatState, c: Combatant, rules: TurnRules,
@@ -251,7 +252,7 @@ def _defend_desperately(state: CombatState, c: Combatant, rules: TurnRules,
         "modifiers": mods_dicts(m for m in mods if m.dice),
         "desperate": True,
     })
-    return finish_spent(state, put_combatant(state, c2), rules, [ev])
+    return finish_spent(state, Draft(state).put(c2), rules, [ev])
 
 
 def _declared_defense(state: CombatState, c: Combatant, against: str | None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...core.errors import InputError
 from ...core.pools import Modifier
 from ..state import Combatant
-from .rules import turn_rules
+from .rules import multiple_action_rows, turn_rules
 
 
 def action_penalties(combatant: Combatant, ruleset) -> tuple[tuple[Modifier, ...], ...]:
@@ -18,11 +18,16 @@ def action_penalties(combatant: Combatant, ruleset) -> tuple[tuple[Modifier, ...
     changed action that is not defensive is +1 difficulty.
     """
     acts = combatant.actions
-    if (len(acts) == 1 and not (combatant.aborted_to is not None and combatant.abort_difficulty)
-            and (combatant.action_cap is None or combatant.action_cap >= 1)):
+    changed = combatant.aborted_to is not None and combatant.abort_difficulty
+    if len(acts) == 1 and not changed and (combatant.action_cap is None
+                                           or combatant.action_cap >= 1):
         return ((),)  # one action, not changed, within the cap: nothing (asked thrice an act)
     rules = turn_rules(ruleset)
     normal = sum(1 for a in acts if not a.get("extra"))
+    rows = rules.ma_rows
+    if (normal == len(acts) < len(rows) and not changed and not combatant.desperate
+            and combatant.action_cap is None):
+        return rows[normal]  # plain actions (a split): MAN-05 alone, built with the rules
     over = None
     rage = rules.extra_sources.get("rage") or {}
     if combatant.action_cap is not None and len(acts) > combatant.action_cap:
@@ -39,9 +44,8 @@ def action_penalties(combatant: Combatant, ruleset) -> tuple[tuple[Modifier, ...
             if i and rules.desperate_step:
                 mods.append(Modifier("desperate defense", dice=-i * rules.desperate_step))
         elif not a.get("extra"):
-            if normal >= 2:
-                penalty = normal * rules.ma_first + pos * rules.ma_step
-                mods.append(Modifier(f"multiple actions ({normal})", dice=-penalty))
+            mods += (rows[normal] if normal < len(rows) else multiple_action_rows(
+                rules.ma_first, rules.ma_step, normal)[normal])[pos]
             pos += 1
         if i == 0 and combatant.aborted_to is not None and combatant.abort_difficulty:
             mods.append(Modifier("changed action", difficulty=combatant.abort_difficulty))

@@ -163,17 +163,64 @@ def anticipated_defense(
     return None
 
 
-# Hot copies (every act starts a phase or a turn): positional copiers made once here
-# (combat/core/values.py ``copier``), in the order of their fields below.
-_NEW_PHASE = copier(CombatState, "phase", "order", "cursor")
-_MOVED_ON = copier(CombatState, "cursor", "deadline", "seq")
-_STAYED = copier(CombatState, "cursor", "seq")
-_TURN_STATE = copier(CombatState, "turn", "phase", "combatants", "order", "cursor", "_index")
+# The one copy of the state a scheduler operation makes (``Draft.freeze``): positional
+# (combat/core/values.py ``copier``), every field an operation may move, in this order.
+_FROZEN = copier(CombatState, "turn", "phase", "combatants", "order", "cursor", "seq",
+                 "deadline", "_index")
 # What a new turn resets on each combatant (TURN-01): the values passed in this order.
 _NEW_TURN = copier(Combatant, "declared", "actions", "main", "reactive", "desperate", "used",
                    "defenses", "delayed", "aborted_to", "abort_failed", "abort_difficulty",
                    "extra_actions", "next_extra", "rage_spent", "action_cap", "conditions",
                    "lost", "ahead_declare", "ahead_act", "late")
+
+
+
+class Draft:
+    """One scheduler operation's state while it moves on: the actor's change put, the
+    cursor, phase and turn moved (a new phase sorted, a new turn's combatants reset), in
+    place, then frozen into one ``CombatState`` copy (``freeze``) instead of one per step
+    (an act that ends a turn made five: bench/engine.py). It answers what the readers here
+    ask of a state (turn, phase, options, combatants, order, cursor, ``index``, ``get``);
+    nobody outside this package sees one."""
+
+    __slots__ = ("base", "turn", "phase", "options", "combatants", "order", "cursor", "_idx")
+
+    def __init__(self, st: CombatState):
+        self.base = st
+        self.turn, self.phase, self.options = st.turn, st.phase, st.options
+        self.combatants, self.order, self.cursor = st.combatants, st.order, st.cursor
+        self._idx = st.index()
+
+    def index(self) -> dict[str, int]:
+        return self._idx  # combatants are replaced in their places: the positions hold
+
+    def get(self, key: str) -> Combatant | None:
+        i = self._idx.get(key)
+        return None if i is None else self.combatants[i]
+
+    def put(self, c: Combatant) -> "Draft":
+        """``CombatState.with_combatant``: ``c`` in its key's place (every place, in a
+        stored state holding the key twice); someone not in the fight is ignored."""
+        i = self._idx.get(c.key)
+        if i is not None:
+            out = list(self.combatants)
+            if len(self._idx) == len(out):
+                out[i] = c
+            else:
+                out = [c if x.key == c.key else x for x in out]
+            self.combatants = tuple(out)
+        return self
+
+    def freeze(self, seq: int, deadline: float | None) -> CombatState:
+        base = self.base
+        combatants = self.combatants
+        if combatants is base.combatants:
+            index = base._index
+        else:  # same keys in the same places: the index holds (not with a key twice)
+            index = (combatants, self._idx) if len(self._idx) == len(combatants) else None
+        return _FROZEN(base, self.turn, self.phase, combatants, self.order, self.cursor, seq,
+                       deadline, index)
+
 
 # ---------------------------------------------------------------- plumbing
 
@@ -212,7 +259,7 @@ def mods_dicts(mods: Iterable[Modifier]) -> list[dict]:
     return [m.as_dict() for m in mods]
 
 
-def _begin(st: CombatState, rules: TurnRules, phase: str, events: list) -> CombatState:
+def _begin(st: Draft, rules: TurnRules, phase: str, events: list) -> None:
     """Start a phase: sort once (INIT-06 key: initiative, then rating, then join order)."""
     turn = st.turn
     # Sorted on (-initiative, -rating, place in the fight): ties keep the join order.
@@ -233,7 +280,8 @@ def _begin(st: CombatState, rules: TurnRules, phase: str, events: list) -> Comba
             runs.append([-total, -rating, [key]])
     if phase == "declare":
         runs.reverse()  # TURN-01: declaration from low to high
-    st = _NEW_PHASE(st, phase, tuple([Slot(t, r, tuple(keys)) for t, r, keys in runs]), 0)
+    st.phase, st.cursor = phase, 0
+    st.order = tuple([Slot(t, r, tuple(keys)) for t, r, keys in runs])
     events.append(
         Event("phase", {
             "turn": turn,
@@ -242,7 +290,6 @@ def _begin(st: CombatState, rules: TurnRules, phase: str, events: list) -> Comba
             "order": [{"initiative": t, "rating": r, "keys": keys} for t, r, keys in runs],
         })
     )
-    return st
 
 
 def _initiative_due(st: CombatState) -> tuple[bool, bool]:
@@ -259,6 +306,14 @@ def _initiative_due(st: CombatState) -> tuple[bool, bool]:
 
 
 def new_turn(st: CombatState, rules: TurnRules, events: list) -> CombatState:
+    """TURN-01: the next turn begins (its initiative phase); the conditions that ended are
+    told."""
+    d = Draft(st)
+    _turn_over(d, rules, events)
+    return d.freeze(st.seq, st.deadline)
+
+
+def _turn_over(st: Draft, rules: TurnRules, events: list) -> None:
     turn = st.turn + 1
     reroll = st.options.reroll_initiative
     out, expired, told = [], [], []
@@ -278,8 +333,8 @@ def new_turn(st: CombatState, rules: TurnRules, events: list) -> CombatState:
         if reroll and not (c.joined_turn == turn and c.init_total is not None):
             c = replace(c, init_faces=(), init_mods=(), init_total=None)
         out.append(c)
-    new = tuple(out)  # the same keys in the same places: the index is handed on
-    st = _TURN_STATE(st, turn, "initiative", new, (), 0, (new, st.index()))
+    # the same keys in the same places: the index is handed on
+    st.turn, st.phase, st.combatants, st.order, st.cursor = turn, "initiative", tuple(out), (), 0
     events.append(Event("turn", {"turn": turn, "expired": expired}))
     events.extend(told)
     if _initiative_due(st)[0]:
@@ -291,7 +346,6 @@ def new_turn(st: CombatState, rules: TurnRules, events: list) -> CombatState:
                 "order": [],
             })
         )
-    return st
 
 
 def settle(
@@ -303,40 +357,42 @@ def settle(
     join first). At most ``boundaries`` turn ends are crossed per call, so a combat where
     nobody can act (all dazed) does not spin.
     """
-    st, cur, found = _settle_at(st, rules, events, allow_start, boundaries)
-    if cur != st.cursor:
-        st = replace(st, cursor=cur)
+    d = Draft(st)
+    cur, found = _settle_at(d, rules, events, allow_start, boundaries)
+    if (cur != st.cursor or d.phase != st.phase or d.turn != st.turn
+            or d.order is not st.order or d.combatants is not st.combatants):
+        d.cursor = cur
+        st = d.freeze(st.seq, st.deadline)
     if found is not None:
         _remember(st, found)  # what ``prompts`` would scan again, from the same cursor
     return st
 
 
-def _settle_at(
-    st: CombatState, rules: TurnRules, events: list, allow_start: bool, boundaries: int
-) -> tuple[CombatState, int, list | None]:
-    """``settle`` without its last copy: (the state, the cursor it must get, who it then
-    waits for or None: ask ``prompts``). ``finish`` makes that copy along with its own
-    (seq, deadline): one copy of the state per operation instead of two (bench/engine.py)."""
+def _settle_at(st: Draft, rules: TurnRules, events: list, allow_start: bool,
+               boundaries: int) -> tuple[int, list | None]:
+    """``settle`` on a draft, without freezing it: (the cursor it must get, who it then
+    waits for or None: ask ``prompts``). ``finish`` freezes it with its own (seq, deadline):
+    one copy of the state per operation (bench/engine.py)."""
     while st.phase != "ended":
         if st.phase == "initiative":
             due, ready = _initiative_due(st)
             if due or not ready or (st.turn == 1 and not allow_start):
                 break
-            st = _begin(st, rules, "act" if st.options.mode == "simple" else "declare", events)
+            _begin(st, rules, "act" if st.options.mode == "simple" else "declare", events)
             continue
         cur, found = _scan(st, st.index())
         if found:
-            return st, cur, found
+            return cur, found
         if st.phase == "declare":
-            st = _begin(st, rules, "act", events)  # sets the cursor itself
+            _begin(st, rules, "act", events)  # sets the cursor itself
         elif st.phase == "act":
-            st = _begin(st, rules, "extra", events)
+            _begin(st, rules, "extra", events)
         else:
             if boundaries <= 0:
-                return st, cur, found  # nobody, from ``cur`` on
+                return cur, found  # nobody, from ``cur`` on
             boundaries -= 1
-            st = new_turn(st, rules, events)
-    return st, st.cursor, None
+            _turn_over(st, rules, events)
+    return st.cursor, None
 
 
 def prompt_events(st: CombatState) -> list[dict]:
@@ -356,40 +412,47 @@ def _where(st: CombatState) -> tuple:
 
 def finish(
     before: CombatState,
-    st: CombatState,
+    st: CombatState | Draft,
     rules: TurnRules,
     events: list,
     *,
     allow_start: bool = False,
     boundaries: int = 1,
 ) -> Step:
-    st, cur, found = _settle_at(st, rules, events, allow_start, boundaries)
-    waiting = waiting_of(st) if found is None else tuple(found)
-    if (st.turn, st.phase, cur, waiting) != _where(before):
-        # a new prompt gets a new deadline from the caller
-        st = _MOVED_ON(st, cur, None, st.seq + 1)
+    """The operation's state (``st``: the state after its change, or a ``Draft`` of it)
+    settled (``settle``) and frozen once, ``seq`` moved on; a new prompt gets new events
+    and a new deadline from the caller."""
+    d = st if type(st) is Draft else Draft(st)
+    cur, found = _settle_at(d, rules, events, allow_start, boundaries)
+    d.cursor = cur
+    # found None: stopped at the initiative or the end, where ``_prompts`` answers alone
+    waiting = tuple(_prompts(d)) if found is None else tuple(found)
+    seq = d.base.seq + 1
+    if (d.turn, d.phase, cur, waiting) != _where(before):
+        st = d.freeze(seq, None)
         object.__setattr__(st, "_waiting", waiting)  # ``_remember``, the tuple at hand
         events.extend(prompt_events(st))
     else:  # the copy waits for the same (seq and deadline do not count)
-        st = _STAYED(st, cur, st.seq + 1)
+        st = d.freeze(seq, d.base.deadline)
         object.__setattr__(st, "_waiting", waiting)
     return Step(st, tuple(events))
 
 
-def finish_spent(before: CombatState, st: CombatState, rules: TurnRules, events: list) -> Step:
-    """``finish`` after a declared defense was spent (``defend``): a defense waits for
-    attacks and never holds the turn up (``next_index`` skips it), so who the turn waits
-    for cannot change. When ``before`` is known to wait at its cursor's slot, the settling
-    ``finish`` would do finds exactly that again: only ``seq`` moves on."""
+def finish_spent(before: CombatState, st: Draft, rules: TurnRules, events: list) -> Step:
+    """``finish`` after a declared defense was spent (``defend``; ``st``: a draft with the
+    defender's change): a defense waits for attacks and never holds the turn up
+    (``next_index`` skips it), so who the turn waits for cannot change. When ``before`` is
+    known to wait at its cursor's slot, the settling ``finish`` would do finds exactly that
+    again: only ``seq`` moves on."""
     waiting = before._waiting
     if (waiting and before.cursor < len(before.order)
             and all(k in before.order[before.cursor].keys
                     and _wants(st, st.get(k)) == what for k, what in waiting)):
         # each one waited for in the cursor's own slot, not as a delayed one after the
         # slots (TURN-04): that is what the settling scan from the cursor finds
-        st = replace(st, seq=st.seq + 1)
-        _remember(st, waiting)
-        return Step(st, tuple(events))
+        new = st.freeze(before.seq + 1, before.deadline)
+        _remember(new, waiting)
+        return Step(new, tuple(events))
     return finish(before, st, rules, events)
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ...core.errors import RuleIssue, RulesError
+from ...core.pools import Modifier
 from ...core.values import fast_init
 from ...rules.schema import Bool, Int, ListOf, MapOf, Optional, Str, Struct
 from ..state import MODES, CombatState
@@ -126,6 +127,10 @@ class TurnRules:
     ma_first: int
     ma_step: int
     ma_max: int
+    # MAN-05, made once per ruleset: ``ma_rows[n]``, the modifiers of each of n plain
+    # declared actions (one each from two actions on); a split is asked for them at the
+    # check, the act and each defense (bench/engine.py, the crowds)
+    ma_rows: tuple[tuple[tuple[Modifier, ...], ...], ...]
     desperate_step: int
     extra_sources: Mapping[str, dict]
     abort: Mapping[str, Any]
@@ -166,12 +171,23 @@ class TurnRules:
             ma_first=ma["first"],
             ma_step=ma["step"],
             ma_max=ma.get("max_declared", 10),
+            ma_rows=multiple_action_rows(ma["first"], ma["step"], ma.get("max_declared", 10)),
             desperate_step=(turns.get("desperate_defense") or {"step": 1})["step"],
             extra_sources={k.lower(): v for k, v in (turns.get("extra_sources") or {}).items()},
             abort=turns["abort"],
             change=turns.get("change") or {"enabled": False},
             conditions={k.lower(): v for k, v in (turns.get("conditions") or {}).items()},
         )
+
+
+def multiple_action_rows(first: int, step: int, most: int
+                         ) -> tuple[tuple[tuple[Modifier, ...], ...], ...]:
+    """MAN-05: N declared actions: -N dice on the first (``first`` x N), one more (``step``)
+    on each next; the rows for N from 0 to ``most`` (a declaration is refused past it)."""
+    return tuple(
+        tuple((Modifier(f"multiple actions ({n})", dice=-(n * first + k * step)),) if n >= 2
+              else () for k in range(n))
+        for n in range(most + 1))
 
 
 def turn_rules(ruleset) -> TurnRules:
