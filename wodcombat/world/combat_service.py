@@ -230,6 +230,7 @@ def announce(done: Applied, objects: Objects) -> None:
         personal.setdefault(key, []).append(msg)
     # Issue 13: one message per reader: the room's text with their own prompt after it (each
     # message is a trip to the portal, the biggest cost of a command after the database).
+    told = set()  # who had the fight's GMCP with the text (oob.with_text)
     if done.text and room is not None:
         # not msg_contents: it would $funcparse players' words
         for obj in listeners(room, objects.rooms):
@@ -237,7 +238,11 @@ def announce(done: Applied, objects: Objects) -> None:
                 continue
             own = personal.pop(f"#{obj.id}", None)
             text = prefitted(done.text, *own) if own else done.text
-            obj.msg(reader_mode.linear(text) if reader_mode.is_on(obj) else text)
+            gmcp = oob.with_text(obj, engine, done.before, done.state)
+            if gmcp is not None:
+                told.add(obj.id)
+            obj.msg(reader_mode.linear(text) if reader_mode.is_on(obj) else text,
+                    **(gmcp or {}))
     for key, msgs in personal.items():  # told though not in the room (or nothing to read)
         obj = objects(key)
         if obj is not None:
@@ -245,7 +250,7 @@ def announce(done: Applied, objects: Objects) -> None:
             for msg in msgs:
                 obj.msg(reader_mode.linear(msg) if reader else msg)
     fight_relay.relay(done, objects)  # watchers, the staff and relay channels, scene logs
-    oob.combat_changed(engine, done.before, done.state, objects, room)  # GMCP Char.Combat
+    oob.combat_changed(engine, done.before, done.state, objects, room, told)  # the rest
 
 
 # ---------------------------------------------------------------- starting and NPCs
