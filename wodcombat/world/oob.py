@@ -112,16 +112,19 @@ def with_text(obj, engine, before, state) -> dict | None:
     Evennia's ``msg`` puts the text last, so the client reads Char.Combat just before the
     text, as it reads Char.Vitals, instead of just after):
     ``{COMBAT: ((), payload)}`` when ``obj`` is in the fight (or just left it) and has one
-    session, which wants out-of-band data; ``{}`` when that session has this payload already;
-    None when ``combat_changed`` is to decide (no session, several, none that wants it)."""
+    session, which wants out-of-band data; ``{}`` when there is nothing to send (nobody plays
+    it, its session did not ask, it is not in the fight, its session has this payload
+    already); None when ``combat_changed`` is to decide (several sessions)."""
     if getattr(obj, "db_account_id", None) is None:
-        return None
+        return {}
     sessions = obj.sessions.all()
-    if len(sessions) != 1 or not _wants(sessions[0]):
+    if len(sessions) > 1:
         return None
+    if not sessions or not _wants(sessions[0]):
+        return {}
     key = f"#{obj.id}"
     if state.get(key) is None and before.get(key) is None:
-        return None
+        return {}
     payload = combat_state(engine, state, key)
     sent = sessions[0].ndb.wod_oob
     if sent is None:
@@ -135,7 +138,7 @@ def with_text(obj, engine, before, state) -> dict | None:
 def combat_changed(engine, before, state, objects, room=None, told=frozenset()) -> None:
     """After a fight's commit: each combatant (and anyone who just left it) with a session
     hears where the fight stands now. ``told``: the ids of objects in ``room`` that
-    ``with_text`` answered already."""
+    ``with_text`` answered for already (sent, or nothing to send)."""
     keys = state.index().keys() | before.index().keys()  # set operations in C: a crowd's
     # Issue 13: in ``room``, only its listeners (kept while its contents are the same) are
     # asked; NPCs of a crowd nobody runs are not looked up and asked one by one.
