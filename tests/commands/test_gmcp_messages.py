@@ -10,7 +10,7 @@ import pytest
 
 from tests.commands.test_combat import CombatTest
 from wodcombat.typeclasses.combat import combat_in
-from wodcombat.world import oob
+from wodcombat.world import oob, rulebook
 
 
 def sends(session) -> list[dict]:
@@ -74,3 +74,21 @@ class TestCombatWithTheText(CombatTest):
         mine = sends(self.session)
         self.assertTrue(any("Thug takes 1 bashing" in str(m.get("text")) for m in mine))
         self.assertEqual([m for m in mine if oob.COMBAT in m], [])
+
+    @pytest.mark.rule("HLT-01", "HLT-06")
+    def test_HLT_01_the_hurt_reader_gets_vitals_and_text_in_one_message(self):
+        """The organizer's damage on Char (2 lethal: Hurt, -1) goes through the service as an
+        attack's does; Char.Vitals went in a message of its own at the commit."""
+        self.ready_to_act()
+        evennia.SESSION_HANDLER.data_out.reset_mock()
+        self.cmd("+combat/damage Char=2 lethal")
+        sheet = self.char1.sheet.get()
+        self.assertEqual(sheet.health["lethal"], 2)
+        expected = oob.vitals(sheet, rulebook.get())
+        self.assertEqual((expected["health_level"], expected["wound_penalty"]), ("Hurt", -1))
+        mine = sends(self.session)
+        self.assertEqual(len(mine), 1, mine)  # one trip to the portal
+        # before the text, as at the commit; Char.Combat did not change: not sent again
+        self.assertEqual([k for k in mine[0] if k != "options"], [oob.VITALS, "text"])
+        self.assertEqual(mine[0][oob.VITALS], ((), expected))
+        self.assertIn("2 lethal", str(mine[0]["text"]))

@@ -125,14 +125,32 @@ def with_text(obj, engine, before, state) -> dict | None:
     key = f"#{obj.id}"
     if state.get(key) is None and before.get(key) is None:
         return {}
-    payload = combat_state(engine, state, key)
-    sent = sessions[0].ndb.wod_oob
-    if sent is None:
-        sent = sessions[0].ndb.wod_oob = {}
-    if sent.get(COMBAT) == payload:
+    return _fresh(sessions[0], COMBAT, combat_state(engine, state, key))
+
+
+def vitals_with_text(obj, sheet) -> dict | None:
+    """Char.Vitals of ``sheet`` (just committed) for ``obj`` to go in the same message as the
+    room's text, as ``with_text``: before it, as when it went at the commit. None when
+    ``send_vitals`` is to decide (several sessions)."""
+    if getattr(obj, "db_account_id", None) is None:
         return {}
-    sent[COMBAT] = payload
-    return {COMBAT: ((), payload)}
+    sessions = obj.sessions.all()
+    if len(sessions) > 1:
+        return None
+    if not sessions or not _wants(sessions[0]):
+        return {}
+    return _fresh(sessions[0], VITALS, vitals(sheet, rulebook.get()))
+
+
+def _fresh(session, name: str, payload: dict) -> dict:
+    """``{name: ((), payload)}`` to send, remembered as sent; {} if it was sent already."""
+    sent = session.ndb.wod_oob
+    if sent is None:
+        sent = session.ndb.wod_oob = {}
+    if sent.get(name) == payload:
+        return {}
+    sent[name] = payload
+    return {name: ((), payload)}
 
 
 def combat_changed(engine, before, state, objects, room=None, told=frozenset()) -> None:
