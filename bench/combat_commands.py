@@ -96,7 +96,9 @@ def one_size(n: int, turns: int, seed: int, profiler=None, only: str = "") -> di
     patch = mock.patch("wodcombat.commands.base.WodCommand.rng", rng)
     patch.start()
     try:
-        boss.execute_cmd("+combat/start")
+        # slot by slot: an act is its own command (the default pace, "ahead", resolves every
+        # declared action when the last one is declared: no act left to time)
+        boss.execute_cmd("+combat/start slots")
         boss.execute_cmd("+combat/timeout 0")
         for i in range(n):
             boss.execute_cmd(f"+combat/npc N{i:03d}=thug")
@@ -187,6 +189,8 @@ def main(argv=None) -> None:
         import pstats
 
         only = os.environ.get("WOD_BENCH_PROFILE_FILTER", "")  # a regex of file paths
+        if os.environ.get("WOD_BENCH_PROFILE_OUT"):
+            profiler.dump_stats(os.environ["WOD_BENCH_PROFILE_OUT"])
         st = pstats.Stats(profiler).sort_stats("cumulative")
         st.print_stats(os.environ.get("WOD_PROFILE_FILTER") or only,
                        int(os.environ.get("WOD_PROFILE_LINES") or 30))

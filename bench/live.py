@@ -22,7 +22,7 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO_ROOT)
 
 from tests.e2e import harness  # noqa: E402
-from tests.e2e.harness import GameServer, TelnetClient  # noqa: E402
+from tests.e2e.harness import DO, IAC, WILL, GameServer, TelnetClient  # noqa: E402
 
 REPLY_TIMEOUT = 60.0
 PORTS = (4500, 4550)  # the range this bench may listen on (--ports changes it)
@@ -30,6 +30,20 @@ ERROR_MARKS = ("Traceback", "went wrong")
 
 
 # --------------------------------------------------------------------------- server
+
+GMCP = 201
+
+
+class GmcpTelnet(TelnetClient):
+    """A client that says DO GMCP, as Mudlet does (``--gmcp``): the server then sends it
+    Char.Vitals and Char.Combat (wodcombat/world/oob.py); the harness drops their bytes."""
+
+    def _process(self, data: bytes) -> str:
+        offer = bytes([IAC, WILL, GMCP])
+        if offer in data:
+            data = data.replace(offer, b"")
+            self.sock.sendall(bytes([IAC, DO, GMCP]))
+        return super()._process(data)
 
 
 def ports_in(lo: int, hi: int):
@@ -112,15 +126,21 @@ class Client:
     probe at once) and returns the reply up to the marker's answer, with the round trip in
     ``last_rtt``."""
 
-    def __init__(self, server: GameServer, name: str, password: str):
+    def __init__(self, server: GameServer, name: str, password: str, gmcp: bool = False):
         self.server, self.name, self.password = server, name, password
+        self.gmcp = gmcp
         self.tc: TelnetClient | None = None
         self.n = 0
         self.last_rtt = 0.0
         self.errors: list[str] = []
 
     def open(self, create: bool) -> Client:
-        self.tc = self.server.connect(timeout=REPLY_TIMEOUT)
+        if self.gmcp:
+            self.tc = GmcpTelnet(self.server.host, self.server.telnet_port,
+                                 timeout=REPLY_TIMEOUT)
+            self.server.clients.append(self.tc)
+        else:
+            self.tc = self.server.connect(timeout=REPLY_TIMEOUT)
         if create:
             self.tc.create_and_login(self.name, self.password, timeout=REPLY_TIMEOUT)
         else:

@@ -184,6 +184,8 @@ def main(argv=None) -> int:
                     help="cProfile this command word in the server, e.g. +combat/act")
     ap.add_argument("--sql", action="store_true",
                     help="print the SQL statements of the last act and declare")
+    ap.add_argument("--gmcp", action="store_true",
+                    help="players' clients say DO GMCP (Mudlet): Char.Vitals, Char.Combat")
     live.add_overrides_option(ap)
     args = ap.parse_args(argv)
     if args.quick:
@@ -195,7 +197,8 @@ def main(argv=None) -> int:
     print(f"load: {args.clients} clients in {args.fights} fights, {args.turns} turns; "
           f"ports {lo}-{hi}", flush=True)
     print(live.machine(), flush=True)
-    print(live.use_overrides(args), flush=True)
+    print(live.use_overrides(args) + ("; players' clients accept GMCP" if args.gmcp else ""),
+          flush=True)
 
     workdir = tempfile.mkdtemp(prefix="wod-load-")
     server = None
@@ -210,7 +213,8 @@ def main(argv=None) -> int:
         admin = live.Client(server, server.admin_user, server.admin_password).open(False)
         rooms = [live.dig_room(admin, f"LoadRoom{i}") for i in range(args.fights)]
         tag = "".join(rng.choice("abcdefghjkmnpqrstuvwxyz") for _ in range(3))
-        players = [live.Client(server, f"L{tag}{i:03d}", f"pw-{tag}-{i}-{rng.randrange(10**6)}")
+        players = [live.Client(server, f"L{tag}{i:03d}", f"pw-{tag}-{i}-{rng.randrange(10**6)}",
+                               gmcp=args.gmcp)
                    for i in range(args.clients)]
         plan = Plan(args.turns, args.fights)
         box = AdminBox(admin)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from django.conf import settings
+from django.core.signals import setting_changed
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -61,11 +62,36 @@ class SettingError(ValueError):
     """A WODCOMBAT_* setting holds what the combat system cannot use."""
 
 
+_UNSET = object()
+#: name -> what the host's settings hold for it (``_UNSET``: left out). Django keeps a setting
+#: it found, but answers one left out by raising inside ``LazySettings.__getattr__`` on every
+#: read: ~2.5 us, several times a fight command in a host that sets none (issue 32). Settings
+#: do not change while the server runs; a test's ``override_settings`` says when they do.
+_host: dict[str, object] = {}
+
+
+def _host_value(name: str):
+    try:
+        return _host[name]
+    except KeyError:
+        value = _host[name] = getattr(settings, name, _UNSET)
+        return value
+
+
+def _settings_changed(setting: str = "", **kwargs) -> None:
+    _host.pop(setting, None)
+
+
+setting_changed.connect(_settings_changed, dispatch_uid="wodcombat_conf_settings")
+
+
 def get(name: str):
     """The setting ``name`` (one of ``DEFAULTS``) as the host set it, else its default."""
     if name not in DEFAULTS:
         raise KeyError(f"no such setting: {name}")
-    value = getattr(settings, name, DEFAULTS[name])
+    value = _host_value(name)
+    if value is _UNSET:
+        value = DEFAULTS[name]
     if name in _INTS:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise SettingError(f"settings.{name} = {value!r}: write a whole number of 0 or "

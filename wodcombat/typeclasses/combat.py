@@ -171,12 +171,13 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
         self.attributes.add("mock", True)
 
     def commit(self, state, sheets=(), events=(), before=None, stored: str | None = None,
-               undo=None) -> list[str]:
+               undo=None, tell: bool = True) -> list[str]:
         """Save every changed sheet ((character, Sheet) pairs) and the log's row for these
         events, which keeps the new state, in one transaction. ``before``: the state the
         command started from (the log's turn and phase); ``stored``: the state's JSON if the
         caller has it already; ``undo``: what restoring the fight to before needs beyond
-        the row before this one (the sheets). Returns the records' JSON texts."""
+        the row before this one (the sheets); ``tell``: the sheets' owners hear their vitals
+        at the commit (False: the caller tells them). Returns the records' JSON texts."""
         events = list(events)
         if not events:  # no row, no state: every command logs at least its intent
             raise ValueError("a fight's commit logs at least one record")
@@ -195,7 +196,7 @@ class CombatScript(combat_timers.TimerMixin, DefaultScript):
                 if first:
                     self.attributes.add("state", text)
                 for char, sheet in sheets:
-                    char.sheet.save(sheet)
+                    char.sheet.save(sheet, tell=tell)
                 # Issue 13: the state goes in the log's row (one INSERT) instead of an
                 # UPDATE of the Attribute: one statement and one copy of the state fewer.
                 records = combatlog.write(state.id, self.ruleset_name,

@@ -97,12 +97,14 @@ class SheetAdapter:
     def store(self, sheet: Sheet) -> None:
         raise NotImplementedError
 
-    def save(self, sheet: Sheet) -> None:
+    def save(self, sheet: Sheet, tell: bool = True) -> None:
+        """Store ``sheet``. ``tell``: the owner's client hears the new vitals once the change
+        is committed (issue 12: a fight's sheets are saved inside its transaction; a rollback
+        sends nothing); a fight's command that tells them with the room's text itself passes
+        False (issue 32, combat_service.announce)."""
         self.store(sheet)
         sheets_changed()
-        # Issue 12: the owner's client hears the new vitals once the change is committed (a
-        # fight's sheets are saved inside its transaction; a rollback sends nothing).
-        if self.obj.sessions.count():
+        if tell and self.obj.sessions.count():
             transaction.on_commit(lambda: oob.send_vitals(self.obj, sheet))
 
     def read(self) -> tuple[Sheet, str | None]:

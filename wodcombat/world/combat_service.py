@@ -160,9 +160,11 @@ def timeout_of(engine, state) -> tuple[int, str]:
 
 
 def run(script, intent: it.Intent, rng: random.Random, *, objects: Objects | None = None,
-        prelude: tuple[dict, ...] = (), now: float | None = None) -> Applied:
+        prelude: tuple[dict, ...] = (), now: float | None = None,
+        own_transaction: bool = True) -> Applied:
     """Apply ``intent`` to ``script``'s fight; commit; tell the room. Raises (changing
-    nothing) when the engine refuses."""
+    nothing) when the engine refuses. ``own_transaction``: False when the caller's
+    transaction holds this one (a fight's start, a new NPC)."""
     engine = script.engine()
     rules = script.ruleset()
     before = script.get_state()
@@ -203,20 +205,25 @@ def run(script, intent: it.Intent, rng: random.Random, *, objects: Objects | Non
         fresh = {k: json.loads(undo_sheets[k]) for k in out.sheet_changes if k not in kept}
         if fresh:
             script.attributes.add("mock_sheets", {**kept, **fresh})
+    # Issue 32: the owners of the sheets it changed hear their vitals with the room's text
+    # (announce), not in a message of their own at the commit; inside a caller's transaction
+    # and in a rehearsal (its sheets put back) at the commit, as before.
+    later = own_transaction and not is_mock(script)
     records = script.commit(state, changed, [*prelude, asked, *out.events], before=before,
-                            stored=stored, undo=undo)
+                            stored=stored, undo=undo, tell=not later)
     sheet_log.remember(given, logged, ((k, o) for (o, _), k in zip(changed,
                                                                       out.sheet_changes)))
     if is_mock(script) and isinstance(intent, it.Remove) and intent.actor:
         put_back(script, objects, only=intent.actor)
     done = Applied(script, before, state, events, records, text, names)
-    announce(done, objects)
+    announce(done, objects, changed if later else ())
     return done
 
 
-def announce(done: Applied, objects: Objects) -> None:
+def announce(done: Applied, objects: Objects, vitals=()) -> None:
     """The room reads what happened (ending with "everyone has declared" or "acted" when
-    that is so), then whoever is now up is told."""
+    that is so), then whoever is now up is told. ``vitals``: (character, sheet) pairs just
+    committed whose owners are to hear their vitals (GMCP), with the text where it can."""
     script, engine = done.script, done.script.engine()
     names = done.names or names_of(done.state, done.events, objects)
     room = script.obj
@@ -230,6 +237,8 @@ def announce(done: Applied, objects: Objects) -> None:
         personal.setdefault(key, []).append(msg)
     # Issue 13: one message per reader: the room's text with their own prompt after it (each
     # message is a trip to the portal, the biggest cost of a command after the database).
+    told = set()  # who had the fight's GMCP with the text (oob.with_text)
+    hurt = _vitals_first(vitals, room if done.text else None)
     if done.text and room is not None:
         # not msg_contents: it would $funcparse players' words
         for obj in listeners(room, objects.rooms):
@@ -237,7 +246,15 @@ def announce(done: Applied, objects: Objects) -> None:
                 continue
             own = personal.pop(f"#{obj.id}", None)
             text = prefitted(done.text, *own) if own else done.text
-            obj.msg(reader_mode.linear(text) if reader_mode.is_on(obj) else text)
+            gmcp = oob.with_text(obj, engine, done.before, done.state)
+            if gmcp is not None:
+                told.add(obj.id)
+            if obj.id in hurt:
+                gmcp = {**_vitals_of(obj, hurt.pop(obj.id)), **(gmcp or {})}
+            obj.msg(reader_mode.linear(text) if reader_mode.is_on(obj) else text,
+                    **(gmcp or {}))
+    for obj, sheet in hurt.values():  # not among the room's readers after all
+        oob.send_vitals(obj, sheet)
     for key, msgs in personal.items():  # told though not in the room (or nothing to read)
         obj = objects(key)
         if obj is not None:
@@ -245,7 +262,28 @@ def announce(done: Applied, objects: Objects) -> None:
             for msg in msgs:
                 obj.msg(reader_mode.linear(msg) if reader else msg)
     fight_relay.relay(done, objects)  # watchers, the staff and relay channels, scene logs
-    oob.combat_changed(engine, done.before, done.state, objects, room)  # GMCP Char.Combat
+    oob.combat_changed(engine, done.before, done.state, objects, room, told)  # the rest
+
+
+def _vitals_first(vitals, room) -> dict:
+    """Tell now, before the room's text, the owners of ``vitals`` (pairs) that will not
+    read it in one message (elsewhere, several sessions: as at the commit); the rest, by
+    object id, go with their text."""
+    later = {}
+    for obj, sheet in vitals:
+        if room is not None and obj.location == room and obj.sessions.count() == 1:
+            later[obj.id] = (obj, sheet)
+        else:
+            oob.send_vitals(obj, sheet)
+    return later
+
+
+def _vitals_of(obj, pair) -> dict:
+    more = oob.vitals_with_text(obj, pair[1])
+    if more is None:  # several sessions after all: on its own, as before
+        oob.send_vitals(obj, pair[1])
+        return {}
+    return more
 
 
 # ---------------------------------------------------------------- starting and NPCs
@@ -278,7 +316,7 @@ def start(room, rules, options: Mapping, organizer, rng: random.Random,
             if mock:
                 script.set_mock()
             join = it.Join(by=key, actor=key, name=plain_text(organizer.key), opening=True)
-            return run(script, join, rng, prelude=(first,))
+            return run(script, join, rng, prelude=(first,), own_transaction=False)
     except BaseException:
         # Refused (or failed): the row is gone, the object and its timer are not.
         if script is not None:
@@ -305,7 +343,8 @@ def add_npc(script, name: str, sheet, by: str, rng: random.Random,
         key = f"#{npc.id}"
         script.attributes.add("npcs", [*(script.attributes.get("npcs") or []), key])
         return run(script, it.Join(by=by, actor=key, name=name, is_npc=True,
-                                   controller=script.organizer, **join), rng)
+                                   controller=script.organizer, **join), rng,
+                   own_transaction=False)
 
 
 def add_npcs(script, names, sheet, by: str, rng: random.Random,

@@ -29,6 +29,8 @@ from wodcombat.combat.core.events import Event
 
 from . import jsontext
 
+_str = json.encoder.encode_basestring_ascii  # json.dumps of a str, without the encoder call
+
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]")
 _last_seq: dict[str, int] = {}  # combat id -> last seq written (the rows are the truth)
 _exported: dict[str, tuple[int, int]] = {}  # combat id -> (last seq, size) of its export
@@ -126,7 +128,7 @@ def texts(combat_id: str, ruleset: str, turn: int, phase: str, events: Iterable,
                 clock = (turn, phase)
                 when = f"\"turn\": {_encode(turn)}, \"phase\": {_encode(phase)}"
             head = (f"{{\"seq\": {seq}, \"ts\": {ts}, \"combat\": {fight}, {when}, "
-                    f"\"event\": {_encode(kind)}")
+                    f"\"event\": {_str(kind) if type(kind) is str else _encode(kind)}")
             out.append(head + ", " + _encode(fields)[1:] if fields else head + "}")
             continue
         rec = {"seq": seq, "ts": round(now, 3), "combat": combat_id, "ruleset": ruleset,
