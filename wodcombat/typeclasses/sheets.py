@@ -4,8 +4,9 @@ one Attribute (``AttributeSheet``, the default before issue 32).
 
 An adapter is a class made with the character (``adapter(obj)``) that answers ``get()`` (the
 frozen ``Sheet``), ``read()`` (the sheet and the JSON text it came from, or ``None``),
-``stored_text()``, ``save(sheet)`` and ``exists``. A host whose traits live elsewhere names its
-own (README, "Your own sheet"); ``SheetAdapter`` below is the shape to subclass.
+``stored_text()``, ``save(sheet, tell=True)`` and ``exists``. A host whose traits live
+elsewhere names its own (README, "Your own sheet"); ``SheetAdapter`` below is the shape to
+subclass (a fight's commit calls ``save(sheet, tell=False)``: see ``SheetAdapter.save``).
 
 The whole sheet is one JSON text, read once and written once per change, so a command that
 changes a sheet costs one UPDATE, never one per trait (design card). Issue 32: ``TableSheet``
