@@ -141,3 +141,32 @@ def test_a_checked_table_reads_back_through_its_schema(name):
                                                                  problems)
     assert problems == []
     assert again == rs.data
+
+
+@pytest.mark.rule("INIT-05")
+@pytest.mark.rule("MAN-05")
+@pytest.mark.rule("TURN-08")
+@pytest.mark.rule("TURN-10")
+def test_INIT_05_MAN_05_TURN_08_TURN_10_the_turn_reads_left_out_keys_from_its_schema(tmp_path):
+    """INIT-05 race modifiers on, MAN-05 at most 10 actions declared, TURN-08 a failed abort
+    may be bought back at no extra difficulty, TURN-10 no change of action (difficulty 6 where
+    a ruleset turns it on): a ruleset that leaves these keys out plays by the turn schema's
+    values, which the turn rules read as they are (no Python fallback beside them)."""
+    from wodcombat.combat.d10.turn.rules import TurnRules
+
+    (tmp_path / "core").symlink_to(RULES / "core", target_is_directory=True)
+    (tmp_path / "house").mkdir()
+    off = ["initiative.apply_race_modifiers", "initiative.reroll_each_turn",
+           "turns.multiple_actions.max_declared", "turns.abort.spend_after_failure",
+           "turns.abort.non_defensive_difficulty", "turns.change", "turns.desperate_defense",
+           "turns.powers_in_split"]
+    (tmp_path / "house" / "ruleset.yaml").write_text(
+        "ruleset:\n  extends: core\n  engine: d10\n  description: house\n"
+        f"  switch_off: [{', '.join(off)}]\n")
+    house = load_ruleset(tmp_path, "house")
+    assert ("turns", "change") not in house.origin  # really left out
+    tr = TurnRules.from_ruleset(house)
+    assert (tr.apply_race_modifiers, tr.reroll_default, tr.ma_max, tr.desperate_step,
+            tr.powers_in_split) == (True, False, 10, 1, True)
+    assert (tr.abort["spend_after_failure"], tr.abort["non_defensive_difficulty"]) == (True, 0)
+    assert tr.change == {"enabled": False, "difficulty": 6, "spend_after_failure": True}

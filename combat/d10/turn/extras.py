@@ -23,7 +23,7 @@ def activate_celerity(state: CombatState, key: str, dots: int, ruleset) -> Step:
         raise InputError(f"Celerity dots must be 1 to 10, not {dots!r}.")
     c = state.find(key)
     act_map = dict(c.activations)
-    per_turn = spec.get("activations_per_turn", 1)
+    per_turn = spec["activations_per_turn"]
     if act_map.get("celerity") == state.turn and per_turn <= 1:
         raise IllegalAction(
             f"{c.name} already activated Celerity this turn; it is a reflex, "
@@ -57,7 +57,7 @@ def activate_celerity(state: CombatState, key: str, dots: int, ruleset) -> Step:
         "source": "celerity",
         "count": dots,
         "turn": for_turn,
-        "spend": {"pool": spec.get("pool", "Blood"), "amount": spec.get("cost", 1)},
+        "spend": {"pool": spec.get("pool", "Blood"), "amount": spec["cost"]},
     }
     return finish(state, put_combatant(state, c2), rules, [ev])
 
@@ -89,13 +89,13 @@ def spend_rage(
         raise InputError("Spend at least one Rage point.")
     c = state.find(key)
     _check_may_spend_rage(state, c, rules)
-    cap = rage // spec.get("cap_divisor", 2)
+    cap = rage // spec["cap_divisor"]
     if c.rage_spent + points > cap:
         raise IllegalAction(
             f"{c.name} can spend at most {cap} Rage for extra actions this turn "
             f"(half of Rage {rage}, MAN-08); already spent {c.rage_spent}."
         )
-    limit = dex if (frenzy and spec.get("frenzy_ignores_wits", True)) else min(dex, wits)
+    limit = dex if (frenzy and spec["frenzy_ignores_wits"]) else min(dex, wits)
     extra = c.extras
     extra["rage"] = extra.get("rage", 0) + points
     c2 = replace(
@@ -112,7 +112,7 @@ def spend_rage(
         "turn": state.turn,
         "cap": cap,
         "action_cap": limit,
-        "spend": {"pool": spec.get("pool", "Rage"), "amount": points * spec.get("cost", 1)},
+        "spend": {"pool": spec.get("pool", "Rage"), "amount": points * spec["cost"]},
     }
     return finish(state, put_combatant(state, c2), rules, [ev])
 

@@ -32,6 +32,7 @@ INITIATIVE_SCHEMA = Struct(
         ),
         "source": Str(),
     },
+    defaults={"apply_race_modifiers": True, "reroll_each_turn": False, "modifiers": []},
 )
 
 _EXTRA_SOURCE = Struct(
@@ -47,6 +48,8 @@ _EXTRA_SOURCE = Struct(
         "frenzy_ignores_wits": Bool(),
         "source": Str(),
     },
+    defaults={"activations_per_turn": 1, "cost": 1, "cap_divisor": 2,
+              "frenzy_ignores_wits": True},
 )
 
 TURNS_SCHEMA = Struct(
@@ -59,6 +62,7 @@ TURNS_SCHEMA = Struct(
         "multiple_actions": Struct(
             required={"first": Int(0, 10), "step": Int(0, 10)},
             optional={"max_declared": Int(1, 100), "source": Str()},
+            defaults={"max_declared": 10},
         ),
         "abort": Struct(
             required={"difficulty": Int(1, 10), "to_kinds": Optional(ListOf(Str()))},
@@ -68,6 +72,7 @@ TURNS_SCHEMA = Struct(
                 "non_defensive_difficulty": Int(0, 5),
                 "source": Str(),
             },
+            defaults={"spend_after_failure": True, "non_defensive_difficulty": 0},
         ),
     },
     optional={
@@ -80,6 +85,7 @@ TURNS_SCHEMA = Struct(
             required={"enabled": Bool()},
             optional={"difficulty": Int(1, 10), "source": Str(),
                       "spend_after_failure": Bool()},
+            defaults={"difficulty": 6, "spend_after_failure": True},
         ),
         "conditions": MapOf(
             Struct(
@@ -101,6 +107,9 @@ TURNS_SCHEMA = Struct(
         ),
         "source": Str(),
     },
+    defaults={"npc_early_declaration": False, "anticipated_defense": False,
+              "powers_in_split": True, "desperate_defense": {"step": 1},
+              "change": {"enabled": False}, "extra_sources": {}, "conditions": {}},
 )
 
 SCHEMA = {"initiative": INITIATIVE_SCHEMA, "turns": TURNS_SCHEMA}
@@ -157,26 +166,26 @@ class TurnRules:
             init_dice=init["dice"],
             sides=ruleset.dice.sides,
             apply_wound_penalty=init["apply_wound_penalty"],
-            apply_race_modifiers=init.get("apply_race_modifiers", True),
-            reroll_default=init.get("reroll_each_turn", False),
+            apply_race_modifiers=init["apply_race_modifiers"],
+            reroll_default=init["reroll_each_turn"],
             reroll_option=init["reroll_option"],
-            race_mods=tuple(init.get("modifiers") or ()),
+            race_mods=tuple(init["modifiers"]),
             default_mode=turns["default_mode"],
             modes=tuple(turns["modes"]),
-            npc_early=turns.get("npc_early_declaration", False),
+            npc_early=turns["npc_early_declaration"],
             split_in_main=turns["split_actions_in_main_phase"],
             defensive=frozenset(k.lower() for k in turns["defensive_kinds"]),
-            anticipated=turns.get("anticipated_defense", False),
-            powers_in_split=turns.get("powers_in_split", True),
+            anticipated=turns["anticipated_defense"],
+            powers_in_split=turns["powers_in_split"],
             ma_first=ma["first"],
             ma_step=ma["step"],
-            ma_max=ma.get("max_declared", 10),
-            ma_rows=multiple_action_rows(ma["first"], ma["step"], ma.get("max_declared", 10)),
-            desperate_step=(turns.get("desperate_defense") or {"step": 1})["step"],
-            extra_sources={k.lower(): v for k, v in (turns.get("extra_sources") or {}).items()},
+            ma_max=ma["max_declared"],
+            ma_rows=multiple_action_rows(ma["first"], ma["step"], ma["max_declared"]),
+            desperate_step=turns["desperate_defense"]["step"],
+            extra_sources={k.lower(): v for k, v in turns["extra_sources"].items()},
             abort=turns["abort"],
-            change=turns.get("change") or {"enabled": False},
-            conditions={k.lower(): v for k, v in (turns.get("conditions") or {}).items()},
+            change=turns["change"],
+            conditions={k.lower(): v for k, v in turns["conditions"].items()},
         )
 
 

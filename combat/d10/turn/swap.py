@@ -56,7 +56,7 @@ def _swap(
     if not ok:
         c2 = replace(c, abort_failed=True)
         event["performed"] = False
-        event["may_spend"] = bool(cfg.get("spend_after_failure", True))
+        event["may_spend"] = bool(cfg["spend_after_failure"])
         return finish(state, put_combatant(state, c2), rules, [event])
     c2 = _swapped(state, c, to, how, cfg, rules)
     event["performed"] = how == "abort" and to["kind"] in rules.defensive  # see _swapped
@@ -73,7 +73,9 @@ def _swapped(state: CombatState, c: Combatant, to: dict, how: str, cfg: Mapping,
     rest = c.actions[1:] if c.main else c.actions
     # The new action is first in running order (a normal action; extras stay last).
     acts, main, reactive = check_actions(state, c, (to,) + rest, c.desperate and defensive, rules)
-    diff_mod = 0 if defensive else cfg.get("non_defensive_difficulty", 0)
+    # TURN-08: an abort to a non-defensive action may cost difficulty; a change (TURN-10)
+    # has no such key
+    diff_mod = cfg["non_defensive_difficulty"] if how == "abort" and not defensive else 0
     performed = how == "abort" and defensive  # the defense resolves with the attack now
     return replace(
         c,
@@ -136,7 +138,7 @@ def _check_after_failure(c: Combatant, cfg: Mapping, to: Mapping, spend_willpowe
     """TURN-08: after a failed Willpower roll the declared action stands, unless a point is
     spent where the ruleset lets it buy the roll back."""
     # Defect 21: only a ruleset whose failed roll may be bought back with a point says so.
-    if c.abort_failed and not cfg.get("spend_after_failure", True):
+    if c.abort_failed and not cfg["spend_after_failure"]:
         raise IllegalAction(
             f"{c.name}'s Willpower roll failed: the declared action stands this turn."
         )
@@ -152,7 +154,7 @@ def _willpower_roll(willpower: int, cfg: Mapping, faces: Sequence[int] | None, r
     """The Willpower roll an abort or a change takes (TURN-08/10)."""
     if isinstance(willpower, bool) or not isinstance(willpower, int) or willpower <= 0:
         raise InputError("Roll Willpower for it (give the rating) or spend a point.")
-    diff = cfg.get("difficulty", 6)
+    diff = cfg["difficulty"]
     if faces is not None:  # DICE-09: a reflex roll, so no wound penalty
         roll = dice.count(tuple(faces), diff, ruleset.dice)
         if roll.pool != willpower:
