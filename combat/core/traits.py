@@ -23,6 +23,7 @@ TRAITS_SCHEMA = Struct(
                     "default": Int(0, 100),
                     "label": Str(),
                 },
+                defaults={"range": (0, 5)},
             )
         )
     },
@@ -52,6 +53,7 @@ POOLS_SCHEMA = MapOf(
             "permanent": Str(choices=("yes", "no")),
             "aliases": ListOf(Str()),
         },
+        defaults={"range": (0, 10), "permanent": "yes", "aliases": ()},
     )
 )
 
@@ -112,7 +114,7 @@ class TraitCatalog:
         section = ruleset.section("traits") or {"categories": {}}
         traits, categories, labels = {}, {}, {}
         for cat, spec in section["categories"].items():
-            lo, hi = spec.get("range", (0, 5))
+            lo, hi = spec["range"]
             names = tuple(spec["names"])
             categories[cat] = names
             labels[cat] = spec.get("label", cat.title())
@@ -120,15 +122,15 @@ class TraitCatalog:
                 traits[n] = TraitDef(n, cat, spec["kind"], lo, hi, spec.get("default", lo))
         pools = {}
         for name, spec in (ruleset.section("pools") or {}).items():
-            lo, hi = spec.get("range", (0, 10))
+            lo, hi = spec["range"]
             pools[name] = PoolDef(
-                name, lo, hi, spec.get("default", lo), spec.get("permanent", "yes") == "yes"
+                name, lo, hi, spec.get("default", lo), spec["permanent"] == "yes"
             )
         lookup = {_key(n): n for n in (*traits, *pools)}
         for alias, target in (section.get("aliases") or {}).items():
             lookup[_key(alias)] = target
         for name, spec in (ruleset.section("pools") or {}).items():
-            for alias in spec.get("aliases", ()):
+            for alias in spec["aliases"]:
                 lookup[_key(alias)] = name
         return cls(
             MappingProxyType(traits),

@@ -170,3 +170,22 @@ def test_INIT_05_MAN_05_TURN_08_TURN_10_the_turn_reads_left_out_keys_from_its_sc
             tr.powers_in_split) == (True, False, 10, 1, True)
     assert (tr.abort["spend_after_failure"], tr.abort["non_defensive_difficulty"]) == (True, 0)
     assert tr.change == {"enabled": False, "difficulty": 6, "spend_after_failure": True}
+
+
+def test_a_trait_category_or_pool_without_a_range_reads_the_schemas(tmp_path):
+    """The sheet's tables: a trait category without ``range`` rates 0-5, a pool without one
+    0-10 with a permanent rating; the catalog reads the schema's values, not a Python
+    fallback beside them."""
+    from wodcombat.combat.core.traits import TraitCatalog
+
+    (tmp_path / "core").symlink_to(RULES / "core", target_is_directory=True)
+    (tmp_path / "house").mkdir()
+    (tmp_path / "house" / "ruleset.yaml").write_text(
+        "ruleset:\n  extends: core\n  engine: d10\n  description: house\n"
+        "  switch_off: [traits.categories.merits.range, pools.Willpower.range]\n")
+    house = load_ruleset(tmp_path, "house")
+    cat = TraitCatalog.from_ruleset(house)
+    merit = cat.traits[house.section("traits")["categories"]["merits"]["names"][0]]
+    assert (merit.lo, merit.hi) == (0, 5)
+    will = cat.pools["Willpower"]
+    assert (will.lo, will.hi, will.has_permanent) == (0, 10, True)
