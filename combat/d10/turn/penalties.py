@@ -29,9 +29,9 @@ def action_penalties(combatant: Combatant, ruleset) -> tuple[tuple[Modifier, ...
             and combatant.action_cap is None):
         return rows[normal]  # plain actions (a split): MAN-05 alone, built with the rules
     over = None
-    rage = rules.extra_sources.get("rage") or {}
-    if combatant.action_cap is not None and len(acts) > combatant.action_cap:
-        diff = rage.get("over_limit_difficulty", 0)
+    rage = rules.extra_sources.get("rage")
+    if rage and combatant.action_cap is not None and len(acts) > combatant.action_cap:
+        diff = rage["over_limit_difficulty"]
         if diff:
             over = Modifier(
                 f"{len(acts)} actions, more than Dexterity/Wits ({combatant.action_cap})",

@@ -49,7 +49,7 @@ _EXTRA_SOURCE = Struct(
         "source": Str(),
     },
     defaults={"activations_per_turn": 1, "cost": 1, "cap_divisor": 2,
-              "frenzy_ignores_wits": True},
+              "frenzy_ignores_wits": True, "over_limit_difficulty": 0},
 )
 
 TURNS_SCHEMA = Struct(
