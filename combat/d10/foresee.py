@@ -33,8 +33,12 @@ def check_attacks(f: Fight, key: str, actions: list[dict]) -> None:
 
 
 def probe(f: Fight, key: str, a: dict) -> None:
+    weapon = _weapon(f, key, a)
+    gear = f.gear(key)
+    if gear.is_dropped(weapon):
+        return  # "ready" it first; told when acting
     try:
-        attack_pool(f, key, a)
+        _pool(f, key, a, weapon, 0, gear, counted=False)
     except IllegalAction as why:
         raise IllegalAction(f"{f.name(key)} cannot declare that attack: {why}") from None
 
@@ -53,9 +57,14 @@ def _weapon(f: Fight, key: str, a: dict) -> str | None:
     return a.get("weapon") or (None if a.get("maneuver") else f.in_hand(key))
 
 
-def _pool(f: Fight, key: str, a: dict, weapon: str | None, yards: int, gear=None):
+def _pool(f: Fight, key: str, a: dict, weapon: str | None, yards: int, gear=None,
+          counted: bool = True):
     """The declared attack ``a`` built as the attack layer would, ``yards`` apart
-    (``gear``: the attacker's, when the caller has it at hand)."""
+    (``gear``: the attacker's, when the caller has it at hand). Not ``counted``: each side
+    taken as engaged by one foe, for a caller that asks only whether the attack can be made.
+    CLOSE-08's count of the foes engaging a side only adds difficulty (attack_mods.py
+    ``_outnumbered``: a modifier, never a refusal), and counting them reads every
+    declaration on both sides, the larger part of a check made on each declaration."""
     tkey = a["target"]
     intent = Attack(key, tkey, maneuver=a.get("maneuver") or "attack", weapon=weapon,
                     location=a.get("location"), position=a.get("position") or "front",
@@ -64,7 +73,7 @@ def _pool(f: Fight, key: str, a: dict, weapon: str | None, yards: int, gear=None
         gear = f.gear(key)
     grip = gear.grapple
     ctx = close.context(f, key, tkey, weapon,  # a tackle last turn, a riposte ...
-                        range_yards=yards,
+                        range_yards=yards, foes=None if counted else {key: 1, tkey: 1},
                         grapple=grip.kind if grip and grip.other == tkey else "",
                         weapon_state=gear.weapon(weapon))
     return build_attack_pool(f.rules, f.sheet(key), f.sheet(tkey), intent, ctx, memo=f.memo)
@@ -89,7 +98,7 @@ def impossible(f: Fight, key: str, a: dict) -> str | None:
     if f.gear(key).is_dropped(weapon):
         return f"the {weapon} was knocked away"
     try:
-        _pool(f, key, a, weapon, f.yards(key, tkey))
+        _pool(f, key, a, weapon, f.yards(key, tkey), counted=False)
     except IllegalAction as why:
         return str(why)
     return None
