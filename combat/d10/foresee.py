@@ -63,8 +63,9 @@ def _pool(f: Fight, key: str, a: dict, weapon: str | None, yards: int, gear=None
     (``gear``: the attacker's, when the caller has it at hand). Not ``counted``: each side
     taken as engaged by one foe, for a caller that asks only whether the attack can be made.
     CLOSE-08's count of the foes engaging a side only adds difficulty (attack_mods.py
-    ``_outnumbered``: a modifier, never a refusal), and counting them reads every
-    declaration on both sides, the larger part of a check made on each declaration."""
+    ``_outnumbered``: a modifier, never a refusal; tests/engine/test_foresee.py holds the
+    check to the counted pool), and counting reads the declarations on both sides, on
+    every declaration made."""
     tkey = a["target"]
     intent = Attack(key, tkey, maneuver=a.get("maneuver") or "attack", weapon=weapon,
                     location=a.get("location"), position=a.get("position") or "front",
