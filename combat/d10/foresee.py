@@ -67,9 +67,7 @@ def _pool(f: Fight, key: str, a: dict, weapon: str | None, yards: int, gear=None
     check to the counted pool), and counting reads the declarations on both sides, on
     every declaration made."""
     tkey = a["target"]
-    intent = Attack(key, tkey, maneuver=a.get("maneuver") or "attack", weapon=weapon,
-                    location=a.get("location"), position=a.get("position") or "front",
-                    ability=a.get("ability"), specialty=bool(a.get("specialty")))
+    intent = _attack(f, key, tkey, a, weapon)
     if gear is None:
         gear = f.gear(key)
     grip = gear.grapple
@@ -78,6 +76,27 @@ def _pool(f: Fight, key: str, a: dict, weapon: str | None, yards: int, gear=None
                         grapple=grip.kind if grip and grip.other == tkey else "",
                         weapon_state=gear.weapon(weapon))
     return build_attack_pool(f.rules, f.sheet(key), f.sheet(tkey), intent, ctx, memo=f.memo)
+
+
+def _attack(f: Fight, key: str, tkey: str, a: dict, weapon: str | None) -> Attack:
+    """The declared attack as the attack layer's ``Attack``: one value, so one object per
+    run in its memo (combat/core/memo.py), keyed by every field it is made from; each
+    declaration asks for it again."""
+    fields = (key, tkey, a.get("maneuver") or "attack", weapon, a.get("location"),
+              a.get("position") or "front", a.get("ability"), bool(a.get("specialty")))
+    made, named = f.memo.for_ruleset(f.rules), ("foresee.attack", fields)
+    try:
+        hit = made.get(named)
+    except TypeError:  # a field that is no name: made afresh (the attack layer refuses it)
+        return _made(fields)
+    if hit is None:
+        hit = made[named] = _made(fields)
+    return hit
+
+
+def _made(fields: tuple) -> Attack:
+    return Attack(*fields[:4], location=fields[4], position=fields[5], ability=fields[6],
+                  specialty=fields[7])
 
 
 def impossible(f: Fight, key: str, a: dict) -> str | None:
