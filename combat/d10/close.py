@@ -255,11 +255,14 @@ def off_balance(f: Fight, key: str) -> Modifier | None:
 
 
 def context(f: Fight, key: str, tkey: str, weapon: str | None, *, hand: str | None = None,
-            moved: int = 0, extra: tuple[Modifier, ...] = (), **fields) -> Context:
+            moved: int = 0, extra: tuple[Modifier, ...] = (),
+            foes: Mapping[str, int] | None = None, **fields) -> Context:
     """The ``Context`` of ``key``'s attack on ``tkey`` with ``weapon`` (``hand``: the weapon
     held, when not that one; ``moved``: yards moved while attacking): the fields only the
-    fight knows, and ``fields`` (range, grapple ...) from the caller."""
-    foes = engaged(f, (tkey, key))
+    fight knows, and ``fields`` (range, grapple ...) from the caller. ``foes``: CLOSE-08's
+    count of each side when the caller sets it (foresee.py: a check that no count refuses)."""
+    if foes is None:
+        foes = engaged(f, (tkey, key))
     attacker = side(f, key, foes[key], hand or weapon, moved)
     tside = side(f, tkey, foes[tkey])
     if "dazed" in tside.conditions:  # COMP-02: attacking a dazed target

@@ -33,8 +33,12 @@ def check_attacks(f: Fight, key: str, actions: list[dict]) -> None:
 
 
 def probe(f: Fight, key: str, a: dict) -> None:
+    weapon = _weapon(f, key, a)
+    gear = f.gear(key)
+    if gear.is_dropped(weapon):
+        return  # "ready" it first; told when acting
     try:
-        attack_pool(f, key, a)
+        _pool(f, key, a, weapon, 0, gear, counted=False)
     except IllegalAction as why:
         raise IllegalAction(f"{f.name(key)} cannot declare that attack: {why}") from None
 
@@ -53,21 +57,46 @@ def _weapon(f: Fight, key: str, a: dict) -> str | None:
     return a.get("weapon") or (None if a.get("maneuver") else f.in_hand(key))
 
 
-def _pool(f: Fight, key: str, a: dict, weapon: str | None, yards: int, gear=None):
+def _pool(f: Fight, key: str, a: dict, weapon: str | None, yards: int, gear=None,
+          counted: bool = True):
     """The declared attack ``a`` built as the attack layer would, ``yards`` apart
-    (``gear``: the attacker's, when the caller has it at hand)."""
+    (``gear``: the attacker's, when the caller has it at hand). Not ``counted``: each side
+    taken as engaged by one foe, for a caller that asks only whether the attack can be made.
+    CLOSE-08's count of the foes engaging a side only adds difficulty (attack_mods.py
+    ``_outnumbered``: a modifier, never a refusal; tests/engine/test_foresee.py holds the
+    check to the counted pool), and counting reads the declarations on both sides, on
+    every declaration made."""
     tkey = a["target"]
-    intent = Attack(key, tkey, maneuver=a.get("maneuver") or "attack", weapon=weapon,
-                    location=a.get("location"), position=a.get("position") or "front",
-                    ability=a.get("ability"), specialty=bool(a.get("specialty")))
+    intent = _attack(f, key, tkey, a, weapon)
     if gear is None:
         gear = f.gear(key)
     grip = gear.grapple
     ctx = close.context(f, key, tkey, weapon,  # a tackle last turn, a riposte ...
-                        range_yards=yards,
+                        range_yards=yards, foes=None if counted else {key: 1, tkey: 1},
                         grapple=grip.kind if grip and grip.other == tkey else "",
                         weapon_state=gear.weapon(weapon))
     return build_attack_pool(f.rules, f.sheet(key), f.sheet(tkey), intent, ctx, memo=f.memo)
+
+
+def _attack(f: Fight, key: str, tkey: str, a: dict, weapon: str | None) -> Attack:
+    """The declared attack as the attack layer's ``Attack``: one value, so one object per
+    run in its memo (combat/core/memo.py), keyed by every field it is made from; each
+    declaration asks for it again."""
+    fields = (key, tkey, a.get("maneuver") or "attack", weapon, a.get("location"),
+              a.get("position") or "front", a.get("ability"), bool(a.get("specialty")))
+    made, named = f.memo.for_ruleset(f.rules), ("foresee.attack", fields)
+    try:
+        hit = made.get(named)
+    except TypeError:  # a field that is no name: made afresh (the attack layer refuses it)
+        return _made(fields)
+    if hit is None:
+        hit = made[named] = _made(fields)
+    return hit
+
+
+def _made(fields: tuple) -> Attack:
+    return Attack(*fields[:4], location=fields[4], position=fields[5], ability=fields[6],
+                  specialty=fields[7])
 
 
 def impossible(f: Fight, key: str, a: dict) -> str | None:
@@ -89,7 +118,7 @@ def impossible(f: Fight, key: str, a: dict) -> str | None:
     if f.gear(key).is_dropped(weapon):
         return f"the {weapon} was knocked away"
     try:
-        _pool(f, key, a, weapon, f.yards(key, tkey))
+        _pool(f, key, a, weapon, f.yards(key, tkey), counted=False)
     except IllegalAction as why:
         return str(why)
     return None
