@@ -115,31 +115,40 @@ def with_text(obj, engine, before, state) -> dict | None:
     session, which wants out-of-band data; ``{}`` when there is nothing to send (nobody plays
     it, its session did not ask, it is not in the fight, its session has this payload
     already); None when ``combat_changed`` is to decide (several sessions)."""
-    if getattr(obj, "db_account_id", None) is None:
-        return {}
-    sessions = obj.sessions.all()
-    if len(sessions) > 1:
-        return None
-    if not sessions or not _wants(sessions[0]):
-        return {}
+    session = _one_reader(obj)
+    if session is None or session is _NOBODY:  # several sessions: None; nobody asked: {}
+        return None if session is None else {}
     key = f"#{obj.id}"
     if state.get(key) is None and before.get(key) is None:
         return {}
-    return _fresh(sessions[0], COMBAT, combat_state(engine, state, key))
+    return _fresh(session, COMBAT, combat_state(engine, state, key))
 
 
 def vitals_with_text(obj, sheet) -> dict | None:
     """Char.Vitals of ``sheet`` (just committed) for ``obj`` to go in the same message as the
     room's text, as ``with_text``: before it, as when it went at the commit. None when
     ``send_vitals`` is to decide (several sessions)."""
+    session = _one_reader(obj)
+    if session is None or session is _NOBODY:  # several sessions: None; nobody asked: {}
+        return None if session is None else {}
+    return _fresh(session, VITALS, vitals(sheet, rulebook.get()))
+
+
+_NOBODY = object()  # _one_reader: no session of ``obj`` wants out-of-band data
+
+
+def _one_reader(obj):
+    """``obj``'s one session, when it asked for out-of-band data; ``_NOBODY`` when no session
+    of it did (nobody plays it, or its one session did not ask); None when it has several
+    (the callers' own rule decides)."""
     if getattr(obj, "db_account_id", None) is None:
-        return {}
+        return _NOBODY
     sessions = obj.sessions.all()
     if len(sessions) > 1:
         return None
     if not sessions or not _wants(sessions[0]):
-        return {}
-    return _fresh(sessions[0], VITALS, vitals(sheet, rulebook.get()))
+        return _NOBODY
+    return sessions[0]
 
 
 def _fresh(session, name: str, payload: dict) -> dict:
