@@ -32,6 +32,9 @@ SCHEMA = Struct(
                     "care_bashing": Optional(Str()),
                     "care_lethal": Optional(Str()),
                 },
+                # HLT-07: a level that names no limit moves freely (wound_movement.moves
+                # may say what "full" allows; a word it does not name limits nothing)
+                defaults={"move": "full"},
             ),
             min_len=1,
         )
@@ -54,13 +57,13 @@ def damage_type(word: str) -> str:
 class Level:
     name: str
     penalty: int | None  # None: cannot act (Incapacitated)
-    move: str = ""
+    move: str = "full"
 
 
 def _levels_of(section: dict) -> tuple[Level, ...]:
     """The levels of a health section. The engine's hot path builds them once per ruleset
     and keeps them on it (combat/d10/damage_tables.py ``track_of``: ``Ruleset.derived``)."""
-    return tuple(Level(lv["name"], lv["penalty"], lv.get("move", "")) for lv in section["levels"])
+    return tuple(Level(lv["name"], lv["penalty"], lv["move"]) for lv in section["levels"])
 
 
 @fast_init  # built many times per command: combat/core/values.py

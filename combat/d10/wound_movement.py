@@ -73,7 +73,7 @@ def movement_limit(
     yards, move, why = pace_yards, "full", ""
     if lv is not None and wm["enabled"]:
         raw = require_section(ruleset, "health")["levels"][track.damage - 1]
-        move = raw.get("move", "full")
+        move = raw["move"]
         cap = raw.get("move_yards")
         row = wm["moves"].get(move) or {}  # a move the table does not name: no limit
         if cap is not None:
@@ -114,7 +114,7 @@ def check_wound_movement(ruleset) -> list[tuple[str, str]]:
             out.append((f"wound_movement.moves.{name}.max_pace", "is not a movement pace"))
     if wm["enabled"]:  # the schema's default, as move_limit plays it
         for i, lv in enumerate((ruleset.section("health") or {}).get("levels") or ()):
-            if lv.get("move_yards") is None and lv.get("move", "full") not in moves:
+            if lv.get("move_yards") is None and lv["move"] not in moves:
                 out.append(
                     (f"health.levels[{i}].move", f"'{lv.get('move')}' is not in wound_movement")
                 )
