@@ -7,7 +7,6 @@ through the counted pool builds.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import pytest
@@ -15,21 +14,15 @@ import pytest
 from wodcombat.combat.core import intents as I
 from wodcombat.combat.core.engine import engine_for
 from wodcombat.combat.core.errors import IllegalAction
-from wodcombat.combat.core.sheet import Sheet
 from wodcombat.combat.d10 import close, foresee
 from wodcombat.combat.d10.attack_resolve import build_attack_pool
 from wodcombat.combat.d10.attack_values import Attack
 from wodcombat.combat.d10.fight import Fight
 from tests.fixed_dice import FixedDice
 
+from .conftest import sheet
+
 ANN, DEE, EVE, STAFF = "#1", "#2", "#3", "#9"
-
-
-def sheet(rs, weapons=(), **traits) -> Sheet:
-    s = Sheet()
-    for name, value in traits.items():
-        s, _ = s.set(rs.traits, name, str(value))
-    return dataclasses.replace(s, weapons=tuple(weapons))
 
 
 class Outnumbered:

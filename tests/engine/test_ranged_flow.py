@@ -8,24 +8,17 @@ targets (RNG-07), two weapons (RNG-09). A refused declaration changes nothing.
 from __future__ import annotations
 
 import copy
-import dataclasses
 
 import pytest
 
 from wodcombat.combat.core import intents as I
 from wodcombat.combat.core.engine import engine_for
 from wodcombat.combat.core.errors import IllegalAction
-from wodcombat.combat.core.sheet import Sheet
 from tests.fixed_dice import FixedDice
 
+from .conftest import sheet
+
 ANN, DEE, EVE, STAFF = "#1", "#2", "#3", "#9"
-
-
-def sheet(rs, weapons=(), **traits) -> Sheet:
-    s = Sheet()
-    for name, value in traits.items():
-        s, _ = s.set(rs.traits, name, str(value))
-    return dataclasses.replace(s, weapons=tuple(weapons))
 
 
 class Fight:

@@ -25,8 +25,9 @@ from wodcombat.combat.core.engine import engine_for
 from wodcombat.combat.core.events import Event
 from wodcombat.combat.core.errors import IllegalAction, InputError
 from wodcombat.combat.rules.ruleset import load_ruleset
-from wodcombat.combat.core.sheet import Sheet
 from tests.fixed_dice import FixedDice
+
+from .conftest import sheet
 
 RULES = pathlib.Path(__file__).resolve().parents[2] / "rules"
 ANN, DEE, STAFF = "#1", "#2", "#9"  # Ann attacks, Dee defends
@@ -36,13 +37,6 @@ PISTOL, KNIFE = "Pistol, heavy", "Knife"  # rows of rules/numetal/weapons.yaml
 @pytest.fixture(scope="module")
 def rs():
     return load_ruleset(RULES, "numetal")
-
-
-def sheet(rs, weapons=(), **traits) -> Sheet:
-    s = Sheet()
-    for name, value in traits.items():
-        s, _ = s.set(rs.traits, name, str(value))
-    return dataclasses.replace(s, weapons=tuple(weapons))
 
 
 class Fight:
