@@ -96,32 +96,37 @@ class Objects:
         return cache[key]
 
 
-class Sheets(Mapping):
+class Sheets(dict):
     """The engine's ``sheets``: each character's sheet read once, when the engine asks.
     ``texts`` keeps the stored JSON each was parsed from (the log splices it in as it is),
-    ``missing`` the keys asked for that have no sheet here (replay must refuse them too)."""
+    ``missing`` the keys asked for that have no sheet here (replay must refuse them too).
+
+    A dict of the sheets read so far, reading on a miss (``__missing__``): the engine asks
+    for the same sheets again and again (about ten times in an act, twenty in a ``+combat``
+    table), and a repeated ask is then a plain dict lookup, not a Python method (issue 32).
+    The engines ask with ``[]`` only; ``in``, ``get`` and iterating see the sheets read so
+    far (what ``read`` was before: the log and undo ask it which were read)."""
 
     def __init__(self, objects: Objects):
+        super().__init__()
         self._objects = objects
-        self.read: dict[str, Any] = {}
         self.texts: dict[str, str | None] = {}
         self.missing: list[str] = []
 
-    def __getitem__(self, key: str):
-        if key not in self.read:
-            obj = self._objects(key)
-            if obj is None or not hasattr(obj, "sheet"):
-                if key not in self.missing:
-                    self.missing.append(key)
-                raise KeyError(key)
-            self.read[key], self.texts[key] = obj.sheet.read()
-        return self.read[key]
+    @property
+    def read(self) -> dict:
+        """The sheets read so far, by key (this mapping itself)."""
+        return self
 
-    def __iter__(self):
-        return iter(self.read)
-
-    def __len__(self) -> int:
-        return len(self.read)
+    def __missing__(self, key: str):
+        obj = self._objects(key)
+        if obj is None or not hasattr(obj, "sheet"):
+            if key not in self.missing:
+                self.missing.append(key)
+            raise KeyError(key)
+        sheet, self.texts[key] = obj.sheet.read()
+        self[key] = sheet
+        return sheet
 
 
 # ---------------------------------------------------------------- applying
