@@ -287,8 +287,10 @@ def context(f: Fight, key: str, tkey: str, weapon: str | None, *, range_yards: i
                    and me.tackled[1] == f.state.turn - 1)
     amb = me.ambush
     bonus = amb[2] if amb and amb[0] == tkey and amb[1] == "free_attack" else 0
-    fields = (Context, attacker, tside, riposte, tackled, bonus, extra, range_yards, grapple,
-              weapon_state, ignore_wounds)
+    # the Sides by identity: they come from ``made`` too, and hashing a Side runs its
+    # dataclass __hash__ over every field (the entry holds them, so no id is reused)
+    fields = (Context, id(attacker), id(tside), riposte, tackled, bonus, extra, range_yards,
+              grapple, weapon_state, ignore_wounds)
     made = f.memo.made.get(fields)
     if made is not None:
         return made
