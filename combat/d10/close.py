@@ -212,11 +212,11 @@ def _powers(f: Fight, have: tuple[str, ...]) -> frozenset[str]:
     return frozenset(p for p in mit if p.lower() in have)
 
 
-def side(f: Fight, key: str, foes: int, weapon: str | None = None, moved: int = 0) -> Side:
-    """The attack layer's ``Side`` for ``key``: what ``Fight.side`` knows (conditions, weapon
-    in hand, cover, yards moved) and what the fight adds (``foes``: its ``opponents``).
-    An equal Side asked before is handed out again (the memo's ``made``)."""
-    c = f.state.get(key)
+def side(f: Fight, c, foes: int, weapon: str | None = None, moved: int = 0) -> Side:
+    """The attack layer's ``Side`` for the combatant ``c``: what ``Fight.side`` knows
+    (conditions, weapon in hand, cover, yards moved) and what the fight adds (``foes``: its
+    ``opponents``). An equal Side asked before is handed out again (the memo's ``made``)."""
+    key = c.key
     if c.conditions:
         have = sch.active_conditions(c, f.state.turn)
         conds = frozenset(have) & CONDITIONS
@@ -228,7 +228,7 @@ def side(f: Fight, key: str, foes: int, weapon: str | None = None, moved: int = 
         conds = conds | {"immobilized"}
     bf = gear.close.blind_fight if gear.close is not None else None
     pen, bonus = (bf[1], bf[2]) if bf and bf[0] == f.state.turn else (0, 0)
-    speed, cover, hand = _speed(f, key, c), gear.cover, weapon or f.in_hand(key)
+    speed, cover, hand = _speed(f, key, c), gear.cover, weapon or f.in_hand(key, c)
     powers = _powers(f, have) if have else _NO_CONDITIONS
     behind = "sees behind" in have
     fields = (Side, conds, speed, moved, cover, hand, powers, foes, pen, bonus, behind)
@@ -273,13 +273,14 @@ def context(f: Fight, key: str, tkey: str, weapon: str | None, *, range_yards: i
     ``made``): the plan lookups then find it by identity (attack_memo.py ``_token``)."""
     if foes is None:
         foes = engaged(f, (tkey, key))
-    attacker = side(f, key, foes[key], hand or weapon, moved)
-    tside = side(f, tkey, foes[tkey])
+    me_c, t_c = f.state.get(key), f.state.get(tkey)
+    attacker = side(f, me_c, foes[key], hand or weapon, moved)
+    tside = side(f, t_c, foes[tkey])
     if "dazed" in tside.conditions:  # COMP-02: attacking a dazed target
         diff = (f.rules.section("damage").get("dazed") or {}).get("attack_difficulty")
         if diff:
             extra += (Modifier("target dazed", difficulty=diff),)
-    me = close_of(f, key)
+    me = me_c.gear.close or NO_CLOSE
     rip = me.riposte
     riposte = bool(rip and rip[0] == tkey and rip[1] == weapon
                    and rip[2] >= f.state.turn - 1)
