@@ -28,7 +28,8 @@ IDENTITY_SIZE = SIZE
 
 class Memo:
     """Plans (combat/d10/attack_memo.py), their value tokens, the sheets' value numbers, soak pools
-    (combat/d10/damage.py) and CLOSE-08's table of declared attacks (combat/d10/close.py)."""
+    (combat/d10/damage.py), CLOSE-08's table of declared attacks and the attacks' Sides,
+    Contexts and Attacks by their fields (combat/d10/close.py, strike.py)."""
 
     __slots__ = ("plans", "tokens", "token_of", "values", "sheets", "_next", "last_plan",
                  "last_defense", "rulesets", "attacks", "made")
