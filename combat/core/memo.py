@@ -21,17 +21,18 @@ from types import MappingProxyType
 #: Entries one memo keeps before it starts again: steady memory in a long run (a plan holds
 #: its Context and intent, about 1.7 KB; bench/soak.py --census).
 SIZE = 1024
-# The identity entries serve the lookups of the attack being resolved (each attack builds
-# its Context anew): a handful covers a few attacks interleaved.
-IDENTITY_SIZE = 16
+# The identity entries name the (Attack, Context) pairs of ``made``, handed out again from
+# one ask to the next: as many as the memo keeps of them.
+IDENTITY_SIZE = SIZE
 
 
 class Memo:
     """Plans (combat/d10/attack_memo.py), their value tokens, the sheets' value numbers, soak pools
-    (combat/d10/damage.py) and CLOSE-08's table of declared attacks (combat/d10/close.py)."""
+    (combat/d10/damage.py), CLOSE-08's table of declared attacks and the attacks' Sides,
+    Contexts and Attacks by their fields (combat/d10/close.py, strike.py)."""
 
     __slots__ = ("plans", "tokens", "token_of", "values", "sheets", "_next", "last_plan",
-                 "last_defense", "rulesets", "attacks")
+                 "last_defense", "rulesets", "attacks", "made")
 
     def __init__(self) -> None:
         self.plans: dict = {}  # plan key -> (ruleset, plan, the input it holds)
@@ -46,6 +47,9 @@ class Memo:
         self.rulesets: dict = {}
         # CLOSE-08: (the declarations, the attacks on each target): combat/d10/close.py
         self.attacks: tuple = ((), MappingProxyType({}))
+        # (a value class, its fields) -> the one value of that class built from them: an
+        # attack's Sides and Context (combat/d10/close.py), equal from one ask to the next
+        self.made: dict = {}
 
     def number(self) -> int:
         """A fresh number: never handed out twice by this memo, even after it starts again."""
@@ -82,6 +86,16 @@ class Memo:
         if hit is None or hit[0] is not ruleset or len(hit[1]) > SIZE:
             hit = self.rulesets[id(ruleset)] = (ruleset, {})
         return hit[1]
+
+    def keep(self, key: tuple, value):
+        """``value``, kept in ``made`` under ``key`` (its class and fields), so the next ask
+        with equal fields gets this very object: building a frozen value with a dozen
+        fields costs more than finding it, and a plan lookup finds the same object by
+        identity at once (combat/d10/attack_memo.py ``_token``)."""
+        if len(self.made) >= SIZE:
+            self.made.clear()
+        self.made[key] = value
+        return value
 
     def forget_plans(self) -> None:
         """Empty the plans and the names of their inputs together: a token only names plan

@@ -85,14 +85,14 @@ def _plan(ruleset, attacker, target, intent: Attack, ctx: Context, memo: Memo | 
 
 def _plan_by_value(ruleset, attacker, target, intent: Attack, ctx: Context,
                    memo: Memo) -> _Plan:
-    facts = _TargetFacts(ruleset, target)
     try:
         base = ("attack", id(ruleset), _ident(attacker, memo), _token(intent, ctx, memo))
         hit = memo.plans.get(base)
     except TypeError:  # an unhashable input: just compute
-        return _prepare(ruleset, attacker, facts, intent, ctx)
+        return _prepare(ruleset, attacker, _TargetFacts(ruleset, target), intent, ctx)
     if hit is not None and hit[0] is ruleset:
         return hit[1]
+    facts = _TargetFacts(ruleset, target)
     full = (*base, facts.key())
     hit = memo.plans.get(full)
     if hit is not None and hit[0] is ruleset:

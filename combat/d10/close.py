@@ -212,11 +212,11 @@ def _powers(f: Fight, have: tuple[str, ...]) -> frozenset[str]:
     return frozenset(p for p in mit if p.lower() in have)
 
 
-def side(f: Fight, key: str, foes: int, weapon: str | None = None, moved: int = 0) -> Side:
-    """The attack layer's ``Side`` for ``key``: what ``Fight.side`` knows (conditions, weapon
-    in hand, cover, yards moved) and what the fight adds (``foes``: its ``opponents``),
-    built at once (one value, not one and then a copy of it: bench/engine.py)."""
-    c = f.state.get(key)
+def side(f: Fight, c, foes: int, weapon: str | None = None, moved: int = 0) -> Side:
+    """The attack layer's ``Side`` for the combatant ``c``: what ``Fight.side`` knows
+    (conditions, weapon in hand, cover, yards moved) and what the fight adds (``foes``: its
+    ``opponents``). An equal Side asked before is handed out again (the memo's ``made``)."""
+    key = c.key
     if c.conditions:
         have = sch.active_conditions(c, f.state.turn)
         conds = frozenset(have) & CONDITIONS
@@ -228,11 +228,17 @@ def side(f: Fight, key: str, foes: int, weapon: str | None = None, moved: int = 
         conds = conds | {"immobilized"}
     bf = gear.close.blind_fight if gear.close is not None else None
     pen, bonus = (bf[1], bf[2]) if bf and bf[0] == f.state.turn else (0, 0)
-    return Side(conditions=conds, speed=_speed(f, key, c), moved_yards=moved,
-                cover=gear.cover, weapon=weapon or f.in_hand(key),
-                active_powers=_powers(f, have) if have else _NO_CONDITIONS, opponents=foes,
-                blind_fight_penalty=pen, blind_fight_bonus=bonus,
-                sees_behind="sees behind" in have)
+    speed, cover, hand = _speed(f, key, c), gear.cover, weapon or f.in_hand(key, c)
+    powers = _powers(f, have) if have else _NO_CONDITIONS
+    behind = "sees behind" in have
+    fields = (Side, conds, speed, moved, cover, hand, powers, foes, pen, bonus, behind)
+    made = f.memo.made.get(fields)
+    if made is not None:
+        return made
+    return f.memo.keep(fields, Side(
+        conditions=conds, speed=speed, moved_yards=moved, cover=cover, weapon=hand,
+        active_powers=powers, opponents=foes, blind_fight_penalty=pen,
+        blind_fight_bonus=bonus, sees_behind=behind))
 
 
 def attack_fields(action: dict) -> dict:
@@ -254,22 +260,27 @@ def off_balance(f: Fight, key: str) -> Modifier | None:
     return None
 
 
-def context(f: Fight, key: str, tkey: str, weapon: str | None, *, hand: str | None = None,
+def context(f: Fight, key: str, tkey: str, weapon: str | None, *, range_yards: int,
+            grapple: str = "", weapon_state=None, ignore_wounds: bool = False,
+            hand: str | None = None,
             moved: int = 0, extra: tuple[Modifier, ...] = (),
-            foes: Mapping[str, int] | None = None, **fields) -> Context:
+            foes: Mapping[str, int] | None = None) -> Context:
     """The ``Context`` of ``key``'s attack on ``tkey`` with ``weapon`` (``hand``: the weapon
     held, when not that one; ``moved``: yards moved while attacking): the fields only the
-    fight knows, and ``fields`` (range, grapple ...) from the caller. ``foes``: CLOSE-08's
-    count of each side when the caller sets it (foresee.py: a check that no count refuses)."""
+    fight knows, and the range, grapple, weapon state and HLT-08 from the caller. ``foes``:
+    CLOSE-08's count of each side when the caller sets it (foresee.py: a check that no
+    count refuses). An equal Context asked before is handed out again (the memo's
+    ``made``): the plan lookups then find it by identity (attack_memo.py ``_token``)."""
     if foes is None:
         foes = engaged(f, (tkey, key))
-    attacker = side(f, key, foes[key], hand or weapon, moved)
-    tside = side(f, tkey, foes[tkey])
+    me_c, t_c = f.state.get(key), f.state.get(tkey)
+    attacker = side(f, me_c, foes[key], hand or weapon, moved)
+    tside = side(f, t_c, foes[tkey])
     if "dazed" in tside.conditions:  # COMP-02: attacking a dazed target
         diff = (f.rules.section("damage").get("dazed") or {}).get("attack_difficulty")
         if diff:
             extra += (Modifier("target dazed", difficulty=diff),)
-    me = close_of(f, key)
+    me = me_c.gear.close or NO_CLOSE
     rip = me.riposte
     riposte = bool(rip and rip[0] == tkey and rip[1] == weapon
                    and rip[2] >= f.state.turn - 1)
@@ -277,8 +288,17 @@ def context(f: Fight, key: str, tkey: str, weapon: str | None, *, hand: str | No
                    and me.tackled[1] == f.state.turn - 1)
     amb = me.ambush
     bonus = amb[2] if amb and amb[0] == tkey and amb[1] == "free_attack" else 0
-    return Context(attacker=attacker, target=tside, riposte=riposte, tackled_last_turn=tackled,
-                   ambush_bonus=bonus, extra=extra, **fields)
+    # the Sides by identity: they come from ``made`` too, and hashing a Side runs its
+    # dataclass __hash__ over every field (the entry holds them, so no id is reused)
+    fields = (Context, id(attacker), id(tside), riposte, tackled, bonus, extra, range_yards,
+              grapple, weapon_state, ignore_wounds)
+    made = f.memo.made.get(fields)
+    if made is not None:
+        return made
+    return f.memo.keep(fields, Context(
+        attacker=attacker, target=tside, riposte=riposte, tackled_last_turn=tackled,
+        ambush_bonus=bonus, extra=extra, range_yards=range_yards, grapple=grapple,
+        weapon_state=weapon_state, ignore_wounds=ignore_wounds))
 
 
 def defense_extra(f: Fight, key: str) -> tuple[Modifier, ...]:

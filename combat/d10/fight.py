@@ -146,12 +146,14 @@ class Fight:
         worn = self.sheet(key).armor
         return tables(self.rules).armor(worn).rating if worn else 0
 
-    def in_hand(self, key: str) -> str | None:
-        """The weapon ``key`` holds: the first carried one not knocked away (CLOSE-04)."""
+    def in_hand(self, key: str, c=None) -> str | None:
+        """The weapon ``key`` holds: the first carried one not knocked away (CLOSE-04).
+        ``c``: ``key``'s combatant now, when the caller has it at hand."""
         weapons = self.sheet(key).weapons
         if not weapons:
             return None
-        c = self.state.get(key)
+        if c is None:
+            c = self.state.get(key)
         if c is None or not c.gear.dropped:  # the common case, asked several times an attack
             return weapons[0]
         g = c.gear

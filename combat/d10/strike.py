@@ -108,16 +108,8 @@ def _intent(f: Fight, key: str, tkey: str, action: dict, mods, weapon: str | Non
     pen = a_gear.penalty
     if pen and pen.turn == f.state.turn:  # CLOSE-12: tackled last turn
         extra.append(Modifier(pen.reason, difficulty=pen.difficulty))
-    fields = close.attack_fields(action)  # CLOSE-01 drain/sever; CLOSE-06 ammunition named
     weapon_state = a_gear.weapon(weapon)
-    fields["ammo"] = fields.get("ammo") or (  # ... or loaded
-        weapon_state.load if weapon_state is not None else "standard")
-    intent = Attack(key, tkey, maneuver=action.get("maneuver") or "attack", weapon=weapon,
-                    location=action.get("location"), position=action.get("position") or "front",
-                    aim_turns=aim_turns, off_hand=bool(action.get("off_hand")),
-                    ability=action.get("ability"), specialty=bool(action.get("specialty")),
-                    willpower=bool(action.get("willpower")) and rolls.has_willpower(f, key),
-                    magic=close.magic_of(f, key, action), **fields)
+    intent = _attack(f, key, tkey, action, weapon, aim_turns, weapon_state)
     grip = a_gear.grapple
     moving = action.get("moving", 0)
     if moving:  # MAN-04: the yards moved while attacking close on the target
@@ -131,6 +123,34 @@ def _intent(f: Fight, key: str, tkey: str, action: dict, mods, weapon: str | Non
                             k.name == "ignoring_wounds" and k.active(turn)
                             for k in me.conditions))
     return intent, ctx
+
+
+def _attack(f: Fight, key: str, tkey: str, action: dict, weapon: str | None, aim_turns: int,
+            weapon_state) -> Attack:
+    """The declared ``action`` as the attack layer's ``Attack``; an equal one asked before
+    is handed out again (the memo's ``made``), so the plan lookups find it by identity."""
+    get = action.get
+    maneuver, location, position = get("maneuver") or "attack", get("location"), \
+        get("position") or "front"
+    off_hand, ability, specialty = bool(get("off_hand")), get("ability"), bool(get("specialty"))
+    willpower = bool(get("willpower")) and rolls.has_willpower(f, key)
+    magic = close.magic_of(f, key, action)
+    drain, sever = bool(get("drain")), bool(get("sever"))  # CLOSE-01
+    ammo = get("ammo") or (  # CLOSE-06: the ammunition named, or loaded
+        weapon_state.load if weapon_state is not None else "standard")
+    fields = (Attack, key, tkey, maneuver, weapon, location, position, aim_turns, off_hand,
+              ability, specialty, willpower, magic, drain, sever, ammo)
+    try:
+        made = f.memo.made.get(fields)
+    except TypeError:  # a field that is no name: made afresh (the attack layer refuses it)
+        made, fields = None, None
+    if made is not None:
+        return made
+    intent = Attack(key, tkey, maneuver=maneuver, weapon=weapon, location=location,
+                    position=position, aim_turns=aim_turns, off_hand=off_hand,
+                    ability=ability, specialty=specialty, willpower=willpower, magic=magic,
+                    drain=drain, sever=sever, ammo=ammo)
+    return intent if fields is None else f.memo.keep(fields, intent)
 
 
 def _defense_made(f: Fight, key: str, tkey: str, intent: Attack, ctx: Context, can_soak,

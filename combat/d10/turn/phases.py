@@ -456,5 +456,7 @@ def finish_spent(before: CombatState, st: Draft, rules: TurnRules, events: list)
     return finish(before, st, rules, events)
 
 
-def put_combatant(st: CombatState, c: Combatant) -> CombatState:
-    return st.with_combatant(c)
+def put_combatant(st: CombatState, c: Combatant) -> Draft:
+    """``st`` with ``c`` in its key's place, as the ``Draft`` ``finish`` settles and freezes:
+    one copy of the state for the operation, not one here and one there."""
+    return Draft(st).put(c)
