@@ -91,7 +91,10 @@ class Memo:
         """``value``, kept in ``made`` under ``key`` (its class and fields), so the next ask
         with equal fields gets this very object: building a frozen value with a dozen
         fields costs more than finding it, and a plan lookup finds the same object by
-        identity at once (combat/d10/attack_memo.py ``_token``)."""
+        identity at once (combat/d10/attack_memo.py ``_token``). ``key`` names every
+        argument ``value`` was built from. (A helper taking the fields as keywords and
+        building the key from them cost 8% of a simulated fight's instructions:
+        bench/README.md.)"""
         if len(self.made) >= SIZE:
             self.made.clear()
         self.made[key] = value

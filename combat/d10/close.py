@@ -231,6 +231,7 @@ def side(f: Fight, c, foes: int, weapon: str | None = None, moved: int = 0) -> S
     speed, cover, hand = _speed(f, key, c), gear.cover, weapon or f.in_hand(key, c)
     powers = _powers(f, have) if have else _NO_CONDITIONS
     behind = "sees behind" in have
+    # the key: every argument of the Side built below (one left out hands out a stale Side)
     fields = (Side, conds, speed, moved, cover, hand, powers, foes, pen, bonus, behind)
     made = f.memo.made.get(fields)
     if made is not None:
@@ -289,7 +290,8 @@ def context(f: Fight, key: str, tkey: str, weapon: str | None, *, range_yards: i
     amb = me.ambush
     bonus = amb[2] if amb and amb[0] == tkey and amb[1] == "free_attack" else 0
     # the Sides by identity: they come from ``made`` too, and hashing a Side runs its
-    # dataclass __hash__ over every field (the entry holds them, so no id is reused)
+    # dataclass __hash__ over every field (the entry holds them, so no id is reused); with
+    # them, every argument of the Context built below
     fields = (Context, id(attacker), id(tside), riposte, tackled, bonus, extra, range_yards,
               grapple, weapon_state, ignore_wounds)
     made = f.memo.made.get(fields)

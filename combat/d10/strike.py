@@ -138,6 +138,7 @@ def _attack(f: Fight, key: str, tkey: str, action: dict, weapon: str | None, aim
     drain, sever = bool(get("drain")), bool(get("sever"))  # CLOSE-01
     ammo = get("ammo") or (  # CLOSE-06: the ammunition named, or loaded
         weapon_state.load if weapon_state is not None else "standard")
+    # the key: every argument of the Attack built below (one left out hands out a stale one)
     fields = (Attack, key, tkey, maneuver, weapon, location, position, aim_turns, off_hand,
               ability, specialty, willpower, magic, drain, sever, ammo)
     try:
