@@ -66,6 +66,8 @@ class Ruleset:
     data: dict[str, Any] = field(repr=False)
     #: key path tuple -> (file, line) of the value in force: where each rule comes from.
     origin: dict = field(default_factory=dict, repr=False)
+    #: what ``derived`` built, by builder: a cache (a ruleset never changes after loading)
+    _derived: dict = field(default_factory=dict, init=False, repr=False)
 
     @property
     def is_base(self) -> bool:
@@ -79,13 +81,10 @@ class Ruleset:
         """``build(self)``, computed once: a ruleset never changes after loading, so every
         table an engine module derives from it (turn rules, maneuver tables, ...) is cached
         here rather than in a cache of each module's own."""
-        memo = self.__dict__.get("_derived")
-        if memo is None:
-            memo = self.__dict__["_derived"] = {}
         try:
-            return memo[build]  # one lookup: asked a hundred times a fight (turn rules, tables)
+            return self._derived[build]  # one lookup: asked a hundred times a fight
         except KeyError:
-            value = memo[build] = build(self)
+            value = self._derived[build] = build(self)
             return value
 
     @cached_property

@@ -260,15 +260,19 @@ def _declared_defense(state: CombatState, c: Combatant, against: str | None,
     """The index of ``c``'s declared defense that answers ``against``'s attack now: one
     declared against that attacker first (TURN-09), then a general one; one declared as the
     k-th action waits for the extra phase (TURN-07). None left: IllegalAction."""
-    free = [i for i in c.reactive if i not in c.used]
-    usable = [i for i in free if state.phase == "extra" or i < c.main]
-    if kind:
-        usable = [i for i in usable if c.actions[i]["kind"] == kind]
-    pick = next(
-        (i for i in usable if against is not None and c.actions[i].get("against") == against), None
-    )
-    if pick is None:
-        pick = next((i for i in usable if c.actions[i].get("against") is None), None)
+    pick, extra = None, state.phase == "extra"
+    for i in c.reactive:  # one pass: the first against that attacker, else the first general
+        if i in c.used or not (extra or i < c.main):
+            continue
+        a = c.actions[i]
+        if kind and a["kind"] != kind:
+            continue
+        named = a.get("against")
+        if named is None:
+            if pick is None:
+                pick = i
+        elif named == against:
+            return i
     if pick is None:
         why, i = defense_not_due(state, c, against)
         if why == "later":

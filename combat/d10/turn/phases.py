@@ -64,17 +64,18 @@ def _wants(st: CombatState, c: Combatant, tail: bool = False) -> str | None:
     """What the turn waits for from ``c`` in its slot: initiative, declare, act, or nothing."""
     if c.lost or c.joined_turn > st.turn:
         return None
-    if st.phase == "initiative":
+    phase = st.phase
+    if phase == "initiative":
         return "initiative" if c.init_total is None else None
-    if c.init_total is None or st.phase not in ("declare", "act", "extra"):
+    if c.init_total is None or phase not in ("declare", "act", "extra"):
         return None
-    if st.phase == "declare":
+    if phase == "declare":
         return None if c.declared else "declare"
     if c.delayed and not tail:
         return None
-    if st.phase == "act" and st.options.mode == "simple" and not c.declared:
+    if phase == "act" and not c.declared and st.options.mode == "simple":
         return "declare"
-    return "act" if next_index(c, st.phase) is not None else None
+    return "act" if next_index(c, phase) is not None else None
 
 
 def _tail(st: CombatState) -> list[tuple[str, str]]:
