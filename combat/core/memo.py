@@ -48,7 +48,8 @@ class Memo:
         # CLOSE-08: (the declarations, the attacks on each target): combat/d10/close.py
         self.attacks: tuple = ((), MappingProxyType({}))
         # (a value class, its fields) -> the one value of that class built from them: an
-        # attack's Sides and Context (combat/d10/close.py), equal from one ask to the next
+        # attack's Sides and Context (combat/d10/close.py) and the declared Attack (strike.py,
+        # foresee.py), equal from one ask to the next
         self.made: dict = {}
 
     def number(self) -> int:

@@ -80,23 +80,21 @@ def _pool(f: Fight, key: str, a: dict, weapon: str | None, yards: int, gear=None
 
 def _attack(f: Fight, key: str, tkey: str, a: dict, weapon: str | None) -> Attack:
     """The declared attack as the attack layer's ``Attack``: one value, so one object per
-    run in its memo (combat/core/memo.py), keyed by every field it is made from; each
-    declaration asks for it again."""
-    fields = (key, tkey, a.get("maneuver") or "attack", weapon, a.get("location"),
+    run, kept in the memo's ``made`` as the act's (strike.py ``_attack``); each declaration
+    asks for it again."""
+    # the key: every argument of the Attack ``_made`` builds (one left out hands out a stale one)
+    fields = (Attack, key, tkey, a.get("maneuver") or "attack", weapon, a.get("location"),
               a.get("position") or "front", a.get("ability"), bool(a.get("specialty")))
-    made, named = f.memo.for_ruleset(f.rules), ("foresee.attack", fields)
     try:
-        hit = made.get(named)
+        made = f.memo.made.get(fields)
     except TypeError:  # a field that is no name: made afresh (the attack layer refuses it)
         return _made(fields)
-    if hit is None:
-        hit = made[named] = _made(fields)
-    return hit
+    return made if made is not None else f.memo.keep(fields, _made(fields))
 
 
 def _made(fields: tuple) -> Attack:
-    return Attack(*fields[:4], location=fields[4], position=fields[5], ability=fields[6],
-                  specialty=fields[7])
+    return Attack(*fields[1:5], location=fields[5], position=fields[6], ability=fields[7],
+                  specialty=fields[8])
 
 
 def impossible(f: Fight, key: str, a: dict) -> str | None:
